@@ -1,0 +1,126 @@
+import { z } from 'zod';
+
+/** A comma list such as `a,b,c`; empty entries dropped. */
+const list = z
+  .string()
+  .optional()
+  .transform((v) =>
+    (v ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
+  );
+
+const flag = (dflt: boolean) =>
+  z
+    .enum(['0', '1', 'true', 'false', 'yes', 'no', ''])
+    .optional()
+    .transform((v) => (v === undefined || v === '' ? dflt : ['1', 'true', 'yes'].includes(v)));
+
+const url = (dflt: string) => z.url().default(dflt);
+
+/** `chat_id=owner/name,…` → Map(chat → repo). */
+const chatRepos = z
+  .string()
+  .optional()
+  .transform((v, ctx) => {
+    const map = new Map<string, string>();
+    for (const pair of (v ?? '').split(',').filter((s) => s.trim())) {
+      const [chat, repo] = pair.split('=').map((s) => s.trim());
+      if (!chat || !repo || !/^[\w.-]+\/[\w.-]+$/.test(repo)) {
+        ctx.addIssue({ code: 'custom', message: `"${pair}" is not chat_id=owner/name` });
+        return z.NEVER;
+      }
+      map.set(chat, repo);
+    }
+    return map;
+  });
+
+const EnvSchema = z
+  .object({
+    PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+    HOST: z.string().default('0.0.0.0'),
+    ROLE: z.enum(['all', 'web', 'worker']).default('all'),
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must start with redis:// or rediss://').default('redis://127.0.0.1:6379'),
+    KEY_PREFIX: z.string().regex(/^[\w-]+$/, 'letters, digits, _ and - only').default('sy'),
+    ADMIN_TOKEN: z.string().min(8, 'must be at least 8 characters').optional(),
+    FEISHU_APP_ID: z.string().min(1).optional(),
+    FEISHU_APP_SECRET: z.string().min(1).optional(),
+    FEISHU_ENCRYPT_KEY: z.string().min(1).optional(),
+    FEISHU_VERIFICATION_TOKEN: z.string().min(1).optional(),
+    FEISHU_DOMAIN: url('https://open.feishu.cn'),
+    GITHUB_WEBHOOK_SECRET: z.string().min(1).optional(),
+    GITHUB_TOKEN: z.string().min(1).optional(),
+    GITHUB_APP_ID: z.string().min(1).optional(),
+    GITHUB_PRIVATE_KEY: z.string().min(1).optional(),
+    GITHUB_API_URL: url('https://api.github.com'),
+    GITHUB_BOT_LOGIN: z.string().min(1).optional(),
+    LLM_BASE_URL: url('https://api.deepseek.com'),
+    LLM_API_KEY: z.string().min(1).optional(),
+    LLM_MODEL: z.string().min(1).default('deepseek-chat'),
+    MAIN_MODEL: z.string().min(1).optional(),
+    EXECUTOR_MODEL: z.string().min(1).optional(),
+    WORKSPACE_DIR: z.string().min(1).default('./data/workspaces'),
+    CHAT_REPOS: chatRepos,
+    ALLOWED_USERS: list,
+    ALLOWED_CHATS: list,
+    PROMPT_SIZE_CAP: z.coerce.number().int().positive().default(200_000),
+    TRUST_PROJECT_SKILLS: flag(false),
+    TRUST_PROJECT_WORKFLOWS: flag(true),
+    SHUTDOWN_GRACE_MS: z.coerce.number().int().positive().default(10_000),
+  })
+  .superRefine((env, ctx) => {
+    if (Boolean(env.FEISHU_APP_ID) !== Boolean(env.FEISHU_APP_SECRET)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: [env.FEISHU_APP_ID ? 'FEISHU_APP_SECRET' : 'FEISHU_APP_ID'],
+        message: 'FEISHU_APP_ID and FEISHU_APP_SECRET go together: set both or neither',
+      });
+    }
+    if (Boolean(env.GITHUB_APP_ID) !== Boolean(env.GITHUB_PRIVATE_KEY)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: [env.GITHUB_APP_ID ? 'GITHUB_PRIVATE_KEY' : 'GITHUB_APP_ID'],
+        message: 'GITHUB_APP_ID and GITHUB_PRIVATE_KEY go together: set both or neither',
+      });
+    }
+  });
+
+export type Env = z.output<typeof EnvSchema>;
+
+export type Config = Env & {
+  /** Feishu is on when the app credentials are set. */
+  feishuEnabled: boolean;
+  /** GitHub is on when the webhook secret and a token or an app are set. */
+  githubEnabled: boolean;
+  mainModel: string;
+  executorModel: string;
+};
+
+/** Thrown when the environment is wrong; `message` is one line per bad variable. */
+export class ConfigError extends Error {
+  override name = 'ConfigError' as const;
+  readonly code = 'config_invalid';
+}
+
+/**
+ * Parses the environment once. Every problem is reported at once, each line naming its variable,
+ * so an operator fixes the whole `.env` in one go.
+ */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const cleaned = Object.fromEntries(Object.entries(env).map(([k, v]) => [k, v === '' ? undefined : v]));
+  const parsed = EnvSchema.safeParse(cleaned);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `${i.path.join('.') || 'environment'}: ${i.message}`);
+    throw new ConfigError(`Bad configuration: ${lines.join('; ')}`);
+  }
+  const e = parsed.data;
+  return {
+    ...e,
+    feishuEnabled: Boolean(e.FEISHU_APP_ID && e.FEISHU_APP_SECRET),
+    githubEnabled: Boolean(e.GITHUB_WEBHOOK_SECRET && (e.GITHUB_TOKEN || e.GITHUB_APP_ID)),
+    mainModel: e.MAIN_MODEL ?? e.LLM_MODEL,
+    executorModel: e.EXECUTOR_MODEL ?? e.LLM_MODEL,
+  };
+}

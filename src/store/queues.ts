@@ -1,0 +1,31 @@
+import { Queue } from 'bullmq';
+import type { Redis } from 'ioredis';
+
+/** Every BullMQ queue of the product, by name. */
+export const QUEUE_NAMES = {
+  /** One job per stored card: place it (code first, then the main session). */
+  route: 'route',
+  /** One job per main-session turn. */
+  main: 'main',
+  /** One job per executor turn of a ticket. */
+  executor: 'executor',
+  /** Every outgoing effect (R-D1 messages, reactions, comments, card edits). */
+  outbox: 'outbox',
+} as const;
+export type QueueName = (typeof QUEUE_NAMES)[keyof typeof QUEUE_NAMES];
+
+export type Queues = Record<QueueName, Queue>;
+
+export function createQueues(connection: Redis, prefix: string): Queues {
+  const make = (name: QueueName) => new Queue(name, { connection, prefix });
+  return {
+    route: make('route'),
+    main: make('main'),
+    executor: make('executor'),
+    outbox: make('outbox'),
+  };
+}
+
+export async function closeQueues(queues: Queues): Promise<void> {
+  await Promise.all(Object.values(queues).map((q) => q.close()));
+}

@@ -1,0 +1,29 @@
+import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+
+/** Prometheus metrics of one process (CONTRACT `/metrics`). A registry per context keeps tests apart. */
+export function createMetrics(withDefaults = false) {
+  const registry = new Registry();
+  if (withDefaults) collectDefaultMetrics({ register: registry });
+  const counter = (name: string, help: string, labelNames: string[]) =>
+    new Counter({ name, help, labelNames, registers: [registry] });
+  return {
+    registry,
+    eventsIn: counter('switchyard_events_in_total', 'Webhook events accepted', ['source']),
+    duplicates: counter('switchyard_duplicates_dropped_total', 'Redelivered events dropped', ['source']),
+    rejected: counter('switchyard_webhooks_rejected_total', 'Webhooks answered 4xx', ['source', 'status']),
+    jobs: counter('switchyard_jobs_total', 'Jobs finished', ['queue', 'outcome']),
+    deliveries: counter('switchyard_outbox_deliveries_total', 'Outgoing effects', ['channel', 'outcome']),
+    llmTokens: counter('switchyard_llm_tokens_total', 'Model tokens used', ['session', 'kind']),
+    llmRequests: counter('switchyard_llm_requests_total', 'Model requests', ['session', 'outcome']),
+    errors: counter('switchyard_errors_total', 'Errors by place', ['where']),
+    ingestSeconds: new Histogram({
+      name: 'switchyard_ingest_seconds',
+      help: 'Time from request to webhook answer',
+      labelNames: ['source'],
+      buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1],
+      registers: [registry],
+    }),
+  };
+}
+
+export type Metrics = ReturnType<typeof createMetrics>;
