@@ -42,8 +42,14 @@ const EnvSchema = z
     HOST: z.string().default('0.0.0.0'),
     ROLE: z.enum(['all', 'web', 'worker']).default('all'),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-    REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must start with redis:// or rediss://').default('redis://127.0.0.1:6379'),
-    KEY_PREFIX: z.string().regex(/^[\w-]+$/, 'letters, digits, _ and - only').default('sy'),
+    REDIS_URL: z
+      .string()
+      .regex(/^rediss?:\/\//, 'must start with redis:// or rediss://')
+      .default('redis://127.0.0.1:6379'),
+    KEY_PREFIX: z
+      .string()
+      .regex(/^[\w-]+$/, 'letters, digits, _ and - only')
+      .default('sy'),
     ADMIN_TOKEN: z.string().min(8, 'must be at least 8 characters').optional(),
     FEISHU_APP_ID: z.string().min(1).optional(),
     FEISHU_APP_SECRET: z.string().min(1).optional(),

@@ -42,12 +42,18 @@ export function renderCard(card: TriggerCard): string {
   if (card.replyTo) lines.push(`replies to: ${card.replyTo}`);
   if (card.refs.length) lines.push(`references: ${card.refs.map(refLabel).join('; ')}`);
   if (card.facts) {
-    lines.push(`facts: ${Object.entries(card.facts).map(([k, v]) => `${k}=${String(v)}`).join(', ')}`);
+    lines.push(
+      `facts: ${Object.entries(card.facts)
+        .map(([k, v]) => `${k}=${String(v)}`)
+        .join(', ')}`,
+    );
   }
   if (card.title) lines.push(`title: ${body(card.title)}`);
   lines.push('text:', body(card.text));
   if (card.truncated) {
-    lines.push(`[truncated: ${card.truncated.totalChars} characters in all; the rest at ${card.truncated.resource}]`);
+    lines.push(
+      `[truncated: ${card.truncated.totalChars} characters in all; the rest at ${card.truncated.resource}]`,
+    );
   }
   lines.push('</card>');
   return lines.join('\n');

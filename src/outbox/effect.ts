@@ -17,8 +17,16 @@ export const EffectSchema = z.discriminatedUnion('op', [
   }),
   z.object({ op: z.literal('feishu.send'), chatId: z.string(), text: z.string() }),
   /** An interactive card (v2 JSON) sent in reply to a message. */
-  z.object({ op: z.literal('feishu.card.reply'), messageId: z.string(), card: z.record(z.string(), z.unknown()) }),
-  z.object({ op: z.literal('feishu.card.patch'), messageId: z.string(), card: z.record(z.string(), z.unknown()) }),
+  z.object({
+    op: z.literal('feishu.card.reply'),
+    messageId: z.string(),
+    card: z.record(z.string(), z.unknown()),
+  }),
+  z.object({
+    op: z.literal('feishu.card.patch'),
+    messageId: z.string(),
+    card: z.record(z.string(), z.unknown()),
+  }),
   // GitHub
   z.object({
     op: z.literal('github.react'),
@@ -30,7 +38,12 @@ export const EffectSchema = z.discriminatedUnion('op', [
     content: z.enum(['+1', '-1', 'laugh', 'confused', 'heart', 'hooray', 'rocket', 'eyes']),
   }),
   z.object({ op: z.literal('github.comment'), repo: z.string(), number: z.number().int(), body: z.string() }),
-  z.object({ op: z.literal('github.comment.edit'), repo: z.string(), commentId: z.number().int(), body: z.string() }),
+  z.object({
+    op: z.literal('github.comment.edit'),
+    repo: z.string(),
+    commentId: z.number().int(),
+    body: z.string(),
+  }),
   z.object({
     op: z.literal('github.review_reply'),
     repo: z.string(),

@@ -55,7 +55,8 @@ export function createKeys(prefix: string) {
     policyVersion: (rev: number) => k('policy', 'v', rev),
     policyVersions: () => k('policy', 'versions'),
 
-    // chat settings
+    // chat settings and the panel's local chat
+    localChat: (chatId: string) => k('local', chatId),
     chatRepos: () => k('settings', 'chat-repos'),
   };
 }

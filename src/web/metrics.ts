@@ -1,4 +1,4 @@
-import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, collectDefaultMetrics, Histogram, Registry } from 'prom-client';
 
 /** Prometheus metrics of one process (CONTRACT `/metrics`). A registry per context keeps tests apart. */
 export function createMetrics(withDefaults = false) {

@@ -7,7 +7,12 @@ import { Redis } from 'ioredis';
  * throwaway `redis-server` from PATH on a free port, else a clear failure saying how to get one.
  */
 async function answers(url: string): Promise<boolean> {
-  const r = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null, connectTimeout: 1000 });
+  const r = new Redis(url, {
+    lazyConnect: true,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
+    connectTimeout: 1000,
+  });
   r.on('error', () => {});
   try {
     await r.connect();
@@ -44,9 +49,13 @@ export async function setup(): Promise<void> {
     );
   }
   const port = await freePort();
-  child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
-    stdio: 'ignore',
-  });
+  child = spawn(
+    'redis-server',
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+    {
+      stdio: 'ignore',
+    },
+  );
   const url = `redis://127.0.0.1:${port}`;
   for (let i = 0; i < 100; i++) {
     if (await answers(url)) {

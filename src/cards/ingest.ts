@@ -1,0 +1,82 @@
+import type { Ctx } from '../context.ts';
+import { enqueueEffect } from '../outbox/enqueue.ts';
+import { buildCard } from './build-card.ts';
+import type { CardDraft, TriggerCard } from './card.ts';
+import { seenReactionFor } from './seen-reaction.ts';
+
+/** Longer than every sender's redelivery window: Feishu retries ~7 h, GitHub redelivers by hand up to 3 days. */
+export const DEDUPE_TTL_SECONDS = 4 * 24 * 3600;
+export const CARD_TTL_SECONDS = 30 * 24 * 3600;
+
+/**
+ * Claims a delivery and stores its card in one step, so a crash never leaves a claimed delivery
+ * without its card (or a card whose delivery could be claimed again). The claim's value moves
+ * `stored` → `queued` once the follow-up jobs are enqueued; a redelivery that finds `stored`
+ * (the first attempt died in between) enqueues again, which is safe because job ids are fixed.
+ */
+const CLAIM_AND_STORE = `
+local state = redis.call('GET', KEYS[1])
+if state then return state end
+redis.call('SET', KEYS[1], 'stored', 'EX', ARGV[4])
+redis.call('SET', KEYS[2], ARGV[2], 'EX', ARGV[5])
+if ARGV[3] ~= '' then redis.call('SET', KEYS[3], ARGV[3], 'EX', ARGV[5]) end
+redis.call('ZADD', KEYS[4], ARGV[6], ARGV[1])
+return 'new'
+`;
+
+export type IngestResult = { status: 'new'; card: TriggerCard } | { status: 'duplicate'; cardId: string };
+
+/**
+ * Dedupes, stores, reacts and enqueues routing for one event, all before the webhook is answered
+ * (nothing slower than Redis). Safe to call any number of times, concurrently, for one delivery.
+ */
+export async function ingest(ctx: Ctx, draft: CardDraft): Promise<IngestResult> {
+  const { card, fullText } = buildCard(draft, ctx.now());
+  const { keys } = ctx;
+  const seenKey = keys.seen(card.source, card.eventId);
+  const state = (await ctx.redis.eval(
+    CLAIM_AND_STORE,
+    4,
+    seenKey,
+    keys.card(card.id),
+    keys.cardFull(card.id),
+    keys.cardsByTime(),
+    card.id,
+    JSON.stringify(card),
+    fullText ?? '',
+    DEDUPE_TTL_SECONDS,
+    CARD_TTL_SECONDS,
+    card.receivedAt,
+  )) as string;
+  if (state === 'queued') {
+    ctx.metrics.duplicates.inc({ source: card.source });
+    return { status: 'duplicate', cardId: card.id };
+  }
+  const reaction = seenReactionFor(card);
+  await Promise.all([
+    reaction
+      ? enqueueEffect(ctx, { key: `seen:${card.id}`, effect: reaction, exemptFromPause: true })
+      : undefined,
+    ctx.queues.route.add(
+      'route',
+      { cardId: card.id },
+      { jobId: card.id, removeOnComplete: { age: 3600 }, removeOnFail: false },
+    ),
+  ]);
+  await ctx.redis.set(seenKey, 'queued', 'KEEPTTL');
+  if (state !== 'new') {
+    ctx.metrics.duplicates.inc({ source: card.source });
+    return { status: 'duplicate', cardId: card.id };
+  }
+  ctx.metrics.eventsIn.inc({ source: card.source });
+  return { status: 'new', card };
+}
+
+/** Reads a stored card, or undefined when it is unknown or expired. */
+export async function loadCard(
+  ctx: Pick<Ctx, 'redis' | 'keys'>,
+  cardId: string,
+): Promise<TriggerCard | undefined> {
+  const raw = await ctx.redis.get(ctx.keys.card(cardId));
+  return raw ? (JSON.parse(raw) as TriggerCard) : undefined;
+}

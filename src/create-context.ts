@@ -1,0 +1,30 @@
+import type { Config } from './config.ts';
+import type { Ctx } from './context.ts';
+import { createLogger, type Logger } from './logger.ts';
+import { createKeys } from './store/keys.ts';
+import { closeQueues, createQueues } from './store/queues.ts';
+import { connectRedis } from './store/redis.ts';
+import { createMetrics } from './web/metrics.ts';
+
+/** Builds the shared context of one process (or one test) from parsed config. */
+export function createContext(config: Config, opts: { log?: Logger; defaultMetrics?: boolean } = {}): Ctx {
+  const log = opts.log ?? createLogger(config.LOG_LEVEL);
+  const redis = connectRedis(config.REDIS_URL);
+  redis.on('error', (err) => log.warn({ err: err.message }, 'redis connection error'));
+  const keys = createKeys(config.KEY_PREFIX);
+  return {
+    config,
+    redis,
+    keys,
+    queues: createQueues(redis, keys.queuePrefix),
+    metrics: createMetrics(opts.defaultMetrics ?? false),
+    log,
+    now: () => Date.now(),
+  };
+}
+
+/** Closes what `createContext` opened. */
+export async function closeContext(ctx: Ctx): Promise<void> {
+  await closeQueues(ctx.queues);
+  ctx.redis.disconnect();
+}

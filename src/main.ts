@@ -1,0 +1,61 @@
+import { serve } from '@hono/node-server';
+import { ConfigError, loadConfig } from './config.ts';
+import { closeContext, createContext } from './create-context.ts';
+import { createLogger } from './logger.ts';
+import { apiRoutes } from './web/api-routes.ts';
+import { createApp } from './web/app.ts';
+import { startWorkers } from './workers.ts';
+
+/** Start-up: config, Redis, HTTP server and workers by ROLE; graceful shutdown on SIGTERM/SIGINT. */
+async function main(): Promise<void> {
+  let config: ReturnType<typeof loadConfig>;
+  try {
+    config = loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`${err.message}\n`);
+      process.exit(1);
+    }
+    throw err;
+  }
+  const log = createLogger(config.LOG_LEVEL, { role: config.ROLE });
+  const ctx = createContext(config, { log, defaultMetrics: true });
+  const channels = [
+    config.feishuEnabled ? 'feishu on' : 'feishu off (no FEISHU_APP_ID/FEISHU_APP_SECRET)',
+    config.githubEnabled
+      ? 'github on'
+      : 'github off (no GITHUB_WEBHOOK_SECRET with GITHUB_TOKEN or GITHUB_APP_ID)',
+    config.LLM_API_KEY ? 'model on' : 'model off (no LLM_API_KEY)',
+  ];
+  log.info({ channels }, `channels: ${channels.join(', ')}`);
+
+  const stops: (() => Promise<unknown>)[] = [];
+  if (config.ROLE !== 'web') {
+    const workers = await startWorkers(ctx);
+    stops.push(workers.stop);
+  }
+  if (config.ROLE !== 'worker') {
+    const app = createApp(ctx, apiRoutes(ctx));
+    const server = serve({ fetch: app.fetch, port: config.PORT, hostname: config.HOST }, (info) =>
+      log.info({ port: info.port }, `listening on ${config.HOST}:${info.port}`),
+    );
+    // Stop taking requests first; in-flight webhooks finish (they only touch Redis).
+    stops.unshift(() => new Promise((resolve) => server.close(() => resolve(undefined))));
+  }
+
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log.info({ signal }, 'shutting down');
+    const force = setTimeout(() => process.exit(1), config.SHUTDOWN_GRACE_MS);
+    force.unref();
+    for (const stop of stops) await stop().catch((err) => log.error({ err }, 'shutdown step failed'));
+    await closeContext(ctx);
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+}
+
+void main();

@@ -1,0 +1,36 @@
+import type { Redis } from 'ioredis';
+
+/**
+ * Sliding-window limiter shared by every worker process: at most `limit` sends per `windowMs`
+ * for one scope. Returns 0 when the send may go now (and counts it), else how long to wait.
+ * One script, so two workers can't both take the last slot.
+ */
+const TAKE_SLOT = `
+local now = tonumber(ARGV[1])
+local window = tonumber(ARGV[2])
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - window)
+if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[3]) then
+  local oldest = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
+  return math.max(1, tonumber(oldest[2]) + window - now)
+end
+redis.call('ZADD', KEYS[1], now, ARGV[4])
+redis.call('PEXPIRE', KEYS[1], window * 2)
+return 0
+`;
+
+export async function takeSlot(
+  redis: Redis,
+  key: string,
+  limit: number,
+  windowMs: number,
+  member: string,
+  now = Date.now(),
+): Promise<number> {
+  return (await redis.eval(TAKE_SLOT, 1, key, now, windowMs, limit, `${now}-${member}`)) as number;
+}
+
+/** Feishu allows 5 messages per second per chat; GitHub's secondary limits want content creation spread out. */
+export const RATE_LIMITS: Record<string, { limit: number; windowMs: number }> = {
+  feishu: { limit: 5, windowMs: 1000 },
+  github: { limit: 20, windowMs: 60_000 },
+};

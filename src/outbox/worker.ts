@@ -1,0 +1,101 @@
+import { DelayedError, type Job, UnrecoverableError, Worker } from 'bullmq';
+import type { Ctx } from '../context.ts';
+import { type Effect, type OutboxJob, OutboxJobSchema, type Sender } from './effect.ts';
+import { isDeliveryError } from './errors.ts';
+import { RATE_LIMITS, takeSlot } from './rate-limit.ts';
+
+export type Channel = 'feishu' | 'github' | 'local';
+export type Senders = Partial<Record<Channel, Sender>>;
+
+export const channelOf = (effect: Effect): Channel => effect.op.split('.')[0] as Channel;
+
+/** The conversation a send counts against for rate limits, or none for edits and reactions. */
+function rateScope(effect: Effect): string | undefined {
+  switch (effect.op) {
+    case 'feishu.send':
+      return `feishu:${effect.chatId}`;
+    case 'feishu.reply':
+    case 'feishu.card.reply':
+      return `feishu:reply:${effect.messageId}`;
+    case 'github.comment':
+    case 'github.review_reply':
+      return `github:${effect.repo}`;
+    default:
+      return undefined;
+  }
+}
+
+/** Back-off for failed deliveries: the server's `Retry-After` when given, else exponential with jitter. */
+export function outboxBackoff(attemptsMade: number, _type?: string, err?: Error): number {
+  if (err && isDeliveryError(err) && err.retryAfterMs !== undefined) return err.retryAfterMs + 50;
+  const base = Math.min(60_000, 500 * 2 ** Math.max(0, attemptsMade - 1));
+  return base + Math.floor(Math.random() * 250);
+}
+
+export interface OutboxOutcome {
+  status: 'sent' | 'already_sent' | 'held_paused';
+  id?: string;
+}
+
+async function deliverOne(ctx: Ctx, senders: Senders, job: Job, token?: string): Promise<OutboxOutcome> {
+  const data: OutboxJob = OutboxJobSchema.parse(job.data);
+  const sentKey = ctx.keys.outboxSent(data.key);
+  if (await ctx.redis.exists(sentKey)) return { status: 'already_sent' };
+  // R-D2: nothing a paused ticket had queued goes out, except the pause/resume confirmations.
+  if (data.ticketId && !data.exemptFromPause && (await ctx.redis.exists(ctx.keys.pause(data.ticketId)))) {
+    ctx.metrics.deliveries.inc({ channel: channelOf(data.effect), outcome: 'held_paused' });
+    return { status: 'held_paused' };
+  }
+  const channel = channelOf(data.effect);
+  const sender = senders[channel];
+  if (!sender) throw new UnrecoverableError(`channel ${channel} is off: no credentials configured`);
+  const scope = rateScope(data.effect);
+  const rule = RATE_LIMITS[channel];
+  if (scope && rule) {
+    const wait = await takeSlot(
+      ctx.redis,
+      ctx.keys.rateWindow(scope),
+      rule.limit,
+      rule.windowMs,
+      job.id ?? data.key,
+      ctx.now(),
+    );
+    if (wait > 0) {
+      await job.moveToDelayed(Date.now() + wait, token);
+      throw new DelayedError();
+    }
+  }
+  try {
+    const result = await sender.deliver(data.effect, data.key, job.attemptsMade);
+    const record = JSON.stringify({ at: ctx.now(), id: result.id ?? null, op: data.effect.op });
+    await ctx.redis
+      .multi()
+      .set(sentKey, record, 'EX', 7 * 24 * 3600)
+      .rpush(ctx.keys.outboxByTicket(data.ticketId ?? '-'), data.key)
+      .exec();
+    ctx.metrics.deliveries.inc({ channel, outcome: 'sent' });
+    return result.id ? { status: 'sent', id: result.id } : { status: 'sent' };
+  } catch (err) {
+    if (isDeliveryError(err) && err.permanent) throw new UnrecoverableError(err.message);
+    throw err;
+  }
+}
+
+/** Starts the outbox worker: one delivery per job, idempotent by key, retried on 429/5xx. */
+export function startOutboxWorker(ctx: Ctx, senders: Senders, concurrency = 8): Worker {
+  const worker = new Worker('outbox', (job, token) => deliverOne(ctx, senders, job, token), {
+    connection: ctx.redis.duplicate(),
+    prefix: ctx.keys.queuePrefix,
+    concurrency,
+    settings: { backoffStrategy: outboxBackoff },
+  });
+  worker.on('failed', (job, err) => {
+    const final = !job || err instanceof UnrecoverableError || job.attemptsMade >= (job.opts.attempts ?? 1);
+    if (!final) return;
+    const effect = (job?.data as OutboxJob | undefined)?.effect;
+    ctx.metrics.deliveries.inc({ channel: effect ? channelOf(effect) : 'unknown', outcome: 'failed' });
+    ctx.log.error({ err, key: (job?.data as OutboxJob | undefined)?.key }, 'outbox delivery failed for good');
+  });
+  worker.on('error', (err) => ctx.log.error({ err }, 'outbox worker error'));
+  return worker;
+}

@@ -1,0 +1,51 @@
+import { Hono } from 'hono';
+import { feishuWebhook } from '../../handlers/feishu.ts';
+import { githubWebhook } from '../../handlers/github.ts';
+import type { Ctx } from '../context.ts';
+import { isHttpError } from '../errors/http-error.ts';
+import { redisAnswers } from '../store/redis.ts';
+import { requireAdmin } from './auth.ts';
+
+/** Routes an API module adds under `/api` (behind the admin token). */
+export type ApiRoutes = (api: Hono) => void;
+
+/**
+ * The HTTP surface (CONTRACT "HTTP"): webhooks, health, metrics and the admin API. Errors are
+ * turned into responses here and only here.
+ */
+export function createApp(ctx: Ctx, apiRoutes: ApiRoutes[] = []): Hono {
+  const app = new Hono();
+
+  app.onError((err, c) => {
+    if (isHttpError(err)) {
+      if (c.req.path.startsWith('/webhooks/')) {
+        ctx.metrics.rejected.inc({ source: c.req.path.split('/')[2] ?? '?', status: String(err.status) });
+      }
+      return c.json({ error: err.message, code: err.code, ...err.extra }, err.status);
+    }
+    ctx.metrics.errors.inc({ where: 'http' });
+    ctx.log.error({ err, path: c.req.path }, 'request failed');
+    return c.json({ error: 'internal error', code: 'internal' }, 500);
+  });
+
+  app.get('/healthz', (c) => c.json({ ok: true }));
+  app.get('/readyz', async (c) =>
+    (await redisAnswers(ctx.redis))
+      ? c.json({ ok: true })
+      : c.json({ ok: false, error: 'redis does not answer' }, 503),
+  );
+  app.get('/metrics', async (c) => {
+    c.header('content-type', ctx.metrics.registry.contentType);
+    return c.body(await ctx.metrics.registry.metrics());
+  });
+
+  app.post('/webhooks/feishu', feishuWebhook(ctx));
+  app.post('/webhooks/github', githubWebhook(ctx));
+
+  const api = new Hono();
+  api.use('*', requireAdmin(ctx.config.ADMIN_TOKEN));
+  for (const add of apiRoutes) add(api);
+  app.route('/api', api);
+
+  return app;
+}

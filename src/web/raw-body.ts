@@ -1,0 +1,37 @@
+import type { Context } from 'hono';
+import { HttpError } from '../errors/http-error.ts';
+
+/** Webhook bodies over this are refused before they are read whole. */
+export const MAX_WEBHOOK_BYTES = 1024 * 1024;
+
+/**
+ * Reads the raw body as bytes, refusing more than `max` bytes without buffering them all:
+ * signatures are checked over the exact bytes, before any JSON parsing.
+ */
+export async function readRawBody(c: Context, max = MAX_WEBHOOK_BYTES): Promise<Buffer> {
+  const declared = Number(c.req.header('content-length') ?? '0');
+  if (declared > max) throw new HttpError(400, 'body_too_large', `body over ${max} bytes`);
+  const stream = c.req.raw.body;
+  if (!stream) return Buffer.alloc(0);
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of stream as unknown as AsyncIterable<Uint8Array>) {
+    size += chunk.byteLength;
+    if (size > max) throw new HttpError(400, 'body_too_large', `body over ${max} bytes`);
+    chunks.push(Buffer.from(chunk));
+  }
+  return Buffer.concat(chunks);
+}
+
+/** Parses JSON from a verified body; a malformed one is a 400 with the reason. */
+export function parseJsonBody(raw: Buffer): unknown {
+  const text = raw.toString('utf8');
+  if (text.includes('\uFFFD') && !raw.equals(Buffer.from(text, 'utf8'))) {
+    throw new HttpError(400, 'invalid_utf8', 'body is not valid UTF-8');
+  }
+  try {
+    return JSON.parse(text);
+  } catch (e) {
+    throw new HttpError(400, 'malformed_json', `body is not valid JSON: ${(e as Error).message}`);
+  }
+}

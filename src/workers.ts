@@ -1,0 +1,20 @@
+import type { Worker } from 'bullmq';
+import { createSenders } from './channels/senders.ts';
+import type { Ctx } from './context.ts';
+import { startOutboxWorker } from './outbox/worker.ts';
+
+/**
+ * Starts every BullMQ worker of a `worker` (or `all`) process. Any number of such processes share
+ * the queues; BullMQ hands each job to one of them.
+ */
+export async function startWorkers(ctx: Ctx): Promise<{ workers: Worker[]; stop: () => Promise<void> }> {
+  const senders = await createSenders(ctx);
+  const workers: Worker[] = [startOutboxWorker(ctx, senders)];
+  return {
+    workers,
+    // Worker.close() waits for active jobs to finish; an unfinished one is picked up elsewhere.
+    stop: async () => {
+      await Promise.all(workers.map((w) => w.close()));
+    },
+  };
+}

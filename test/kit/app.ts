@@ -1,0 +1,63 @@
+import type { AddressInfo } from 'node:net';
+import { serve } from '@hono/node-server';
+import { loadConfig } from '../../src/config.ts';
+import type { Ctx } from '../../src/context.ts';
+import { closeContext, createContext } from '../../src/create-context.ts';
+import { createLogger } from '../../src/logger.ts';
+import { apiRoutes } from '../../src/web/api-routes.ts';
+import { createApp } from '../../src/web/app.ts';
+import { startWorkers } from '../../src/workers.ts';
+import { freshPrefix, redisUrl } from './redis.ts';
+
+export interface TestApp {
+  ctx: Ctx;
+  /** `http://127.0.0.1:PORT` of the real server. */
+  url: string;
+  close(): Promise<void>;
+}
+
+/**
+ * The real product in-process for an integration test: its own key prefix on the suite's Redis,
+ * the real HTTP server on a free port, and (unless `workers: false`) the real workers.
+ */
+export async function startTestApp(
+  env: Record<string, string> = {},
+  opts: { workers?: boolean } = {},
+): Promise<TestApp> {
+  const config = loadConfig({
+    REDIS_URL: redisUrl(),
+    KEY_PREFIX: freshPrefix(),
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    ...env,
+  });
+  const ctx = createContext(config, { log: createLogger(config.LOG_LEVEL) });
+  const workers = opts.workers === false ? undefined : await startWorkers(ctx);
+  const app = createApp(ctx, apiRoutes(ctx));
+  const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' });
+  await new Promise<void>((resolve) => server.once('listening', () => resolve()));
+  const { port } = server.address() as AddressInfo;
+  return {
+    ctx,
+    url: `http://127.0.0.1:${port}`,
+    async close() {
+      await new Promise((resolve) => server.close(() => resolve(undefined)));
+      await workers?.stop();
+      await closeContext(ctx);
+    },
+  };
+}
+
+/** Polls `check` until it returns a truthy value or `timeoutMs` passes (then throws with `what`). */
+export async function waitFor<T>(
+  check: () => Promise<T> | T,
+  what: string,
+  timeoutMs = 5000,
+): Promise<NonNullable<T>> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await check();
+    if (v) return v as NonNullable<T>;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
