@@ -44,6 +44,8 @@ export function createKeys(prefix: string) {
     // sessions
     session: (id: string) => k('session', id),
     transcript: (sessionId: string) => k('session', sessionId, 'transcript'),
+    /** Hash beside the transcript: step counter, the current turn's state, `result:…` per tool call. */
+    transcriptMeta: (sessionId: string) => k('session', sessionId, 'transcript', 'meta'),
     sessionRevisions: (sessionId: string) => k('session', sessionId, 'revisions'),
     budget: (ticketId: string, window: string) => k('budget', ticketId, window),
 
