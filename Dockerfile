@@ -1,0 +1,16 @@
+FROM node:20-bookworm-slim
+RUN apt-get update && apt-get install -y --no-install-recommends git ca-certificates && rm -rf /var/lib/apt/lists/*
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --omit=dev --no-audit --no-fund
+COPY src ./src
+COPY handlers ./handlers
+COPY prompts ./prompts
+COPY skills ./skills
+COPY tsconfig.json ./
+ENV NODE_ENV=production PORT=3000 WORKSPACE_DIR=/data/workspaces
+RUN useradd --create-home --uid 10001 bot && mkdir -p /data/workspaces && chown -R bot /data
+USER bot
+EXPOSE 3000
+HEALTHCHECK --interval=15s --timeout=3s CMD node -e "fetch('http://127.0.0.1:3000/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
+CMD ["npm", "start"]

@@ -1,0 +1,76 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CardDraft } from '../../../src/cards/card.ts';
+import { ingest, loadCard } from '../../../src/cards/ingest.ts';
+import { startTestApp, type TestApp } from '../../kit/app.ts';
+
+const draft = (eventId: string, text = 'please fix the login bug'): CardDraft => ({
+  source: 'local',
+  kind: 'message',
+  eventId,
+  author: { id: 'ada', type: 'person' },
+  origin: { source: 'local', chatId: 'try', messageId: `m-${eventId}` },
+  conversation: 'local:try',
+  request: true,
+  refs: [],
+  text,
+});
+
+describe('ingest (R-A1, R-A3)', () => {
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await startTestApp({}, { workers: false });
+  });
+  afterAll(() => app.close());
+
+  it('R-A1: one delivery stores one card, one routing job and one seen reaction', async () => {
+    const r = await ingest(app.ctx, draft('e1'));
+    expect(r.status).toBe('new');
+    const id = r.status === 'new' ? r.card.id : '';
+    expect(await loadCard(app.ctx, id)).toMatchObject({ id, text: 'please fix the login bug' });
+    expect(await app.ctx.queues.route.getJob(id)).toBeTruthy();
+    const outbox = await app.ctx.queues.outbox.getJobs(['waiting', 'delayed', 'prioritized']);
+    expect(outbox.filter((j) => j.data.key === `seen:${id}`)).toHaveLength(1);
+  });
+
+  it('R-A1: ten concurrent copies of one delivery produce one card and one job of each kind', async () => {
+    const results = await Promise.all(Array.from({ length: 10 }, () => ingest(app.ctx, draft('e-burst'))));
+    const fresh = results.flatMap((r) => (r.status === 'new' ? [r.card] : []));
+    expect(fresh).toHaveLength(1);
+    const id = fresh[0]?.id;
+    expect(results.every((r) => (r.status === 'new' ? r.card.id : r.cardId) === id)).toBe(true);
+    const routeJobs = await app.ctx.queues.route.getJobs(['waiting']);
+    expect(routeJobs.filter((j) => j.data.cardId === id)).toHaveLength(1);
+    const outbox = await app.ctx.queues.outbox.getJobs(['waiting']);
+    expect(outbox.filter((j) => j.data.key === `seen:${id}`)).toHaveLength(1);
+  });
+
+  it('R-A1: a redelivery after the first attempt died before enqueueing still enqueues, once', async () => {
+    const d = draft('e-crash');
+    // Simulate a crash between the atomic claim and the enqueue: the claim says "stored".
+    const first = await ingest(app.ctx, d);
+    const id = first.status === 'new' ? first.card.id : '';
+    await app.ctx.queues.route.remove(id);
+    await app.ctx.redis.set(app.ctx.keys.seen('local', 'e-crash'), 'stored', 'KEEPTTL');
+    const again = await ingest(app.ctx, d);
+    expect(again.status).toBe('duplicate');
+    expect(await app.ctx.queues.route.getJob(id)).toBeTruthy();
+    expect(await app.ctx.redis.get(app.ctx.keys.seen('local', 'e-crash'))).toBe('queued');
+  });
+
+  it('R-A3: text over the cap is cut at a boundary and points to the whole, which is kept', async () => {
+    const long = `${'word '.repeat(1200)}\n\nTAIL`;
+    const r = await ingest(app.ctx, draft('e-long', long));
+    if (r.status !== 'new') throw new Error('expected new');
+    expect(r.card.text.length).toBeLessThanOrEqual(4000);
+    expect(r.card.text.endsWith('word')).toBe(true);
+    expect(r.card.truncated).toEqual({ resource: `/api/cards/${r.card.id}/text`, totalChars: long.length });
+    expect(await app.ctx.redis.get(app.ctx.keys.cardFull(r.card.id))).toBe(long);
+  });
+
+  it('R-A3: text under the cap carries no resource pointer', async () => {
+    const r = await ingest(app.ctx, draft('e-short'));
+    if (r.status !== 'new') throw new Error('expected new');
+    expect(r.card.truncated).toBeUndefined();
+    expect(await app.ctx.redis.exists(app.ctx.keys.cardFull(r.card.id))).toBe(0);
+  });
+});
