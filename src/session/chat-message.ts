@@ -1,0 +1,43 @@
+/**
+ * The transcript's messages, in the Chat Completions wire shape so they go to the model as they
+ * are stored. The system prompt is not among them: it is assembled afresh before every model
+ * request (R-F3), never persisted as part of the conversation.
+ */
+export interface ToolCall {
+  id: string;
+  type: 'function';
+  function: { name: string; arguments: string };
+}
+
+export type ChatMessage =
+  | { role: 'user'; content: string }
+  | { role: 'assistant'; content: string | null; tool_calls?: ToolCall[] }
+  | { role: 'tool'; tool_call_id: string; content: string };
+
+export type AssistantMessage = Extract<ChatMessage, { role: 'assistant' }>;
+
+/** The tool calls a turn still owes answers for, and where their assistant message sits. */
+export interface PendingCalls {
+  /** Index of the assistant message in the transcript; part of each call's stable key. */
+  assistantIndex: number;
+  calls: ToolCall[];
+}
+
+/**
+ * Tool calls of the last assistant message that have no tool message yet: the work a turn must
+ * finish before its next model request (the API refuses a transcript with unanswered calls).
+ */
+export function pendingToolCalls(messages: readonly ChatMessage[]): PendingCalls {
+  let i = messages.length - 1;
+  const answered = new Set<string>();
+  for (let m = messages[i]; m?.role === 'tool'; m = messages[--i]) answered.add(m.tool_call_id);
+  const last = messages[i];
+  if (last?.role !== 'assistant' || !last.tool_calls) return { assistantIndex: i, calls: [] };
+  return { assistantIndex: i, calls: last.tool_calls.filter((c) => !answered.has(c.id)) };
+}
+
+/**
+ * A call's key within its session: the assistant message's index and the model's call id. The
+ * index guards against providers that reuse call ids (`call_0`) from one answer to the next.
+ */
+export const callKey = (assistantIndex: number, callId: string): string => `${assistantIndex}:${callId}`;

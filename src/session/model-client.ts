@@ -1,0 +1,98 @@
+import OpenAI from 'openai';
+import type { ChatCompletion, ChatCompletionFunctionTool } from 'openai/resources/chat/completions';
+import type { ChatMessage, ToolCall } from './chat-message.ts';
+import { collectStream } from './collect-stream.ts';
+import { MalformedToolCallError } from './errors/malformed-tool-call-error.ts';
+import type { ModelReply } from './model-reply.ts';
+
+export interface ModelRequest {
+  system: string;
+  messages: readonly ChatMessage[];
+  tools: ChatCompletionFunctionTool[];
+}
+
+/** One Chat Completions endpoint and model. */
+export interface ModelClient {
+  readonly model: string;
+  complete(request: ModelRequest): Promise<ModelReply>;
+}
+
+export interface ModelClientOptions {
+  baseURL: string;
+  apiKey: string;
+  model: string;
+  /** Per-request time-out; a time-out is retried by the turn like a 5xx. */
+  timeoutMs?: number;
+  stream?: boolean;
+}
+
+/**
+ * A model client over the `openai` package. The package's own retries are off: the turn retries
+ * with its own back-off (see `requestWithRetry`) so budgets and metrics see every attempt.
+ */
+export function createModelClient(opts: ModelClientOptions): ModelClient {
+  const client = new OpenAI({
+    baseURL: opts.baseURL,
+    apiKey: opts.apiKey,
+    maxRetries: 0,
+    timeout: opts.timeoutMs ?? 120_000,
+  });
+  return {
+    model: opts.model,
+    async complete(req) {
+      const body = {
+        model: opts.model,
+        messages: [{ role: 'system' as const, content: req.system }, ...req.messages],
+        ...(req.tools.length ? { tools: req.tools } : {}),
+      };
+      if (opts.stream) {
+        const stream = await client.chat.completions.create({
+          ...body,
+          stream: true,
+          stream_options: { include_usage: true },
+        });
+        return checkReply(await collectStream(stream));
+      }
+      return checkReply(fromCompletion(await client.chat.completions.create(body)));
+    },
+  };
+}
+
+function fromCompletion(completion: ChatCompletion): ModelReply {
+  const msg = completion.choices[0]?.message;
+  const calls: ToolCall[] = (msg?.tool_calls ?? []).flatMap((c) =>
+    c.type === 'function'
+      ? [
+          {
+            id: c.id,
+            type: 'function' as const,
+            function: { name: c.function.name, arguments: c.function.arguments },
+          },
+        ]
+      : [],
+  );
+  return {
+    message: {
+      role: 'assistant',
+      content: msg?.content ?? null,
+      ...(calls.length ? { tool_calls: calls } : {}),
+    },
+    usage: {
+      promptTokens: completion.usage?.prompt_tokens ?? 0,
+      completionTokens: completion.usage?.completion_tokens ?? 0,
+    },
+  };
+}
+
+/** Rejects an answer whose tool-call arguments are not JSON, so none of it enters the transcript. */
+function checkReply(reply: ModelReply): ModelReply {
+  for (const c of reply.message.tool_calls ?? []) {
+    if (c.function.arguments.trim() === '') continue;
+    try {
+      JSON.parse(c.function.arguments);
+    } catch {
+      throw new MalformedToolCallError(c.function.name, c.function.arguments);
+    }
+  }
+  return reply;
+}

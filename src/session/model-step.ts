@@ -1,0 +1,45 @@
+import { recordRevision } from './record-revision.ts';
+import { requestWithRetry } from './request-with-retry.ts';
+import { limitBeforeModelRequest } from './turn-limits.ts';
+import { countRequest, countTokens } from './turn-metrics.ts';
+import { proceed } from './turn-outcome.ts';
+import { goOn, type StepResult, type TurnRun } from './turn-run.ts';
+import { outcome } from './usage-of.ts';
+
+/**
+ * One model request: budgets, the caller's gate, a freshly assembled system prompt (R-F3: read
+ * at every request, its revision recorded on the session), the request with retries, then the
+ * answer appended as one step. An answer without tool calls ends the turn.
+ */
+export async function modelStep(run: TurnRun): Promise<StepResult> {
+  const tripped = limitBeforeModelRequest(run.turn, run.limits, run.now());
+  if (tripped) return outcome(run, { kind: 'limit', ...tripped });
+  const verdict = (await run.hooks.beforeModelRequest?.()) ?? proceed;
+  if (!verdict.go) return outcome(run, { kind: 'stopped', reason: verdict.reason, before: 'model_request' });
+
+  const prompt = await run.hooks.systemPrompt();
+  await recordRevision(run.redis, run.keys, run.sessionId, prompt.revision);
+  const attempt = await requestWithRetry(
+    run.model,
+    { system: prompt.text, messages: run.messages, tools: run.functionTools },
+    run.retry,
+    {
+      onError: (err, n, willRetry) => {
+        countRequest(run.metrics, run.sessionKind, 'error');
+        run.log?.warn({ sessionId: run.sessionId, attempt: n, willRetry, err }, 'model request failed');
+      },
+    },
+  );
+  if (!attempt.ok)
+    return outcome(run, { kind: 'failed', reason: `${attempt.reason} (after ${attempt.attempts} attempts)` });
+
+  const { message, usage } = attempt.reply;
+  countRequest(run.metrics, run.sessionKind, 'ok');
+  countTokens(run.metrics, run.sessionKind, usage);
+  run.turn.modelRequests += 1;
+  run.turn.tokens += usage.promptTokens + usage.completionTokens;
+  await run.store.appendStep(run.sessionId, [message], run.turn);
+  run.messages.push(message);
+  if (!message.tool_calls?.length) return outcome(run, { kind: 'ended', text: message.content });
+  return goOn;
+}

@@ -1,0 +1,35 @@
+import type { ModelClient, ModelRequest } from './model-client.ts';
+import type { ModelReply } from './model-reply.ts';
+import { describeModelError, type RetryPolicy, retryDelay } from './retry-policy.ts';
+
+export type ModelAttempt = { ok: true; reply: ModelReply } | { ok: false; reason: string; attempts: number };
+
+export interface RetryHooks {
+  /** Told about every failed attempt, retried or not (metrics, logs). */
+  onError?: (err: unknown, attempt: number, willRetry: boolean) => void;
+  sleep?: (ms: number) => Promise<void>;
+}
+
+const realSleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+/**
+ * Asks the model, retrying transient failures with back-off. Gives up with a reason the turn
+ * reports as `failed`, so a dead endpoint ends the turn instead of hanging the job.
+ */
+export async function requestWithRetry(
+  model: ModelClient,
+  request: ModelRequest,
+  policy: RetryPolicy,
+  hooks: RetryHooks = {},
+): Promise<ModelAttempt> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return { ok: true, reply: await model.complete(request) };
+    } catch (err) {
+      const delay = retryDelay(err, attempt, policy);
+      hooks.onError?.(err, attempt, delay !== undefined);
+      if (delay === undefined) return { ok: false, reason: describeModelError(err), attempts: attempt };
+      await (hooks.sleep ?? realSleep)(delay);
+    }
+  }
+}

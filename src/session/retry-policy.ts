@@ -1,0 +1,53 @@
+import { APIConnectionError, APIError } from 'openai';
+import { MalformedToolCallError } from './errors/malformed-tool-call-error.ts';
+
+export interface RetryPolicy {
+  /** Attempts in all, the first included. */
+  attempts: number;
+  baseDelayMs: number;
+  maxDelayMs: number;
+}
+
+export const defaultRetryPolicy: RetryPolicy = { attempts: 4, baseDelayMs: 500, maxDelayMs: 20_000 };
+
+/**
+ * How long to wait before attempt `attempt + 1` after `err`, or `undefined` when retrying cannot
+ * help (a 400 or 401 stays one). Time-outs, connection errors, 408/409/429/5xx and malformed tool
+ * calls are transient; a 429's `Retry-After` is honoured up to `maxDelayMs`.
+ */
+export function retryDelay(err: unknown, attempt: number, policy: RetryPolicy): number | undefined {
+  if (attempt >= policy.attempts || !isTransient(err)) return undefined;
+  const hinted = retryAfterMs(err);
+  if (hinted !== undefined) return Math.min(hinted, policy.maxDelayMs);
+  const exp = policy.baseDelayMs * 2 ** (attempt - 1);
+  // Jitter spreads the retries of many workers hit by one outage.
+  return Math.min(exp * (0.8 + Math.random() * 0.4), policy.maxDelayMs);
+}
+
+export function isTransient(err: unknown): boolean {
+  if (err instanceof MalformedToolCallError || err instanceof APIConnectionError) return true;
+  if (err instanceof APIError && err.status !== undefined) {
+    return [408, 409, 429].includes(err.status) || err.status >= 500;
+  }
+  return false;
+}
+
+function retryAfterMs(err: unknown): number | undefined {
+  if (!(err instanceof APIError) || !err.headers) return undefined;
+  const ms = Number(err.headers.get('retry-after-ms'));
+  if (ms > 0) return ms;
+  const raw = err.headers.get('retry-after');
+  if (!raw) return undefined;
+  const seconds = Number(raw);
+  if (!Number.isNaN(seconds)) return Math.max(0, seconds * 1000);
+  const date = Date.parse(raw);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
+}
+
+/** One line for a person: what failed, without the stack. */
+export function describeModelError(err: unknown): string {
+  if (err instanceof APIError && err.status !== undefined)
+    return `model endpoint answered ${err.status}: ${err.message}`;
+  if (err instanceof Error) return `${err.name}: ${err.message}`;
+  return String(err);
+}

@@ -1,0 +1,78 @@
+import type { Redis } from 'ioredis';
+import type { Keys } from '../store/keys.ts';
+import type { ChatMessage } from './chat-message.ts';
+import type { ToolResult } from './tool.ts';
+import type { TurnState } from './turn-state.ts';
+
+/** A session's conversation as stored: messages, completed steps, the turn, tool results by key. */
+export interface Transcript {
+  messages: ChatMessage[];
+  step: number;
+  turn: TurnState | undefined;
+  results: Map<string, ToolResult>;
+}
+
+/**
+ * The transcript in Redis: a list of messages (`transcript`) and a hash beside it
+ * (`transcriptMeta`: `step`, `turn`, `result:<call key>`). Every write is one MULTI that appends
+ * and bumps the step together, so a worker killed at any instant leaves a transcript that ends at
+ * a whole step and never a tool result without its message.
+ */
+export function createTranscriptStore(redis: Redis, keys: Keys) {
+  const list = (id: string) => keys.transcript(id);
+  const meta = (id: string) => keys.transcriptMeta(id);
+
+  async function load(sessionId: string): Promise<Transcript> {
+    const [raw, fields] = await Promise.all([
+      redis.lrange(list(sessionId), 0, -1),
+      redis.hgetall(meta(sessionId)),
+    ]);
+    const results = new Map<string, ToolResult>();
+    for (const [field, value] of Object.entries(fields)) {
+      if (field.startsWith('result:'))
+        results.set(field.slice('result:'.length), JSON.parse(value) as ToolResult);
+    }
+    return {
+      messages: raw.map((m) => JSON.parse(m) as ChatMessage),
+      step: Number(fields.step ?? 0),
+      turn: fields.turn ? (JSON.parse(fields.turn) as TurnState) : undefined,
+      results,
+    };
+  }
+
+  /** Appends messages and saves the turn's state as one step. */
+  async function appendStep(
+    sessionId: string,
+    messages: readonly ChatMessage[],
+    turn: TurnState,
+  ): Promise<void> {
+    const m = redis.multi();
+    if (messages.length) m.rpush(list(sessionId), ...messages.map((x) => JSON.stringify(x)));
+    m.hset(meta(sessionId), 'turn', JSON.stringify(turn));
+    m.hincrby(meta(sessionId), 'step', 1);
+    await m.exec();
+  }
+
+  /** Records a tool call's result and appends its tool message as one step. */
+  async function recordToolResult(
+    sessionId: string,
+    callKey: string,
+    result: ToolResult,
+    message: ChatMessage,
+  ): Promise<void> {
+    await redis
+      .multi()
+      .hset(meta(sessionId), `result:${callKey}`, JSON.stringify(result))
+      .rpush(list(sessionId), JSON.stringify(message))
+      .hincrby(meta(sessionId), 'step', 1)
+      .exec();
+  }
+
+  async function saveTurn(sessionId: string, turn: TurnState): Promise<void> {
+    await redis.hset(meta(sessionId), 'turn', JSON.stringify(turn));
+  }
+
+  return { load, appendStep, recordToolResult, saveTurn };
+}
+
+export type TranscriptStore = ReturnType<typeof createTranscriptStore>;

@@ -1,0 +1,32 @@
+/** Why a gate stopped a turn (R-D2: a pause stops the running turn before its next step). */
+export type StopReason = 'paused' | 'cancelled' | 'shutdown';
+
+/** A budget a turn can exhaust (issue 4: per-ticket budgets). */
+export type LimitName = 'model_requests' | 'tokens' | 'wall_time';
+
+/** What a turn used, reported with every outcome. */
+export interface TurnUsage {
+  modelRequests: number;
+  tokens: number;
+  elapsedMs: number;
+}
+
+/**
+ * How a turn ended. `ended`: the model answered without tool calls. `stopped`: a gate said no
+ * before the next model request or tool call. `limit`: a budget tripped. `failed`: the model
+ * could not be reached after retries.
+ */
+export type TurnOutcome = (
+  | { kind: 'ended'; text: string | null }
+  | { kind: 'stopped'; reason: StopReason; before: 'model_request' | 'tool_call' }
+  | { kind: 'limit'; limit: LimitName; detail: string }
+  | { kind: 'failed'; reason: string }
+) & { usage: TurnUsage };
+
+export type TurnOutcomeKind = TurnOutcome['kind'];
+
+/** A gate's answer: go on, or stop the turn here with a reason. */
+export type GateVerdict = { go: true } | { go: false; reason: StopReason };
+
+export const proceed: GateVerdict = { go: true };
+export const stopTurn = (reason: StopReason): GateVerdict => ({ go: false, reason });

@@ -1,0 +1,74 @@
+import type { Redis } from 'ioredis';
+import type { ChatCompletionFunctionTool } from 'openai/resources/chat/completions';
+import type { Logger } from '../logger.ts';
+import type { Keys } from '../store/keys.ts';
+import type { ChatMessage, ToolCall } from './chat-message.ts';
+import type { ModelClient } from './model-client.ts';
+import type { RetryPolicy } from './retry-policy.ts';
+import type { AnyTool, ToolResult } from './tool.ts';
+import type { TranscriptStore } from './transcript-store.ts';
+import type { TurnLimits } from './turn-limits.ts';
+import type { TurnMetrics } from './turn-metrics.ts';
+import type { GateVerdict, TurnOutcome } from './turn-outcome.ts';
+import type { TurnState } from './turn-state.ts';
+
+/** The system prompt as assembled now, and the settings revision it came from (R-F3). */
+export interface SystemPrompt {
+  text: string;
+  revision: number;
+}
+
+/** What the caller decides at each step of a turn. */
+export interface TurnHooks {
+  /** Called before every model request, so a settings save between two requests changes the second (R-F3). */
+  systemPrompt(): Promise<SystemPrompt>;
+  /** Checked before every model request; a stop ends the turn there (R-D2 pauses). */
+  beforeModelRequest?(): Promise<GateVerdict> | GateVerdict;
+  /** Checked before every tool call that has not already run. */
+  beforeToolCall?(call: ToolCall): Promise<GateVerdict> | GateVerdict;
+}
+
+export interface RunTurnOptions {
+  sessionId: string;
+  /** The turn's id (its job id): running again with the same id resumes it, a new id opens a new turn. */
+  turnId: string;
+  /** Messages that open the turn (trigger cards, notes); appended once, not again on resume. */
+  input: readonly ChatMessage[];
+  model: ModelClient;
+  tools: readonly AnyTool[];
+  hooks: TurnHooks;
+  redis: Redis;
+  keys: Keys;
+  limits?: Partial<TurnLimits>;
+  retry?: Partial<RetryPolicy>;
+  metrics?: TurnMetrics;
+  /** Metrics label and log field: `main` or `executor`. */
+  sessionKind?: string;
+  log?: Logger;
+  now?: () => number;
+}
+
+/** One turn in progress: its options resolved, and the transcript mirrored in memory. */
+export interface TurnRun {
+  sessionId: string;
+  model: ModelClient;
+  tools: readonly AnyTool[];
+  functionTools: ChatCompletionFunctionTool[];
+  hooks: TurnHooks;
+  redis: Redis;
+  keys: Keys;
+  store: TranscriptStore;
+  limits: TurnLimits;
+  retry: RetryPolicy;
+  metrics: TurnMetrics | undefined;
+  sessionKind: string;
+  log: Logger | undefined;
+  now: () => number;
+  messages: ChatMessage[];
+  results: Map<string, ToolResult>;
+  turn: TurnState;
+}
+
+/** A step either finishes the turn with an outcome or lets it go on. */
+export type StepResult = { done: true; outcome: TurnOutcome } | { done: false };
+export const goOn: StepResult = { done: false };

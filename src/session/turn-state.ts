@@ -1,0 +1,21 @@
+import type { TurnOutcome } from './turn-outcome.ts';
+
+/**
+ * What a turn has used so far. Persisted with the transcript so a turn resumed on another worker
+ * keeps counting against the same budgets from the same start time.
+ */
+export interface TurnState {
+  /** The caller's id for the turn (the job id): the same id resumes, a new id starts afresh. */
+  id: string;
+  startedAt: number;
+  modelRequests: number;
+  tokens: number;
+  /** `running` until the turn reaches an outcome; only a running turn is resumed. */
+  status: 'running' | TurnOutcome['kind'];
+  /** Kept so a job retried after its turn finished gets the same outcome instead of a new turn. */
+  outcome?: TurnOutcome;
+}
+
+export function newTurnState(id: string, now: number): TurnState {
+  return { id, startedAt: now, modelRequests: 0, tokens: 0, status: 'running' };
+}

@@ -1,0 +1,262 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/**
+ * A scripted OpenAI Chat Completions server on loopback (ARCHITECTURE: "tests run the real client
+ * against a local scripted server"). It answers `POST /v1/chat/completions` and
+ * `POST /chat/completions`, streaming (SSE) or not, and records every request.
+ */
+
+/** A tool call the fake model makes. A string `arguments` is sent verbatim (malformed JSON on demand). */
+export interface FakeToolCall {
+  name: string;
+  arguments?: unknown;
+  id?: string;
+}
+
+export interface FakeUsage {
+  prompt_tokens: number;
+  completion_tokens: number;
+}
+
+/** What the fake model answers to one request. */
+export type FakeReply =
+  | {
+      type: 'message';
+      text?: string;
+      toolCalls?: FakeToolCall[];
+      usage?: Partial<FakeUsage>;
+      /** Answer after this many milliseconds (for time-outs and wall-time budgets). */
+      delayMs?: number;
+    }
+  | { type: 'error'; status: number; message?: string; retryAfterSeconds?: number };
+
+/** One request as the fake model received it. */
+export interface RecordedRequest {
+  path: string;
+  authorization: string | undefined;
+  model: string;
+  stream: boolean;
+  messages: RecordedMessage[];
+  tools: RecordedTool[];
+  /** The first system message's text, if any. */
+  system: string | undefined;
+  body: Record<string, unknown>;
+}
+
+export interface RecordedMessage {
+  role: string;
+  content?: string | null;
+  tool_call_id?: string;
+  tool_calls?: { id: string; type: string; function: { name: string; arguments: string } }[];
+}
+
+export interface RecordedTool {
+  type: string;
+  function: { name: string; description?: string; parameters?: Record<string, unknown> };
+}
+
+export type FakeHandler = (request: RecordedRequest) => FakeReply | Promise<FakeReply>;
+
+/** A plain text answer (the model ends its turn). */
+export const text = (t: string, usage?: Partial<FakeUsage>): FakeReply => ({
+  type: 'message',
+  text: t,
+  ...(usage ? { usage } : {}),
+});
+
+/** An answer that calls tools: `toolCalls(['reply', { to: 'c1', text: 'hi' }], ...)`. */
+export const toolCalls = (...calls: [name: string, args: unknown, id?: string][]): FakeReply => ({
+  type: 'message',
+  toolCalls: calls.map(([name, args, id]) => ({ name, arguments: args, ...(id ? { id } : {}) })),
+});
+
+/** An HTTP error answer (500, 429 with `Retry-After`, ...). */
+export const failure = (status: number, retryAfterSeconds?: number): FakeReply => ({
+  type: 'error',
+  status,
+  ...(retryAfterSeconds !== undefined ? { retryAfterSeconds } : {}),
+});
+
+export interface FakeLlm {
+  /** Base URL for the `openai` client (`…/v1`). */
+  baseURL: string;
+  /** Every request received, oldest first. */
+  requests: RecordedRequest[];
+  /** Queue replies; they are used before the handler. */
+  push(...replies: FakeReply[]): void;
+  /** Answer with this function once the queue is empty. */
+  respond(handler: FakeHandler): void;
+  /** Replies still queued. */
+  pending(): number;
+  close(): Promise<void>;
+}
+
+let callSeq = 0;
+
+/** Starts the fake model on 127.0.0.1 at a free port. */
+export async function startFakeLlm(
+  opts: { replies?: FakeReply[]; handler?: FakeHandler } = {},
+): Promise<FakeLlm> {
+  const queue: FakeReply[] = [...(opts.replies ?? [])];
+  let handler = opts.handler;
+  const requests: RecordedRequest[] = [];
+  const server = createServer((req, res) => {
+    void serve(req, res).catch((err: unknown) => sendError(res, 500, String(err)));
+  });
+
+  async function serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const path = (req.url ?? '').split('?')[0] ?? '';
+    if (req.method !== 'POST' || !['/v1/chat/completions', '/chat/completions'].includes(path)) {
+      return sendError(res, 404, `fake-llm: no route ${req.method} ${path}`);
+    }
+    const body = JSON.parse(await readBody(req)) as Record<string, unknown>;
+    const recorded = record(path, req, body);
+    requests.push(recorded);
+    const reply = queue.shift() ?? (handler ? await handler(recorded) : undefined);
+    if (!reply) return sendError(res, 500, 'fake-llm: no scripted reply left');
+    if (reply.type === 'error') return sendError(res, reply.status, reply.message, reply.retryAfterSeconds);
+    if (reply.delayMs) await new Promise((r) => setTimeout(r, reply.delayMs));
+    if (res.destroyed) return;
+    if (recorded.stream) return sendStream(res, recorded, reply);
+    return sendJson(res, 200, completion(recorded, reply));
+  }
+
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    baseURL: `http://127.0.0.1:${port}/v1`,
+    requests,
+    push: (...replies) => void queue.push(...replies),
+    respond: (h) => {
+      handler = h;
+    },
+    pending: () => queue.length,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+function record(path: string, req: IncomingMessage, body: Record<string, unknown>): RecordedRequest {
+  const messages = (body.messages ?? []) as RecordedMessage[];
+  const system = messages.find((m) => m.role === 'system')?.content ?? undefined;
+  return {
+    path,
+    authorization: req.headers.authorization,
+    model: String(body.model ?? ''),
+    stream: body.stream === true,
+    messages,
+    tools: (body.tools ?? []) as RecordedTool[],
+    system: system ?? undefined,
+    body,
+  };
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
+type MessageReply = Extract<FakeReply, { type: 'message' }>;
+
+function wireToolCalls(reply: MessageReply) {
+  return (reply.toolCalls ?? []).map((c) => ({
+    id: c.id ?? `call_${++callSeq}`,
+    type: 'function' as const,
+    function: {
+      name: c.name,
+      arguments: typeof c.arguments === 'string' ? c.arguments : JSON.stringify(c.arguments ?? {}),
+    },
+  }));
+}
+
+function usageOf(reply: MessageReply) {
+  const prompt = reply.usage?.prompt_tokens ?? 10;
+  const completion = reply.usage?.completion_tokens ?? 5;
+  return { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion };
+}
+
+function completion(req: RecordedRequest, reply: MessageReply) {
+  const calls = wireToolCalls(reply);
+  return {
+    id: `chatcmpl-${++callSeq}`,
+    object: 'chat.completion',
+    created: Math.floor(Date.now() / 1000),
+    model: req.model,
+    choices: [
+      {
+        index: 0,
+        message: {
+          role: 'assistant',
+          content: reply.text ?? null,
+          ...(calls.length ? { tool_calls: calls } : {}),
+        },
+        finish_reason: calls.length ? 'tool_calls' : 'stop',
+      },
+    ],
+    usage: usageOf(reply),
+  };
+}
+
+/** SSE chunks as OpenAI sends them: role, content, tool-call deltas (name then argument pieces), finish, usage. */
+function sendStream(res: ServerResponse, req: RecordedRequest, reply: MessageReply): void {
+  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+  const id = `chatcmpl-${++callSeq}`;
+  const created = Math.floor(Date.now() / 1000);
+  const chunk = (choices: unknown[], extra: Record<string, unknown> = {}) =>
+    res.write(
+      `data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model: req.model, choices, ...extra })}\n\n`,
+    );
+  const delta = (d: Record<string, unknown>, finish: string | null = null) =>
+    chunk([{ index: 0, delta: d, finish_reason: finish }]);
+  delta({ role: 'assistant', content: '' });
+  if (reply.text) for (const piece of split(reply.text)) delta({ content: piece });
+  const calls = wireToolCalls(reply);
+  calls.forEach((c, index) => {
+    delta({
+      tool_calls: [{ index, id: c.id, type: 'function', function: { name: c.function.name, arguments: '' } }],
+    });
+    for (const piece of split(c.function.arguments))
+      delta({ tool_calls: [{ index, function: { arguments: piece } }] });
+  });
+  delta({}, calls.length ? 'tool_calls' : 'stop');
+  const options = req.body.stream_options as { include_usage?: boolean } | undefined;
+  if (options?.include_usage) chunk([], { usage: usageOf(reply) });
+  res.end('data: [DONE]\n\n');
+}
+
+function split(s: string, size = 8): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < s.length; i += size) out.push(s.slice(i, i + size));
+  return out;
+}
+
+function sendJson(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
+  if (res.headersSent) return void res.end();
+  res.writeHead(status, { 'content-type': 'application/json', ...headers });
+  res.end(JSON.stringify(body));
+}
+
+function sendError(res: ServerResponse, status: number, message?: string, retryAfterSeconds?: number): void {
+  const headers: Record<string, string> =
+    retryAfterSeconds !== undefined ? { 'retry-after': String(retryAfterSeconds) } : {};
+  const type = status === 429 ? 'rate_limit_error' : status >= 500 ? 'server_error' : 'invalid_request_error';
+  sendJson(
+    res,
+    status,
+    { error: { message: message ?? `fake-llm: HTTP ${status}`, type, code: null } },
+    headers,
+  );
+}
