@@ -1,0 +1,91 @@
+import type { Ref } from './card.ts';
+
+/** Hosts whose URLs are read as GitHub objects; GitHub Enterprise hosts can be added per call. */
+const GITHUB_HOSTS = ['github.com', 'www.github.com'];
+
+const URL_PATTERN = /https?:\/\/[^\s<>"'`，。、；）】》]+/g;
+/** Punctuation that ends a sentence rather than a URL (`see https://…/pull/3.`). */
+const TRAILING = /[).,;:!?'"\]}>*_~]+$/;
+const REPO = String.raw`[A-Za-z0-9][\w.-]*\/[\w.-]*[\w-]`;
+const QUALIFIED = new RegExp(String.raw`(?<![\w.\/-])(${REPO})#(\d+)\b`, 'g');
+const BARE = /(?<![\w/#&])#(\d+)\b/g;
+
+export interface ExtractRefsOptions {
+  /** Extra hosts that serve GitHub (GHES), e.g. `git.example.com`. */
+  githubHosts?: string[];
+}
+
+/**
+ * The explicit references a piece of chat or comment text carries (R-A3, R-B2): GitHub pull
+ * request, issue, commit and branch URLs, `owner/name#123`, `#123` when a default repository is
+ * known, and any other URL as a plain `url` ref. Commit SHAs count only inside commit URLs, so a
+ * hex-looking word is never taken for a commit. `#123` and `owner/name#123` become `issue` refs:
+ * GitHub numbers issues and pull requests in one sequence, so routing matches both types on
+ * (repo, number). Results are de-duplicated, in order of appearance.
+ */
+export function extractTextRefs(text: string, defaultRepo?: string, opts: ExtractRefsOptions = {}): Ref[] {
+  const hosts = new Set([...GITHUB_HOSTS, ...(opts.githubHosts ?? []).map((h) => h.toLowerCase())]);
+  const refs: Ref[] = [];
+  const seen = new Set<string>();
+  const add = (ref: Ref) => {
+    const key = JSON.stringify(ref);
+    if (seen.has(key)) return;
+    seen.add(key);
+    refs.push(ref);
+  };
+  for (const m of text.matchAll(URL_PATTERN)) {
+    for (const ref of refsOfUrl(m[0].replace(TRAILING, ''), hosts)) add(ref);
+  }
+  // URLs are blanked out first so `https://x/o/r#12` is not read again as shorthand.
+  const rest = text.replace(URL_PATTERN, (u) => ' '.repeat(u.length));
+  for (const m of rest.matchAll(QUALIFIED)) {
+    const number = Number(m[2]);
+    if (m[1] && number > 0) add({ type: 'issue', repo: m[1], number });
+  }
+  if (defaultRepo) {
+    for (const m of rest.matchAll(BARE)) {
+      const number = Number(m[1]);
+      if (number > 0) add({ type: 'issue', repo: defaultRepo, number });
+    }
+  }
+  return refs;
+}
+
+/** The refs one URL stands for: GitHub objects when it names one, else the URL itself. */
+function refsOfUrl(raw: string, githubHosts: Set<string>): Ref[] {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return [];
+  }
+  if (!githubHosts.has(url.hostname.toLowerCase())) return [{ type: 'url', url: raw }];
+  const [owner, name, kind, id, sub, subId] = url.pathname.split('/').filter(Boolean);
+  if (!owner || !name) return [{ type: 'url', url: raw }];
+  const repo = `${owner}/${name.replace(/\.git$/, '')}`;
+  const number = Number(id);
+  const refs: Ref[] = [];
+  if (kind === 'pull' && Number.isInteger(number) && number > 0) {
+    refs.push({ type: 'pr', repo, number });
+    if ((sub === 'commits' || sub === 'commit') && subId && isSha(subId))
+      refs.push({ type: 'commit', sha: subId.toLowerCase() });
+  } else if (kind === 'issues' && Number.isInteger(number) && number > 0) {
+    refs.push({ type: 'issue', repo, number });
+  } else if ((kind === 'commit' || kind === 'commits') && id && isSha(id)) {
+    refs.push({ type: 'commit', sha: id.toLowerCase() });
+  } else if (kind === 'tree' && id) {
+    const branch = safeDecode(url.pathname.split('/tree/')[1] ?? id);
+    if (branch) refs.push({ type: 'branch', repo, name: branch });
+  }
+  return refs.length ? refs : [{ type: 'url', url: raw }];
+}
+
+const isSha = (s: string): boolean => /^[0-9a-fA-F]{7,40}$/.test(s);
+
+function safeDecode(s: string): string | undefined {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return undefined;
+  }
+}
