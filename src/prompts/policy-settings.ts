@@ -1,0 +1,50 @@
+import { z } from 'zod';
+import type { SettingsProblem } from './settings.ts';
+import { zodProblems } from './zod-problems.ts';
+
+const oneLine = (what: string) =>
+  z
+    .string()
+    .trim()
+    .min(1, `${what} is empty`)
+    .refine((s) => !/[\r\n]/.test(s), `${what} must be one line: the policy lists one line per rule (R-E9)`);
+
+export const PolicyRule = z.strictObject({
+  id: z.string().regex(/^[a-z0-9][a-z0-9_.-]*$/, 'lowercase letters, digits, _ . - only'),
+  name: oneLine('the name'),
+  instruction: oneLine('the instruction'),
+  enabled: z.boolean(),
+});
+
+/**
+ * Accept mode and rules (R-B8): `explicit` opens tickets only for explicit requests; `inferred`
+ * also where an enabled rule matches.
+ */
+export const PolicySettings = z.strictObject({
+  mode: z.enum(['explicit', 'inferred']),
+  rules: z.array(PolicyRule).default([]),
+});
+
+export type PolicyRule = z.output<typeof PolicyRule>;
+export type PolicySettings = z.output<typeof PolicySettings>;
+
+export const defaultPolicy = (): PolicySettings => ({ mode: 'explicit', rules: [] });
+
+/** Parses policy settings, reporting every problem at once, duplicate rule ids included. */
+export function parsePolicy(input: unknown) {
+  const parsed = PolicySettings.safeParse(input);
+  if (!parsed.success) return { ok: false as const, errors: zodProblems(parsed.error) };
+  const seen = new Set<string>();
+  const errors: SettingsProblem[] = [];
+  parsed.data.rules.forEach((r, i) => {
+    if (seen.has(r.id)) {
+      errors.push({
+        key: `rules.${i}.id`,
+        code: 'invalid_value',
+        message: `rule id "${r.id}" is used twice`,
+      });
+    }
+    seen.add(r.id);
+  });
+  return errors.length ? { ok: false as const, errors } : { ok: true as const, policy: parsed.data };
+}

@@ -1,0 +1,43 @@
+import { assembleExecutor, assembleMain } from './assemble.ts';
+import type { PromptDeps } from './deps.ts';
+import type { PromptReader } from './reader.ts';
+
+export type SystemPromptRequest =
+  | { role: 'main'; sessionId: string; environment: Readonly<Record<string, string>> }
+  | {
+      role: 'executor';
+      sessionId: string;
+      environment: Readonly<Record<string, string>>;
+      agentsMd?: string | null;
+      inferredRuleIds?: readonly string[];
+    };
+
+export interface SystemPrompt {
+  text: string;
+  promptsRevision: number;
+  policyRevision: number;
+}
+
+/**
+ * The system prompt for one model request: reads the latest settings (one Redis round trip,
+ * which also records the revision on the session, R-F3) and assembles them in R-E7 order. Call
+ * it before every model request, later steps of the same turn included.
+ */
+export async function buildSystemPrompt(
+  deps: Pick<PromptDeps, 'builtins'>,
+  reader: PromptReader,
+  req: SystemPromptRequest,
+): Promise<SystemPrompt> {
+  const snap = await reader.read(req.sessionId);
+  const base = { builtins: deps.builtins, settings: snap.prompts.config, policy: snap.policy };
+  const text =
+    req.role === 'main'
+      ? assembleMain({ ...base, environment: req.environment })
+      : assembleExecutor({
+          ...base,
+          environment: req.environment,
+          agentsMd: req.agentsMd ?? null,
+          ...(req.inferredRuleIds ? { inferredRuleIds: req.inferredRuleIds } : {}),
+        });
+  return { text, promptsRevision: snap.prompts.revision, policyRevision: snap.policy.revision };
+}
