@@ -19,7 +19,7 @@ export type PrepareResult =
 
 /**
  * Validates a save and turns it into the configuration to store. Every problem is reported at
- * once (R-F4); nothing is truncated. On success: an omitted base keeps the saved base (R-E5), an
+ * once (R-F4), sorted by key so the answer is stable; nothing is truncated. On success: an omitted base keeps the saved base (R-E5), an
  * override identical to its default is removed so the section follows future defaults (R-F4),
  * and sections this release no longer has are dropped and listed in `dropped` (R-E5).
  */
@@ -40,7 +40,8 @@ export function prepareSettings(input: unknown, ctx: PrepareContext): PrepareRes
   }
   const parsed = SettingsInput.safeParse(input ?? {});
   if (!parsed.success) errors.push(...zodProblems(parsed.error));
-  if (errors.length > 0 || !parsed.success) return { ok: false, errors: dedupe(errors) };
+  if (errors.length > 0 || !parsed.success)
+    return { ok: false, errors: dedupe(errors).sort((x, y) => (x.key < y.key ? -1 : x.key > y.key ? 1 : 0)) };
   const { overrides, dropped } = mergeOverrides(parsed.data.overrides, ctx.saved, ctx.builtins);
   const settings = {
     team: cleanTeam(parsed.data.team),

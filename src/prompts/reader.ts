@@ -21,7 +21,8 @@ export interface PromptReader {
 /**
  * Returns both head revisions, and a head's record only when it differs from the revision the
  * caller has cached, so a warm request moves a few bytes. KEYS[3], when given, is the session's
- * set of used revisions (R-F3).
+ * sorted set of used revisions (R-F3), the
+ * same ZADD NX the session loop uses, so recording twice is harmless.
  */
 const READ = script(`
 local p = redis.call('HGET', KEYS[1], 'rev') or '0'
@@ -29,7 +30,7 @@ local q = redis.call('HGET', KEYS[2], 'rev') or '0'
 local out = {p, false, q, false}
 if p ~= ARGV[1] and p ~= '0' then out[2] = redis.call('HGET', KEYS[1], 'record') end
 if q ~= ARGV[2] and q ~= '0' then out[4] = redis.call('HGET', KEYS[2], 'record') end
-if KEYS[3] then redis.call('SADD', KEYS[3], p) end
+if KEYS[3] then redis.call('ZADD', KEYS[3], 'NX', p, p) end
 return out
 `);
 

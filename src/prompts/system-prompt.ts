@@ -14,6 +14,8 @@ export type SystemPromptRequest =
 
 export interface SystemPrompt {
   text: string;
+  /** The prompts revision, the shape the session loop's `systemPrompt` hook returns. */
+  revision: number;
   promptsRevision: number;
   policyRevision: number;
 }
@@ -39,5 +41,10 @@ export async function buildSystemPrompt(
           agentsMd: req.agentsMd ?? null,
           ...(req.inferredRuleIds ? { inferredRuleIds: req.inferredRuleIds } : {}),
         });
-  return { text, promptsRevision: snap.prompts.revision, policyRevision: snap.policy.revision };
+  return {
+    text,
+    revision: snap.prompts.revision,
+    promptsRevision: snap.prompts.revision,
+    policyRevision: snap.policy.revision,
+  };
 }
