@@ -1,10 +1,58 @@
 import type { Context } from 'hono';
+import { ingest } from '../src/cards/ingest.ts';
+import { botIdentity } from '../src/channels/github/bot-identity.ts';
+import { githubHostsFor } from '../src/channels/github/client.ts';
+import { parseGitHubEvent } from '../src/channels/github/parse-event.ts';
+import { signatureVerifier } from '../src/channels/github/verify-signature.ts';
 import type { Ctx } from '../src/context.ts';
 import { HttpError } from '../src/errors/http-error.ts';
+import { parseJsonBody, readRawBody } from '../src/web/raw-body.ts';
 
-/** POST /webhooks/github — placeholder until the GitHub edge lands. */
-export function githubWebhook(_ctx: Ctx): (c: Context) => Promise<Response> {
-  return async () => {
-    throw new HttpError(503, 'channel_off', 'GitHub channel is not built yet');
+/**
+ * POST /webhooks/github (R-A2, CONTRACT "HTTP"): verify the signature over the raw bytes, then
+ * parse, build a card and ingest it; 401 on a bad or missing signature, 400 on a malformed body
+ * or missing headers, 202 otherwise — ignored event types included. Nothing slower than Redis
+ * (and, once per process, the bot-login lookup) runs before the answer.
+ */
+export function githubWebhook(ctx: Ctx): (c: Context) => Promise<Response> {
+  const secret = ctx.config.GITHUB_WEBHOOK_SECRET;
+  if (!ctx.config.githubEnabled || !secret) {
+    return async () => {
+      throw new HttpError(503, 'channel_off', 'GitHub channel is off: no webhook secret or credentials');
+    };
+  }
+  const verify = signatureVerifier(secret);
+  const identity = botIdentity(ctx.config, ctx.log);
+  // Warm the login cache now, so the first webhook doesn't wait for the API.
+  identity.login().catch((err: unknown) => ctx.log.warn({ err }, 'github bot login lookup failed'));
+  const githubHosts = githubHostsFor(ctx.config.GITHUB_API_URL);
+
+  return async (c) => {
+    const started = performance.now();
+    const raw = await readRawBody(c);
+    if (!(await verify(raw, c.req.header('x-hub-signature-256')))) {
+      throw new HttpError(401, 'bad_signature', 'missing or invalid X-Hub-Signature-256');
+    }
+    const event = c.req.header('x-github-event');
+    const delivery = c.req.header('x-github-delivery');
+    if (!event || !delivery) {
+      throw new HttpError(400, 'missing_header', 'X-GitHub-Event and X-GitHub-Delivery are required');
+    }
+    const payload = parseJsonBody(raw);
+    const botLogin = await identity.login().catch(() => {
+      throw new HttpError(
+        503,
+        'identity_unknown',
+        'the bot login could not be looked up; set GITHUB_BOT_LOGIN',
+      );
+    });
+    const outcome = parseGitHubEvent(event, delivery, payload, { botLogin, githubHosts });
+    if (outcome.status === 'invalid') throw new HttpError(400, 'unexpected_payload', outcome.message);
+    const result = outcome.status === 'card' ? await ingest(ctx, outcome.draft) : undefined;
+    ctx.metrics.ingestSeconds.observe({ source: 'github' }, (performance.now() - started) / 1000);
+    if (!result)
+      return c.json({ ok: true, ignored: outcome.status === 'ignored' ? outcome.reason : '' }, 202);
+    const cardId = result.status === 'new' ? result.card.id : result.cardId;
+    return c.json({ ok: true, status: result.status, card: cardId }, 202);
   };
 }

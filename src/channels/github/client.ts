@@ -1,0 +1,77 @@
+import { retry } from '@octokit/plugin-retry';
+import { throttling } from '@octokit/plugin-throttling';
+import { Octokit } from '@octokit/rest';
+import type { Logger } from '../../logger.ts';
+
+const GitHubOctokit = Octokit.plugin(throttling, retry);
+export type GitHubClient = InstanceType<typeof GitHubOctokit>;
+
+export interface GitHubClientOptions {
+  /** `GITHUB_API_URL`: api.github.com, a GHES `/api/v3` URL, or a local fake. */
+  baseUrl: string;
+  /** A token (token mode) or an App JWT; none for anonymous reads. */
+  auth?: string | undefined;
+  log?: Logger | undefined;
+  /** In-process retries of idempotent reads (GET/HEAD) on 5xx and network errors. */
+  readRetries?: number;
+}
+
+/**
+ * An Octokit with the throttling and retry plugins, set up so that it never fights the outbox
+ * (which owns retries and honours `Retry-After`): rate limits are never waited out in-process —
+ * the error goes back to the caller with its headers — and non-idempotent requests (POST, PATCH,
+ * GraphQL mutations) are never retried in-process, because GitHub has no idempotency keys and a
+ * blind retry after a lost answer would post twice. Only reads retry briefly here. The throttling
+ * plugin still spaces writes a second apart, as GitHub's secondary-limit guidance asks.
+ */
+export function createGitHubClient(opts: GitHubClientOptions): GitHubClient {
+  const log = opts.log?.child({ channel: 'github' });
+  const octokit = new GitHubOctokit({
+    baseUrl: opts.baseUrl.replace(/\/+$/, ''),
+    ...(opts.auth ? { auth: opts.auth } : {}),
+    userAgent: 'switchyard',
+    log: {
+      debug: () => {},
+      info: () => {},
+      warn: (msg: string) => log?.warn(msg),
+      error: (msg: string) => log?.error(msg),
+    },
+    throttle: {
+      id: opts.baseUrl,
+      onRateLimit: (retryAfter: number, options: { method: string; url: string }) => {
+        log?.warn({ retryAfter, method: options.method, url: options.url }, 'github rate limit hit');
+        return false;
+      },
+      onSecondaryRateLimit: (retryAfter: number, options: { method: string; url: string }) => {
+        log?.warn(
+          { retryAfter, method: options.method, url: options.url },
+          'github secondary rate limit hit',
+        );
+        return false;
+      },
+    },
+    retry: {
+      retries: opts.readRetries ?? 2,
+      // 429 is a rate limit: its wait belongs to the caller, with the server's Retry-After.
+      doNotRetry: [400, 401, 403, 404, 410, 422, 429, 451],
+    },
+  });
+  octokit.hook.before('request', (options) => {
+    if (options.method !== 'GET' && options.method !== 'HEAD') {
+      options.request = { ...options.request, retries: 0 };
+    }
+  });
+  return octokit;
+}
+
+/** Hosts whose URLs are GitHub objects besides github.com: a GHES API URL's own host. */
+export function githubHostsFor(apiUrl: string): string[] {
+  const host = new URL(apiUrl).hostname.toLowerCase();
+  return host === 'api.github.com' ? [] : [host];
+}
+
+/** `owner/name` → Octokit's `{ owner, repo }`. */
+export function splitRepo(fullName: string): { owner: string; repo: string } {
+  const [owner = '', repo = ''] = fullName.split('/');
+  return { owner, repo };
+}

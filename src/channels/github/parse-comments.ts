@@ -1,0 +1,129 @@
+import type { Ref } from '../../cards/card.ts';
+import { authorOf } from './author.ts';
+import {
+  conversationOf,
+  githubDraft,
+  headRefs,
+  ignored,
+  itemRef,
+  mergeRefs,
+  type ParseContext,
+  type ParseOutcome,
+} from './draft.ts';
+import { mentionsBot } from './mentions.ts';
+import { CommentSchema, EnvelopeSchema, IssueSchema, PullRequestSchema, ReviewSchema } from './payloads.ts';
+
+/** Deleting a comment carries nothing to act on; edits are kept as cards but never requests. */
+const COMMENT_ACTIONS = new Set(['created', 'edited']);
+
+const IssueCommentEvent = EnvelopeSchema.extend({ issue: IssueSchema, comment: CommentSchema });
+const ReviewCommentEvent = EnvelopeSchema.extend({ pull_request: PullRequestSchema, comment: CommentSchema });
+const ReviewEvent = EnvelopeSchema.extend({ pull_request: PullRequestSchema, review: ReviewSchema });
+
+export type Parser = (payload: unknown, eventId: string, pctx: ParseContext) => ParseOutcome;
+
+/** `issue_comment`: a comment on an issue or on a PR's conversation tab. */
+export const parseIssueComment: Parser = (payload, eventId, pctx) => {
+  const p = IssueCommentEvent.parse(payload);
+  if (!COMMENT_ACTIONS.has(p.action ?? '')) return ignored(`issue_comment.${p.action}`);
+  const repo = p.repository.full_name;
+  const isPullRequest = Boolean(p.issue.pull_request);
+  const text = p.comment.body ?? '';
+  const author = authorOf(p.sender, pctx.botLogin, sameUser(p.sender.login, p.comment.user.login, p.comment));
+  return githubDraft({
+    kind: 'issue_comment',
+    eventId,
+    action: p.action,
+    author,
+    origin: {
+      source: 'github',
+      repo,
+      number: p.issue.number,
+      isPullRequest,
+      commentId: p.comment.id,
+      commentType: 'issue',
+    },
+    conversation: conversationOf(repo, p.issue.number),
+    request: isRequest(author.type, p.action === 'created', text, pctx),
+    refs: mergeRefs([itemRef(repo, p.issue.number, isPullRequest)], text, repo, pctx),
+    title: p.issue.title,
+    text,
+  });
+};
+
+/** `pull_request_review_comment`: a line comment, possibly a reply inside a review thread. */
+export const parseReviewComment: Parser = (payload, eventId, pctx) => {
+  const p = ReviewCommentEvent.parse(payload);
+  if (!COMMENT_ACTIONS.has(p.action ?? '')) return ignored(`pull_request_review_comment.${p.action}`);
+  const repo = p.repository.full_name;
+  const pr = p.pull_request;
+  const text = p.comment.body ?? '';
+  const author = authorOf(p.sender, pctx.botLogin, sameUser(p.sender.login, p.comment.user.login, p.comment));
+  const replyTo = p.comment.in_reply_to_id === undefined ? undefined : `comment:${p.comment.in_reply_to_id}`;
+  const structural: Ref[] = [itemRef(repo, pr.number, true), ...headRefs(repo, pr.head)];
+  if (replyTo) structural.push({ type: 'message', id: replyTo });
+  return githubDraft({
+    kind: 'review_comment',
+    eventId,
+    action: p.action,
+    author,
+    origin: {
+      source: 'github',
+      repo,
+      number: pr.number,
+      isPullRequest: true,
+      commentId: p.comment.id,
+      commentType: 'review',
+    },
+    conversation: conversationOf(repo, pr.number),
+    replyTo,
+    request: isRequest(author.type, p.action === 'created', text, pctx),
+    refs: mergeRefs(structural, text, repo, pctx),
+    title: pr.title,
+    text,
+    facts: { path: p.comment.path ?? null },
+  });
+};
+
+/** `pull_request_review`: a submitted review (its line comments arrive as their own events). */
+export const parseReview: Parser = (payload, eventId, pctx) => {
+  const p = ReviewEvent.parse(payload);
+  if (p.action !== 'submitted' && p.action !== 'dismissed') return ignored(`pull_request_review.${p.action}`);
+  const repo = p.repository.full_name;
+  const pr = p.pull_request;
+  const text = p.review.body ?? '';
+  const author = authorOf(p.sender, pctx.botLogin, sameUser(p.sender.login, p.review.user.login, p.review));
+  return githubDraft({
+    kind: 'review',
+    eventId,
+    action: p.action,
+    author,
+    origin: {
+      source: 'github',
+      repo,
+      number: pr.number,
+      isPullRequest: true,
+      commentId: p.review.id,
+      commentType: 'review_body',
+    },
+    conversation: conversationOf(repo, pr.number),
+    request: isRequest(author.type, p.action === 'submitted', text, pctx),
+    refs: mergeRefs([itemRef(repo, pr.number, true), ...headRefs(repo, pr.head)], text, repo, pctx),
+    title: pr.title,
+    text,
+    facts: { state: p.review.state.toLowerCase() },
+  });
+};
+
+/** The association describes the content's author; it is the actor's role only when they match. */
+function sameUser(sender: string, author: string, item: { author_association?: string | undefined }) {
+  return sender.toLowerCase() === author.toLowerCase() ? item.author_association : undefined;
+}
+
+/**
+ * A person's new comment or review that @-mentions the bot is a request (R-B8). Bots and the bot
+ * itself never request anything (R-A2: no reply loops), and edits don't re-trigger work.
+ */
+export function isRequest(type: string, creating: boolean, text: string, pctx: ParseContext): boolean {
+  return type === 'person' && creating && mentionsBot(text, pctx.botLogin);
+}

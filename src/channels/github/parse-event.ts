@@ -1,0 +1,38 @@
+import { z } from 'zod';
+import type { ParseContext, ParseOutcome } from './draft.ts';
+import { parseCheckRun, parseCheckSuite } from './parse-checks.ts';
+import { type Parser, parseIssueComment, parseReview, parseReviewComment } from './parse-comments.ts';
+import { parseIssues, parsePullRequest } from './parse-items.ts';
+
+const PARSERS: Record<string, Parser> = {
+  issue_comment: parseIssueComment,
+  pull_request_review_comment: parseReviewComment,
+  pull_request_review: parseReview,
+  pull_request: parsePullRequest,
+  issues: parseIssues,
+  check_run: parseCheckRun,
+  check_suite: parseCheckSuite,
+};
+
+/**
+ * Turns one verified GitHub webhook into a card draft (R-A2, R-A3), or says why not: event types
+ * and actions we don't handle are `ignored` (still answered 202), a payload of an unexpected
+ * shape is `invalid` (400). `eventId` is the `X-GitHub-Delivery` id, the dedupe key.
+ */
+export function parseGitHubEvent(
+  event: string,
+  eventId: string,
+  payload: unknown,
+  pctx: ParseContext,
+): ParseOutcome {
+  const parse = PARSERS[event];
+  if (!parse) return { status: 'ignored', reason: `event ${event}` };
+  try {
+    return parse(payload, eventId, pctx);
+  } catch (err) {
+    if (err instanceof z.ZodError) {
+      return { status: 'invalid', message: `unexpected ${event} payload: ${z.prettifyError(err)}` };
+    }
+    throw err;
+  }
+}
