@@ -9,7 +9,7 @@ import { outcome } from './usage-of.ts';
 /**
  * One model request: budgets, the caller's gate, a freshly assembled system prompt (R-F3: read
  * at every request, its revision recorded on the session), the request with retries, then the
- * answer appended as one step. An answer without tool calls ends the turn.
+ * answer appended (with the revision) as one step. An answer without tool calls ends the turn.
  */
 export async function modelStep(run: TurnRun): Promise<StepResult> {
   const tripped = limitBeforeModelRequest(run.turn, run.limits, run.now());
@@ -18,7 +18,6 @@ export async function modelStep(run: TurnRun): Promise<StepResult> {
   if (!verdict.go) return outcome(run, { kind: 'stopped', reason: verdict.reason, before: 'model_request' });
 
   const prompt = await run.hooks.systemPrompt();
-  await recordRevision(run.redis, run.keys, run.sessionId, prompt.revision);
   const attempt = await requestWithRetry(
     run.model,
     { system: prompt.text, messages: run.messages, tools: run.functionTools },
@@ -30,15 +29,17 @@ export async function modelStep(run: TurnRun): Promise<StepResult> {
       },
     },
   );
-  if (!attempt.ok)
+  if (!attempt.ok) {
+    await recordRevision(run.redis, run.keys, run.sessionId, prompt.revision);
     return outcome(run, { kind: 'failed', reason: `${attempt.reason} (after ${attempt.attempts} attempts)` });
+  }
 
   const { message, usage } = attempt.reply;
   countRequest(run.metrics, run.sessionKind, 'ok');
   countTokens(run.metrics, run.sessionKind, usage);
   run.turn.modelRequests += 1;
   run.turn.tokens += usage.promptTokens + usage.completionTokens;
-  await run.store.appendStep(run.sessionId, [message], run.turn);
+  await run.store.appendStep(run.sessionId, [message], run.turn, prompt.revision);
   run.messages.push(message);
   if (!message.tool_calls?.length) return outcome(run, { kind: 'ended', text: message.content });
   return goOn;

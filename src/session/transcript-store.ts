@@ -40,16 +40,21 @@ export function createTranscriptStore(redis: Redis, keys: Keys) {
     };
   }
 
-  /** Appends messages and saves the turn's state as one step. */
+  /**
+   * Appends messages and saves the turn's state as one step; `revision`, when given, is the prompt
+   * settings revision the step's model request used (R-F3), recorded in the same round trip.
+   */
   async function appendStep(
     sessionId: string,
     messages: readonly ChatMessage[],
     turn: TurnState,
+    revision?: number,
   ): Promise<void> {
     const m = redis.multi();
     if (messages.length) m.rpush(list(sessionId), ...messages.map((x) => JSON.stringify(x)));
     m.hset(meta(sessionId), 'turn', JSON.stringify(turn));
     m.hincrby(meta(sessionId), 'step', 1);
+    if (revision !== undefined) m.zadd(keys.sessionRevisions(sessionId), 'NX', revision, String(revision));
     await m.exec();
   }
 
