@@ -12,10 +12,11 @@ const interrupted = toolError(
 );
 
 /**
- * Resumes the turn `turnId` from the transcript, or opens a new one. A finished turn with the same
- * id answers its recorded outcome (a job retried after it finished starts nothing). A new turn
- * first answers calls an earlier, stopped turn left open, with an error result and no effect, so
- * nothing an old turn asked for happens under a new one; then it appends its input as one step.
+ * Resumes the turn `turnId` from the transcript (a crashed or stopped one), or opens a new one. A
+ * finished turn with the same id answers its recorded outcome (a job retried after it finished
+ * starts nothing). A new turn first answers calls an earlier, stopped turn left open, with an
+ * error result and no effect, so nothing an old turn asked for happens under a new one; then it
+ * appends its input as one step.
  */
 export async function openTurn(
   store: TranscriptStore,
@@ -28,8 +29,10 @@ export async function openTurn(
   if (t.turn?.id === turnId) {
     const previous = t.turn.outcome;
     if (previous && previous.kind !== 'stopped') return { finished: previous };
-    const { outcome: _dropped, ...rest } = t.turn;
-    return { resumed: true, turn: { ...rest, status: 'running' } };
+    const { outcome: stopped, ...rest } = t.turn;
+    // Time spent stopped (a pause) is not working time: the wall-time budget counts from where it left off.
+    const startedAt = stopped ? now - stopped.usage.elapsedMs : rest.startedAt;
+    return { resumed: true, turn: { ...rest, startedAt, status: 'running' } };
   }
   const { assistantIndex, calls } = pendingToolCalls(t.messages);
   for (const call of calls) {

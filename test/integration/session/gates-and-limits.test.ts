@@ -46,6 +46,29 @@ describe('gates', () => {
     expect(effects.map((e) => e.text)).toEqual(['a']);
   });
 
+  it('R-D2: a stopped turn run again under its id continues where it stopped, its pause not counted as wall time', async () => {
+    const w = await h.world();
+    const effects: { text: string; key: string }[] = [];
+    let clock = 0;
+    let paused = true;
+    w.llm.push(toolCalls(['note', { text: 'a' }]), text('finished'));
+    const run = () =>
+      w.turn({
+        tools: [noteTool(effects)],
+        limits: { maxWallTimeMs: 1000 },
+        now: () => clock,
+        hooks: { systemPrompt: prompt, beforeToolCall: () => (paused ? stopTurn('paused') : proceed) },
+      });
+
+    expect((await run()).kind).toBe('stopped');
+    clock = 60_000;
+    paused = false;
+    const outcome = await run();
+
+    expect(outcome).toMatchObject({ kind: 'ended', text: 'finished', usage: { modelRequests: 2 } });
+    expect(effects.map((e) => e.text)).toEqual(['a']);
+  });
+
   it('a new turn after a stopped one answers the old unrun calls with an error and runs none of them', async () => {
     const w = await h.world();
     const effects: { text: string; key: string }[] = [];
