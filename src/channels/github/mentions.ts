@@ -1,4 +1,4 @@
-const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /**
  * Whether `text` @-mentions the bot (CONTRACT "In chat and on GitHub"). Matches GitHub's own
@@ -6,7 +6,7 @@ const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
  * without an App's `[bot]` suffix. Quoted lines (`> …`) don't count: quoting a request is not one.
  */
 export function mentionsBot(text: string, botLogin: string): boolean {
-  const name = escape(botLogin.replace(/\[bot\]$/i, ''));
+  const name = escapeRegExp(botLogin.replace(/\[bot\]$/i, ''));
   const re = new RegExp(`(^|[^\\w.@/-])@${name}(\\[bot\\])?(?![\\w-])`, 'i');
   return text.split('\n').some((line) => !/^\s*>/.test(line) && re.test(line));
 }

@@ -1,0 +1,564 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/**
+ * A local GitHub (REST + GraphQL) on 127.0.0.1 that speaks enough of the API for the product to
+ * run against it (ARCHITECTURE "outside services in tests are real HTTP servers"): the bot's
+ * identity, repositories with a settable `clone_url` (`file://` included), issues and comments,
+ * reactions, pull requests and review-comment replies, permissions, and the GraphQL mutations
+ * `resolveReviewThread` / `markPullRequestReadyForReview` plus a `reviewThreads` query. Every
+ * call is recorded; failures (429 with Retry-After, 500, …) can be scripted, also after the
+ * request took effect, like a crash between storing and answering.
+ */
+
+export interface FakeCall {
+  method: string;
+  path: string;
+  query: URLSearchParams;
+  body: unknown;
+  auth: string | undefined;
+  status: number;
+}
+export interface FakeUser {
+  login: string;
+  type: 'User' | 'Bot';
+}
+export interface FakeRepo {
+  full_name: string;
+  clone_url: string;
+  default_branch: string;
+  private: boolean;
+}
+export interface FakeComment {
+  id: number;
+  repo: string;
+  number: number;
+  body: string;
+  user: FakeUser;
+  created_at: string;
+  updated_at: string;
+}
+export interface FakeReviewComment extends FakeComment {
+  in_reply_to_id?: number;
+  path: string;
+  /** GraphQL id of the review thread this comment belongs to (`PRRT_<root comment id>`). */
+  threadId: string;
+}
+export interface FakeReaction {
+  id: number;
+  repo: string;
+  target: 'issue' | 'issue_comment' | 'review_comment';
+  targetId: number;
+  content: string;
+  user: FakeUser;
+}
+export interface FakeIssue {
+  repo: string;
+  number: number;
+  title: string;
+  body: string;
+  state: 'open' | 'closed';
+  user: FakeUser;
+  isPullRequest: boolean;
+}
+export interface FakePull {
+  repo: string;
+  number: number;
+  node_id: string;
+  title: string;
+  body: string;
+  head: { ref: string; sha: string; repo: { full_name: string } };
+  base: { ref: string };
+  draft: boolean;
+  state: 'open' | 'closed';
+  merged: boolean;
+  user: FakeUser;
+}
+export interface FailRule {
+  method?: string;
+  /** A path (exact) or pattern the request path must match. */
+  path: string | RegExp;
+  status: number;
+  /** How many matching requests fail (default 1). */
+  times?: number;
+  /** Seconds, sent as `Retry-After`. */
+  retryAfter?: number;
+  headers?: Record<string, string>;
+  /** Handle the request (state changes) and only then answer with the failure. */
+  afterHandling?: boolean;
+}
+
+export interface FakeGitHub {
+  /** Base URL for `GITHUB_API_URL`. */
+  url: string;
+  botLogin: string;
+  appSlug: string;
+  calls: FakeCall[];
+  repos: Map<string, FakeRepo>;
+  issues: FakeIssue[];
+  comments: FakeComment[];
+  reviewComments: FakeReviewComment[];
+  reactions: FakeReaction[];
+  pulls: FakePull[];
+  resolvedThreads: Set<string>;
+  setRepo(fullName: string, patch?: Partial<Omit<FakeRepo, 'full_name'>>): FakeRepo;
+  setPermission(repo: string, login: string, permission: 'admin' | 'write' | 'read' | 'none'): void;
+  addIssue(repo: string, i: { title: string; body?: string; user?: FakeUser }): FakeIssue;
+  addPull(
+    repo: string,
+    p: { title: string; head: string; base?: string; body?: string; user?: FakeUser; draft?: boolean },
+  ): FakePull;
+  addReviewComment(
+    repo: string,
+    pull: number,
+    c: { body: string; user?: FakeUser; path?: string; in_reply_to_id?: number },
+  ): FakeReviewComment;
+  failNext(rule: FailRule): void;
+  callsTo(method: string, path: string | RegExp): FakeCall[];
+  close(): Promise<void>;
+}
+
+type Reply = { status: number; body?: unknown; headers?: Record<string, string> };
+type Route = (m: string[], q: URLSearchParams, body: Record<string, unknown>) => Reply;
+
+const json = (status: number, body: unknown): Reply => ({ status, body });
+const notFound = (): Reply => json(404, { message: 'Not Found' });
+const iso = () => new Date().toISOString();
+const matches = (p: string | RegExp, path: string) => (typeof p === 'string' ? p === path : p.test(path));
+
+/** Starts the fake on a free loopback port. `token`, when given, is required on every REST call. */
+export async function startFakeGitHub(
+  opts: { botLogin?: string; appSlug?: string; token?: string; defaultPermission?: string } = {},
+): Promise<FakeGitHub> {
+  const botLogin = opts.botLogin ?? 'switchyard-bot';
+  const appSlug = opts.appSlug ?? 'switchyard';
+  const bot: FakeUser = { login: botLogin, type: 'User' };
+  let nextId = 1000;
+  const numbers = new Map<string, number>();
+  const nextNumber = (repo: string) => {
+    const n = (numbers.get(repo) ?? 0) + 1;
+    numbers.set(repo, n);
+    return n;
+  };
+  const permissions = new Map<string, string>();
+  const rules: Array<FailRule & { left: number }> = [];
+  const fake = {
+    url: '',
+    botLogin,
+    appSlug,
+    calls: [] as FakeCall[],
+    repos: new Map<string, FakeRepo>(),
+    issues: [] as FakeIssue[],
+    comments: [] as FakeComment[],
+    reviewComments: [] as FakeReviewComment[],
+    reactions: [] as FakeReaction[],
+    pulls: [] as FakePull[],
+    resolvedThreads: new Set<string>(),
+  };
+  const setRepo = (full: string, patch: Partial<Omit<FakeRepo, 'full_name'>> = {}): FakeRepo => {
+    const repo: FakeRepo = {
+      full_name: full,
+      clone_url: `${fake.url}/git/${full}.git`,
+      default_branch: 'main',
+      private: false,
+      ...fake.repos.get(full),
+      ...patch,
+    };
+    fake.repos.set(full, repo);
+    return repo;
+  };
+  const repoJson = (full: string) => {
+    const r = fake.repos.get(full) ?? setRepo(full);
+    const [owner = '', name = ''] = full.split('/');
+    return {
+      id: full.length,
+      name,
+      owner: { login: owner },
+      html_url: `https://github.com/${full}`,
+      ...r,
+    };
+  };
+  const addIssue = (
+    repo: string,
+    i: { title: string; body?: string; user?: FakeUser },
+    isPullRequest = false,
+  ) => {
+    const issue: FakeIssue = {
+      repo,
+      number: nextNumber(repo),
+      title: i.title,
+      body: i.body ?? '',
+      state: 'open',
+      user: i.user ?? bot,
+      isPullRequest,
+    };
+    fake.issues.push(issue);
+    return issue;
+  };
+  const addPull: FakeGitHub['addPull'] = (repo, p) => {
+    const issue = addIssue(repo, { title: p.title, body: p.body ?? '', user: p.user ?? bot }, true);
+    const pull: FakePull = {
+      repo,
+      number: issue.number,
+      node_id: `PR_${repo.replace('/', '_')}_${issue.number}`,
+      title: p.title,
+      body: p.body ?? '',
+      head: { ref: p.head.replace(/^[^:]+:/, ''), sha: 'a'.repeat(40), repo: { full_name: repo } },
+      base: { ref: p.base ?? 'main' },
+      draft: p.draft ?? false,
+      state: 'open',
+      merged: false,
+      user: p.user ?? bot,
+    };
+    fake.pulls.push(pull);
+    return pull;
+  };
+  const addReviewComment: FakeGitHub['addReviewComment'] = (repo, pull, c) => {
+    const id = nextId++;
+    const parent =
+      c.in_reply_to_id === undefined ? undefined : fake.reviewComments.find((x) => x.id === c.in_reply_to_id);
+    const comment: FakeReviewComment = {
+      id,
+      repo,
+      number: pull,
+      body: c.body,
+      user: c.user ?? bot,
+      created_at: iso(),
+      updated_at: iso(),
+      path: c.path ?? parent?.path ?? 'README.md',
+      threadId: parent?.threadId ?? `PRRT_${id}`,
+      ...(parent ? { in_reply_to_id: parent.in_reply_to_id ?? parent.id } : {}),
+    };
+    fake.reviewComments.push(comment);
+    return comment;
+  };
+  const commentJson = (c: FakeComment) => ({
+    ...c,
+    html_url: `https://github.com/${c.repo}/issues/${c.number}#issuecomment-${c.id}`,
+  });
+  const pullJson = (p: FakePull) => ({
+    ...p,
+    id: p.number,
+    html_url: `https://github.com/${p.repo}/pull/${p.number}`,
+    head: { ...p.head, label: `${p.repo.split('/')[0]}:${p.head.ref}` },
+  });
+  const react = (repo: string, target: FakeReaction['target'], targetId: number, content: unknown): Reply => {
+    const old = fake.reactions.find(
+      (r) =>
+        r.repo === repo &&
+        r.target === target &&
+        r.targetId === targetId &&
+        r.content === content &&
+        r.user.login === botLogin,
+    );
+    if (old) return json(200, { ...old });
+    const reaction: FakeReaction = {
+      id: nextId++,
+      repo,
+      target,
+      targetId,
+      content: String(content),
+      user: bot,
+    };
+    fake.reactions.push(reaction);
+    return json(201, { ...reaction });
+  };
+  const sinceFilter = (q: URLSearchParams) => (c: FakeComment) =>
+    !q.get('since') || c.updated_at >= (q.get('since') ?? '');
+
+  const R = '/repos/([^/]+/[^/]+)';
+  const routes: Array<[string, RegExp, Route]> = [
+    ['GET', /^\/user$/, () => json(200, { login: botLogin, id: 1, type: 'User' })],
+    ['GET', /^\/app$/, () => json(200, { id: 1, slug: appSlug, name: appSlug })],
+    ['GET', new RegExp(`^${R}$`), ([, r = '']) => json(200, repoJson(r))],
+    [
+      'GET',
+      new RegExp(`^${R}/collaborators/([^/]+)/permission$`),
+      ([, r, u = '']) => {
+        const permission = permissions.get(`${r}:${u.toLowerCase()}`) ?? opts.defaultPermission ?? 'read';
+        return json(200, { permission, role_name: permission, user: { login: u } });
+      },
+    ],
+    [
+      'POST',
+      new RegExp(`^${R}/issues$`),
+      ([, r = ''], _q, b) => json(201, addIssue(r, { title: String(b.title), body: String(b.body ?? '') })),
+    ],
+    [
+      'GET',
+      new RegExp(`^${R}/issues/(\\d+)$`),
+      ([, r, n]) => {
+        const i = fake.issues.find((x) => x.repo === r && x.number === Number(n));
+        return i ? json(200, { ...i, ...(i.isPullRequest ? { pull_request: {} } : {}) }) : notFound();
+      },
+    ],
+    [
+      'POST',
+      new RegExp(`^${R}/issues/(\\d+)/comments$`),
+      ([, r = '', n], _q, b) => {
+        const c: FakeComment = {
+          id: nextId++,
+          repo: r,
+          number: Number(n),
+          body: String(b.body),
+          user: bot,
+          created_at: iso(),
+          updated_at: iso(),
+        };
+        fake.comments.push(c);
+        return json(201, commentJson(c));
+      },
+    ],
+    [
+      'GET',
+      new RegExp(`^${R}/issues/(\\d+)/comments$`),
+      ([, r, n], q) =>
+        json(
+          200,
+          fake.comments
+            .filter((c) => c.repo === r && c.number === Number(n))
+            .filter(sinceFilter(q))
+            .map(commentJson),
+        ),
+    ],
+    [
+      'PATCH',
+      new RegExp(`^${R}/issues/comments/(\\d+)$`),
+      ([, r, id], _q, b) => {
+        const c = fake.comments.find((x) => x.repo === r && x.id === Number(id));
+        if (!c) return notFound();
+        Object.assign(c, { body: String(b.body), updated_at: iso() });
+        return json(200, commentJson(c));
+      },
+    ],
+    [
+      'POST',
+      new RegExp(`^${R}/issues/(\\d+)/reactions$`),
+      ([, r = '', n], _q, b) => react(r, 'issue', Number(n), b.content),
+    ],
+    [
+      'POST',
+      new RegExp(`^${R}/issues/comments/(\\d+)/reactions$`),
+      ([, r = '', id], _q, b) => react(r, 'issue_comment', Number(id), b.content),
+    ],
+    [
+      'POST',
+      new RegExp(`^${R}/pulls/comments/(\\d+)/reactions$`),
+      ([, r = '', id], _q, b) => react(r, 'review_comment', Number(id), b.content),
+    ],
+    [
+      'POST',
+      new RegExp(`^${R}/pulls$`),
+      ([, r = ''], _q, b) => {
+        const head = String(b.head);
+        if (
+          fake.pulls.some(
+            (p) => p.repo === r && p.state === 'open' && p.head.ref === head.replace(/^[^:]+:/, ''),
+          )
+        ) {
+          return json(422, {
+            message: 'Validation Failed',
+            errors: [{ message: `A pull request already exists for ${head}.` }],
+          });
+        }
+        const pull = addPull(r, {
+          title: String(b.title),
+          head,
+          base: String(b.base ?? 'main'),
+          body: String(b.body ?? ''),
+          draft: b.draft === true,
+        });
+        return json(201, pullJson(pull));
+      },
+    ],
+    [
+      'GET',
+      new RegExp(`^${R}/pulls$`),
+      ([, r], q) => {
+        const state = q.get('state') ?? 'open';
+        const head = q.get('head')?.replace(/^[^:]+:/, '');
+        const found = fake.pulls.filter(
+          (p) => p.repo === r && (state === 'all' || p.state === state) && (!head || p.head.ref === head),
+        );
+        return json(200, found.map(pullJson));
+      },
+    ],
+    [
+      'GET',
+      new RegExp(`^${R}/pulls/(\\d+)$`),
+      ([, r, n]) => {
+        const p = fake.pulls.find((x) => x.repo === r && x.number === Number(n));
+        return p ? json(200, pullJson(p)) : notFound();
+      },
+    ],
+    [
+      'PATCH',
+      new RegExp(`^${R}/pulls/(\\d+)$`),
+      ([, r, n], _q, b) => {
+        const p = fake.pulls.find((x) => x.repo === r && x.number === Number(n));
+        if (!p) return notFound();
+        if (typeof b.title === 'string') p.title = b.title;
+        if (typeof b.body === 'string') p.body = b.body;
+        if (b.state === 'open' || b.state === 'closed') p.state = b.state;
+        return json(200, pullJson(p));
+      },
+    ],
+    [
+      'GET',
+      new RegExp(`^${R}/pulls/(\\d+)/comments$`),
+      ([, r, n], q) =>
+        json(
+          200,
+          fake.reviewComments.filter((c) => c.repo === r && c.number === Number(n)).filter(sinceFilter(q)),
+        ),
+    ],
+    [
+      'POST',
+      new RegExp(`^${R}/pulls/(\\d+)/comments/(\\d+)/replies$`),
+      ([, r = '', n, id], _q, b) => {
+        const parent = fake.reviewComments.find((x) => x.repo === r && x.id === Number(id));
+        if (!parent || parent.number !== Number(n)) return notFound();
+        return json(201, addReviewComment(r, Number(n), { body: String(b.body), in_reply_to_id: parent.id }));
+      },
+    ],
+    ['POST', /^\/graphql$/, (_m, _q, b) => graphql(b)],
+  ];
+
+  /** Mutations and the one query matched by field name, as GitHub's schema names them. */
+  function graphql(b: Record<string, unknown>): Reply {
+    const query = String(b.query ?? '');
+    const vars = (b.variables ?? {}) as Record<string, unknown>;
+    const arg = (name: string) =>
+      (vars[name] as string | undefined) ?? new RegExp(`${name}:\\s*"([^"]+)"`).exec(query)?.[1];
+    const missing = (id: unknown) =>
+      json(200, {
+        data: null,
+        errors: [{ type: 'NOT_FOUND', message: `Could not resolve to a node with the global id of '${id}'` }],
+      });
+    if (/resolveReviewThread/.test(query)) {
+      const id = arg('threadId');
+      if (!fake.reviewComments.some((c) => c.threadId === id)) return missing(id);
+      fake.resolvedThreads.add(String(id));
+      return json(200, { data: { resolveReviewThread: { thread: { id, isResolved: true } } } });
+    }
+    if (/markPullRequestReadyForReview/.test(query)) {
+      const id = arg('pullRequestId');
+      const pull = fake.pulls.find((p) => p.node_id === id);
+      if (!pull) return missing(id);
+      pull.draft = false;
+      return json(200, { data: { markPullRequestReadyForReview: { pullRequest: { id, isDraft: false } } } });
+    }
+    if (/reviewThreads/.test(query)) {
+      const repo = `${vars.owner}/${vars.repo ?? vars.name}`;
+      const mine = fake.reviewComments.filter((c) => c.repo === repo && c.number === Number(vars.number));
+      const nodes = [...new Set(mine.map((c) => c.threadId))].map((id) => ({
+        id,
+        isResolved: fake.resolvedThreads.has(id),
+        comments: {
+          nodes: mine
+            .filter((c) => c.threadId === id)
+            .map((c) => ({ databaseId: c.id, body: c.body, author: { login: c.user.login } })),
+        },
+      }));
+      return json(200, { data: { repository: { pullRequest: { reviewThreads: { nodes } } } } });
+    }
+    return json(200, { data: null, errors: [{ message: 'fake GitHub: unsupported query' }] });
+  }
+
+  function failure(method: string, path: string): (FailRule & { left: number }) | undefined {
+    const rule = rules.find((r) => r.left > 0 && (!r.method || r.method === method) && matches(r.path, path));
+    if (rule) rule.left--;
+    return rule;
+  }
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const chunks: Buffer[] = [];
+    for await (const c of req) chunks.push(c as Buffer);
+    const raw = Buffer.concat(chunks).toString('utf8');
+    const u = new URL(req.url ?? '/', 'http://fake');
+    const method = req.method ?? 'GET';
+    let body: Record<string, unknown> = {};
+    try {
+      body = raw ? (JSON.parse(raw) as Record<string, unknown>) : {};
+    } catch {
+      return send(res, { status: 400, body: { message: 'Problems parsing JSON' } }, method, u, raw, req);
+    }
+    const auth = req.headers.authorization;
+    const tokenOk =
+      !opts.token ||
+      u.pathname === '/app' ||
+      auth === `token ${opts.token}` ||
+      auth === `bearer ${opts.token}`;
+    if (!tokenOk) return send(res, json(401, { message: 'Bad credentials' }), method, u, body, req);
+    const rule = failure(method, u.pathname);
+    let reply: Reply = notFound();
+    if (!rule || rule.afterHandling) {
+      for (const [m, re, route] of routes) {
+        const hit = m === method ? re.exec(u.pathname) : null;
+        if (hit) {
+          reply = route(
+            [...hit].map((s) => (s === undefined ? '' : decodeURIComponent(s))),
+            u.searchParams,
+            body,
+          );
+          break;
+        }
+      }
+    }
+    if (rule) {
+      const headers = {
+        ...rule.headers,
+        ...(rule.retryAfter === undefined ? {} : { 'retry-after': String(rule.retryAfter) }),
+      };
+      const message = rule.status === 429 || rule.status === 403 ? 'API rate limit exceeded' : 'Server Error';
+      reply = { status: rule.status, body: { message }, headers };
+    }
+    send(res, reply, method, u, body, req);
+  }
+
+  function send(
+    res: ServerResponse,
+    reply: Reply,
+    method: string,
+    u: URL,
+    body: unknown,
+    req: IncomingMessage,
+  ) {
+    fake.calls.push({
+      method,
+      path: u.pathname,
+      query: u.searchParams,
+      body,
+      auth: req.headers.authorization,
+      status: reply.status,
+    });
+    res.writeHead(reply.status, { 'content-type': 'application/json; charset=utf-8', ...reply.headers });
+    res.end(reply.body === undefined ? '' : JSON.stringify(reply.body));
+  }
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch((err: unknown) => {
+      res.writeHead(500, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ message: String(err) }));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  fake.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+  return Object.assign(fake, {
+    setRepo,
+    setPermission: (repo: string, login: string, permission: string) =>
+      permissions.set(`${repo}:${login.toLowerCase()}`, permission),
+    addIssue: (repo: string, i: { title: string; body?: string; user?: FakeUser }) => addIssue(repo, i),
+    addPull,
+    addReviewComment,
+    failNext: (rule: FailRule) => rules.push({ ...rule, left: rule.times ?? 1 }),
+    callsTo: (method: string, path: string | RegExp) =>
+      fake.calls.filter((c) => c.method === method && matches(path, c.path)),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  });
+}
