@@ -1,15 +1,28 @@
 import type { Worker } from 'bullmq';
 import { createSenders } from './channels/senders.ts';
 import type { Ctx } from './context.ts';
+import { startExecutorWorker } from './executor/executor-worker.ts';
 import { startOutboxWorker } from './outbox/worker.ts';
+import { startMainWorker } from './router/main/main-worker.ts';
+import { startRouteWorker } from './router/route-worker.ts';
+import { createRuntime, type Runtime } from './runtime.ts';
 
 /**
  * Starts every BullMQ worker of a `worker` (or `all`) process. Any number of such processes share
  * the queues; BullMQ hands each job to one of them.
  */
-export async function startWorkers(ctx: Ctx): Promise<{ workers: Worker[]; stop: () => Promise<void> }> {
+export async function startWorkers(
+  ctx: Ctx,
+  runtime?: Runtime,
+): Promise<{ workers: Worker[]; stop: () => Promise<void> }> {
+  const rt = runtime ?? (await createRuntime(ctx));
   const senders = await createSenders(ctx);
-  const workers: Worker[] = [startOutboxWorker(ctx, senders)];
+  const workers: Worker[] = [
+    startOutboxWorker(ctx, senders),
+    startRouteWorker(ctx),
+    startMainWorker(rt),
+    startExecutorWorker(rt),
+  ];
   return {
     workers,
     // Worker.close() waits for active jobs to finish; an unfinished one is picked up elsewhere.

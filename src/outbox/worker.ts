@@ -25,6 +25,11 @@ function rateScope(effect: Effect): string | undefined {
   }
 }
 
+/** The reference key of a message we sent: Feishu message ids as they are, GitHub comment ids as `comment:N`. */
+function sentMessageRef(channel: Channel, id: string): string {
+  return channel === 'github' && /^\d+$/.test(id) ? `msg:comment:${id}` : `msg:${id}`;
+}
+
 /** Back-off for failed deliveries: the server's `Retry-After` when given, else exponential with jitter. */
 export function outboxBackoff(attemptsMade: number, _type?: string, err?: Error): number {
   if (err && isDeliveryError(err) && err.retryAfterMs !== undefined) return err.retryAfterMs + 50;
@@ -68,11 +73,14 @@ async function deliverOne(ctx: Ctx, senders: Senders, job: Job, token?: string):
   try {
     const result = await sender.deliver(data.effect, data.key, job.attemptsMade);
     const record = JSON.stringify({ at: ctx.now(), id: result.id ?? null, op: data.effect.op });
-    await ctx.redis
-      .multi()
-      .set(sentKey, record, 'EX', 7 * 24 * 3600)
-      .rpush(ctx.keys.outboxByTicket(data.ticketId ?? '-'), data.key)
-      .exec();
+    const tx = ctx.redis.multi().set(sentKey, record, 'EX', 7 * 24 * 3600);
+    if (data.ticketId) {
+      tx.rpush(ctx.keys.outboxByTicket(data.ticketId), data.key);
+      // R-B2: a message the ticket sent is one of its references; a reply to it attaches.
+      const ref = result.id ? sentMessageRef(channel, result.id) : undefined;
+      if (ref) tx.sadd(ctx.keys.refIndex(ref), data.ticketId).sadd(ctx.keys.ticketRefs(data.ticketId), ref);
+    }
+    await tx.exec();
     ctx.metrics.deliveries.inc({ channel, outcome: 'sent' });
     return result.id ? { status: 'sent', id: result.id } : { status: 'sent' };
   } catch (err) {

@@ -35,7 +35,30 @@ export function createKeys(prefix: string) {
     ticketSessions: (id: string) => k('ticket', id, 'sessions'),
     /** Reference index: `pr:owner/name#12`, `msg:om_x`, `thread:…`, `branch:…` → set of ticket ids. */
     refIndex: (ref: string) => k('ref', ref),
+    ticketRefs: (id: string) => k('ticket', id, 'refs'),
+    /** Cards attached to a ticket that its executor has not seen yet. */
+    ticketInbox: (id: string) => k('ticket', id, 'inbox'),
+    /** Set while an executor turn of the ticket is queued and not yet started. */
+    turnScheduled: (id: string) => k('ticket', id, 'turn-scheduled'),
+    /** Held by the one running executor turn of a ticket. */
+    turnLock: (id: string) => k('ticket', id, 'turn-lock'),
+    /** The cards one executor turn works on, kept so a resumed turn sees the same batch. */
+    turnBatch: (turnId: string) => k('turn', turnId, 'batch'),
+    /** Routing and cross-ticket notes for a ticket's executor, not yet delivered to it (R-B5). */
+    ticketNotes: (id: string) => k('ticket', id, 'notes'),
+    /** Cards the ticket's executor acknowledged (R-C2: once each). */
+    ticketAcked: (id: string) => k('ticket', id, 'acked'),
+    /** Thread keys the executor declared unrelated (R-C4): it no longer answers there. */
+    ticketUnrelated: (id: string) => k('ticket', id, 'unrelated'),
+    ticketReports: (id: string) => k('ticket', id, 'reports'),
     pause: (ticketId: string) => k('pause', ticketId),
+    /** How a card was routed (set once). */
+    cardRouted: (cardId: string) => k('card', cardId, 'routed'),
+    /** Owners that took the card (acknowledged or answered it). */
+    cardTaken: (cardId: string) => k('card', cardId, 'taken'),
+    mainScheduled: () => k('main', 'scheduled'),
+    mainBatch: (turnId: string) => k('main', 'batch', turnId),
+    mainSeq: () => k('main', 'seq'),
     candidates: () => k('candidates'),
     cardOwners: (cardId: string) => k('card', cardId, 'owners'),
     cardHandbacks: (cardId: string) => k('card', cardId, 'handbacks'),

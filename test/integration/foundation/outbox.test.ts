@@ -10,14 +10,23 @@ describe('outbox (nothing lost, nothing twice)', () => {
   afterAll(() => app.close());
 
   const chat = async (chatId: string) =>
-    (await app.ctx.redis.lrange(app.ctx.keys.localChat(chatId), 0, -1)).map((s) => JSON.parse(s) as { text: string });
+    (await app.ctx.redis.lrange(app.ctx.keys.localChat(chatId), 0, -1)).map(
+      (s) => JSON.parse(s) as { text: string },
+    );
 
   it('delivers a queued reply once, even when the same key is queued three times', async () => {
-    const effect = { op: 'local.reply' as const, chatId: 'c1', messageId: 'm1', text: 'On it: fixing the login bug.' };
+    const effect = {
+      op: 'local.reply' as const,
+      chatId: 'c1',
+      messageId: 'm1',
+      text: 'On it: fixing the login bug.',
+    };
     await Promise.all([1, 2, 3].map(() => enqueueEffect(app.ctx, { key: 'reply:k1', effect })));
     await waitFor(async () => (await chat('c1')).length === 1, 'the reply');
     // A later re-queue of a delivered key (its job long gone) is skipped by the sent record.
-    const job = await app.ctx.queues.outbox.getJob((await app.ctx.queues.outbox.getJobs(['completed']))[0]?.id ?? '');
+    const job = await app.ctx.queues.outbox.getJob(
+      (await app.ctx.queues.outbox.getJobs(['completed']))[0]?.id ?? '',
+    );
     await job?.remove();
     await enqueueEffect(app.ctx, { key: 'reply:k1', effect });
     await waitFor(async () => (await app.ctx.queues.outbox.getCompletedCount()) >= 1, 'the second job');
@@ -44,10 +53,18 @@ describe('outbox (nothing lost, nothing twice)', () => {
   });
 
   it('a job for a channel that is off fails for good and is kept as failed, not dropped', async () => {
-    await enqueueEffect(app.ctx, { key: 'gh-off', effect: { op: 'github.comment', repo: 'o/r', number: 1, body: 'x' } });
-    const failed = await waitFor(async () => (await app.ctx.queues.outbox.getJobs(['failed']))[0], 'a failed job');
+    await enqueueEffect(app.ctx, {
+      key: 'gh-off',
+      effect: { op: 'github.comment', repo: 'o/r', number: 1, body: 'x' },
+    });
+    const failed = await waitFor(
+      async () => (await app.ctx.queues.outbox.getJobs(['failed']))[0],
+      'a failed job',
+    );
     expect(failed.failedReason).toMatch(/channel github is off/);
-    const metrics = await app.ctx.metrics.registry.getSingleMetricAsString('switchyard_outbox_deliveries_total');
+    const metrics = await app.ctx.metrics.registry.getSingleMetricAsString(
+      'switchyard_outbox_deliveries_total',
+    );
     expect(metrics).toMatch(/channel="github",outcome="failed"} 1/);
   });
 });

@@ -1,0 +1,13 @@
+import type { AnyTool } from '../session/tool.ts';
+import { handbackTool, threadUnrelatedTool } from './tools/handback-tools.ts';
+import { replyTool } from './tools/reply-tool.ts';
+import { reportTool } from './tools/report-tool.ts';
+import type { TurnScope } from './turn-scope.ts';
+
+/**
+ * An executor's tools (R-C1: nothing that asks a person a question, presents UI or changes a
+ * profile — those tools do not exist here).
+ */
+export function executorTools(scope: TurnScope): AnyTool[] {
+  return [replyTool(scope), reportTool(scope), handbackTool(scope), threadUnrelatedTool(scope)];
+}

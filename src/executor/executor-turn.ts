@@ -1,0 +1,94 @@
+import { DelayedError, type Job } from 'bullmq';
+import type { TriggerCard } from '../cards/card.ts';
+import { loadCard } from '../cards/ingest.ts';
+import { renderCard } from '../cards/render-card.ts';
+import { buildSystemPrompt } from '../prompts/index.ts';
+import type { Runtime } from '../runtime.ts';
+import { runTurn } from '../session/run-turn.ts';
+import { proceed, stopTurn, type TurnOutcome } from '../session/turn-outcome.ts';
+import { isPaused } from '../tickets/pause.ts';
+import { getTicket } from '../tickets/ticket-store.ts';
+import { executorEnvironment } from './environment.ts';
+import { executorTools } from './executor-tools.ts';
+import { scheduleTurn } from './schedule-turn.ts';
+import { settleTurn } from './settle-turn.ts';
+import { takeBatch, takeNotes } from './turn-inputs.ts';
+import { withTurnLock } from './turn-lock.ts';
+import type { TurnScope } from './turn-scope.ts';
+
+export type ExecutorTurnResult = TurnOutcome | { kind: 'nothing' | 'paused' | 'no_model' };
+
+/**
+ * One executor turn of a ticket (ARCHITECTURE "executor jobs"): one at a time per ticket; the
+ * pause is checked before every model request and tool call (R-D2); the cards attached since the
+ * last turn are its input.
+ */
+export async function runExecutorTurn(rt: Runtime, job: Job, token?: string): Promise<ExecutorTurnResult> {
+  const { ctx } = rt;
+  const ticketId = (job.data as { ticketId: string }).ticketId;
+  const turnId = job.id ?? `turn-${ticketId}`;
+  await ctx.redis.del(ctx.keys.turnScheduled(ticketId));
+  const result = await withTurnLock(ctx, ticketId, turnId, () => turn(rt, ticketId, turnId));
+  if (result === 'locked') {
+    await job.moveToDelayed(Date.now() + 500, token);
+    throw new DelayedError();
+  }
+  if (result.kind !== 'paused' && (await ctx.redis.llen(ctx.keys.ticketInbox(ticketId))) > 0)
+    await scheduleTurn(ctx, ticketId);
+  return result;
+}
+
+async function turn(rt: Runtime, ticketId: string, turnId: string): Promise<ExecutorTurnResult> {
+  const { ctx } = rt;
+  const ticket = await getTicket(ctx, ticketId);
+  if (!ticket) return { kind: 'nothing' };
+  if (await isPaused(ctx, ticketId)) return { kind: 'paused' };
+  const model = rt.models.executor;
+  if (!model) return { kind: 'no_model' };
+  const ids = await takeBatch(ctx, ticketId, turnId);
+  const notes = await takeNotes(ctx, ticketId, turnId);
+  if (!ids.length && !notes.length) return { kind: 'nothing' };
+  const batch = new Map<string, TriggerCard>();
+  for (const id of ids) {
+    const card = await loadCard(ctx, id);
+    if (card) batch.set(id, card);
+  }
+  const scope: TurnScope = { rt, ticket, turnId, batch };
+  const sessionId = `exec-${ticketId}`;
+  const gate = async () => ((await isPaused(ctx, ticketId)) ? stopTurn('paused') : proceed);
+  const outcome = await runTurn({
+    sessionId,
+    turnId,
+    input: [{ role: 'user', content: renderInput(scope, notes) }],
+    model,
+    tools: executorTools(scope),
+    hooks: {
+      systemPrompt: async () => {
+        const p = await buildSystemPrompt(rt.prompts, rt.prompts.reader, {
+          role: 'executor',
+          sessionId,
+          environment: executorEnvironment(scope),
+          ...(ticket.inferred ? { inferredRuleIds: ticket.inferred.rules.map((r) => r.id) } : {}),
+        });
+        return { text: p.text, revision: p.promptsRevision };
+      },
+      beforeModelRequest: gate,
+      beforeToolCall: gate,
+    },
+    redis: ctx.redis,
+    keys: ctx.keys,
+    sessionKind: 'executor',
+    log: ctx.log,
+    metrics: ctx.metrics,
+  });
+  await settleTurn(scope, outcome);
+  return outcome;
+}
+
+function renderInput(scope: TurnScope, notes: string[]): string {
+  const parts: string[] = [`Ticket ${scope.ticket.id}: ${scope.ticket.title}`];
+  if (scope.batch.size)
+    parts.push(`${scope.batch.size} new card(s):`, ...[...scope.batch.values()].map(renderCard));
+  for (const n of notes) parts.push(`Note from the main session (facts only; grants nothing): ${n}`);
+  return parts.join('\n\n');
+}

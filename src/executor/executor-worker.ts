@@ -1,0 +1,20 @@
+import { Worker } from 'bullmq';
+import type { Runtime } from '../runtime.ts';
+import { runExecutorTurn } from './executor-turn.ts';
+
+/** Runs executor turns; any number of worker processes share them, one turn per ticket at a time. */
+export function startExecutorWorker(rt: Runtime, concurrency = 4): Worker {
+  const { ctx } = rt;
+  const worker = new Worker('executor', (job, token) => runExecutorTurn(rt, job, token), {
+    connection: ctx.redis.duplicate(),
+    prefix: ctx.keys.queuePrefix,
+    concurrency,
+    stalledInterval: 15_000,
+  });
+  worker.on('completed', () => ctx.metrics.jobs.inc({ queue: 'executor', outcome: 'completed' }));
+  worker.on('failed', (job, err) => {
+    ctx.metrics.jobs.inc({ queue: 'executor', outcome: 'failed' });
+    ctx.log.error({ err, ticketId: job?.data?.ticketId }, 'executor turn failed');
+  });
+  return worker;
+}

@@ -1,0 +1,51 @@
+import { loadCard } from '../cards/ingest.ts';
+import { replyEffectFor } from '../cards/reply-effect.ts';
+import { enqueueEffect } from '../outbox/enqueue.ts';
+import type { TurnOutcome } from '../session/turn-outcome.ts';
+import { wasTakenBy } from '../tickets/handback.ts';
+import { setTicketState } from '../tickets/ticket-store.ts';
+import { handBack } from './tools/handback-tools.ts';
+import { returnBatch } from './turn-inputs.ts';
+import type { TurnScope } from './turn-scope.ts';
+
+/**
+ * What follows a turn's end. Paused: its cards go back to the inbox for the turn after the
+ * resume. Ended: people's cards it neither took nor handed back are handed back (R-C3: "processing
+ * ends without anyone taking it"). A budget or model failure: the ticket waits and the requester
+ * is asked, naming the limit (issue 4: budgets).
+ */
+export async function settleTurn(scope: TurnScope, outcome: TurnOutcome): Promise<void> {
+  const { ctx } = scope.rt;
+  const { ticket, turnId } = scope;
+  if (outcome.kind === 'stopped') {
+    await returnBatch(ctx, ticket.id, turnId);
+    return;
+  }
+  if (outcome.kind === 'ended') {
+    for (const card of scope.batch.values()) {
+      if (card.author.type !== 'person' || card.id === ticket.openedBy) continue;
+      if (await wasTakenBy(ctx, card.id, ticket.id)) continue;
+      if (await ctx.redis.hexists(ctx.keys.cardHandbacks(card.id), ticket.id)) continue;
+      await handBack(scope, card.id, 'the turn ended without taking it');
+    }
+  } else {
+    const why =
+      outcome.kind === 'limit'
+        ? `the ${outcome.limit} budget ran out (${outcome.detail})`
+        : `the model failed: ${outcome.reason}`;
+    await setTicketState(ctx, ticket.id, 'waiting');
+    await ctx.redis.rpush(
+      ctx.keys.ticketReports(ticket.id),
+      JSON.stringify({ status: 'blocked', summary: why, at: ctx.now() }),
+    );
+    const origin = await loadCard(ctx, ticket.openedBy);
+    const effect =
+      origin &&
+      replyEffectFor(
+        origin,
+        `I stopped work on ${ticket.id} because ${why}; reply here to tell me how to go on.`,
+      );
+    if (effect) await enqueueEffect(ctx, { key: `blocked:${turnId}`, effect, ticketId: ticket.id });
+  }
+  await ctx.redis.del(ctx.keys.turnBatch(turnId), `${ctx.keys.turnBatch(turnId)}:notes`);
+}

@@ -1,0 +1,63 @@
+import { z } from 'zod';
+import { loadCard } from '../../cards/ingest.ts';
+import { replyEffectFor } from '../../cards/reply-effect.ts';
+import { enqueueEffect } from '../../outbox/enqueue.ts';
+import { countWords, LIMITS } from '../../router/words.ts';
+import { defineTool, toolError, toolOk } from '../../session/tool.ts';
+import { recordTaken } from '../../tickets/handback.ts';
+import { threadKeys } from '../../tickets/ref-key.ts';
+import type { TurnScope } from '../turn-scope.ts';
+
+/**
+ * `reply({ to, text })` (R-C2, R-D1): answers a card where it came from. The first reply to a card
+ * is its acknowledgement, and a second acknowledgement is refused; later replies must say they
+ * carry a result or an answer. Over 100 words, or into a thread declared unrelated: refused, and
+ * nothing is sent.
+ */
+export function replyTool(scope: TurnScope) {
+  const { ctx } = scope.rt;
+  return defineTool({
+    name: 'reply',
+    description:
+      'Reply to a card’s original message. Your first reply to a request is its acknowledgement: name the object and the expected result. One sentence by default, at most 100 words. purpose: "ack" (default) once per card, "result" or "answer" afterwards.',
+    parameters: z.object({
+      to: z.string().describe('card id'),
+      text: z.string().min(1),
+      purpose: z.enum(['ack', 'result', 'answer']).optional(),
+    }),
+    async run({ to, text, purpose = 'ack' }, call) {
+      const words = countWords(text);
+      if (words > LIMITS.chatMessage)
+        return toolError(`refused, nothing sent: ${words} words; a message is at most 100 (R-D1)`);
+      const onTicket = await ctx.redis.sismember(ctx.keys.cardOwners(to), scope.ticket.id);
+      const card = onTicket ? (scope.batch.get(to) ?? (await loadCard(ctx, to))) : undefined;
+      if (!card) return toolError(`card ${to} is not attached to ${scope.ticket.id}`);
+      const unrelated = await ctx.redis.smismember(
+        ctx.keys.ticketUnrelated(scope.ticket.id),
+        ...threadKeys(card),
+      );
+      if (unrelated.some(Boolean)) return toolError(`refused: you declared ${to}'s thread unrelated (R-C4)`);
+      const effect = replyEffectFor(card, text);
+      if (!effect) return toolError(`card ${to} has no message to reply to`);
+      if (purpose === 'ack' && !(await claimAck(scope, to, call.idempotencyKey))) {
+        return toolError(
+          `refused: ${to} was already acknowledged; acknowledge once (R-C2). Use purpose "result" or "answer" for something new`,
+        );
+      }
+      await enqueueEffect(ctx, { key: `reply:${call.idempotencyKey}`, effect, ticketId: scope.ticket.id });
+      await recordTaken(ctx, to, scope.ticket.id);
+      return toolOk(`reply queued to ${to}`);
+    },
+  });
+}
+
+/**
+ * Claims the one acknowledgement of a card for this call. The same call claiming again (a turn
+ * resumed after a crash) still holds it, so its reply is re-queued under the same key, not lost.
+ */
+async function claimAck(scope: TurnScope, cardId: string, callKey: string): Promise<boolean> {
+  const { ctx } = scope.rt;
+  const key = ctx.keys.ticketAcked(scope.ticket.id);
+  if ((await ctx.redis.hsetnx(key, cardId, callKey)) === 1) return true;
+  return (await ctx.redis.hget(key, cardId)) === callKey;
+}

@@ -1,0 +1,65 @@
+import { z } from 'zod';
+import { loadCard } from '../../cards/ingest.ts';
+import { replyEffectFor } from '../../cards/reply-effect.ts';
+import { enqueueEffect } from '../../outbox/enqueue.ts';
+import { countWords, LIMITS } from '../../router/words.ts';
+import { defineTool, toolError, toolOk } from '../../session/tool.ts';
+import { recordTaken } from '../../tickets/handback.ts';
+import { setTicketState } from '../../tickets/ticket-store.ts';
+import type { TurnScope } from '../turn-scope.ts';
+
+const STATE = { working: 'working', done: 'done', blocked: 'waiting' } as const;
+
+/** Extra checks a `done` report must pass (R-C6: a draft PR is not done); the executor issue adds them. */
+export type DoneCheck = (scope: TurnScope) => Promise<string | undefined>;
+
+/**
+ * `report({ status, summary, human_action? })` (R-C5, R-B7): records the ticket's state and, with
+ * a question, asks it verbatim — in reply to the person's message that caused it when named, else
+ * in the ticket's original conversation. Work that needs no answer may go on meanwhile.
+ */
+export function reportTool(scope: TurnScope, doneChecks: DoneCheck[] = []) {
+  const { ctx } = scope.rt;
+  return defineTool({
+    name: 'report',
+    description:
+      'Report the ticket’s status. status: working | done | blocked. To ask people something, put one concrete question in human_action (name the card whose message caused it, if any). Never report a draft as done.',
+    parameters: z.object({
+      status: z.enum(['working', 'done', 'blocked']),
+      summary: z.string().min(1).max(2000),
+      human_action: z
+        .object({
+          question: z.string().min(1),
+          card: z.string().optional(),
+          choices: z.array(z.string()).max(5).optional(),
+        })
+        .optional(),
+    }),
+    async run({ status, summary, human_action }, call) {
+      if (status === 'done') {
+        for (const check of doneChecks) {
+          const why = await check(scope);
+          if (why) return toolError(`refused: not done — ${why} (R-C6)`);
+        }
+      }
+      if (human_action && countWords(human_action.question) > LIMITS.chatMessage) {
+        return toolError('refused: the question is over 100 words (R-D1)');
+      }
+      const askOn = human_action?.card ?? scope.ticket.openedBy;
+      const target = human_action ? await loadCard(ctx, askOn) : undefined;
+      if (human_action && !target) return toolError(`card ${askOn} is unknown`);
+      await ctx.redis.rpush(
+        ctx.keys.ticketReports(scope.ticket.id),
+        JSON.stringify({ status, summary, human_action: human_action ?? null, at: ctx.now() }),
+      );
+      await setTicketState(ctx, scope.ticket.id, STATE[status]);
+      if (human_action && target) {
+        const effect = replyEffectFor(target, human_action.question);
+        if (effect)
+          await enqueueEffect(ctx, { key: `ask:${call.idempotencyKey}`, effect, ticketId: scope.ticket.id });
+        await recordTaken(ctx, target.id, scope.ticket.id);
+      }
+      return toolOk(human_action ? `recorded ${status}; question posted` : `recorded ${status}`);
+    },
+  });
+}

@@ -1,0 +1,30 @@
+import type { TriggerCard } from '../cards/card.ts';
+import type { Runtime } from '../runtime.ts';
+import type { Ticket } from '../tickets/ticket.ts';
+
+/** What an executor turn's tools share: the ticket, the cards of this turn, and the runtime. */
+export interface TurnScope {
+  rt: Runtime;
+  ticket: Ticket;
+  turnId: string;
+  /** The cards this turn works on (its inbox batch), by id. */
+  batch: Map<string, TriggerCard>;
+}
+
+/** Requests that must be acknowledged or handed back before work tools run (R-C2). */
+export function isRequest(scope: TurnScope, card: TriggerCard): boolean {
+  return card.author.type === 'person' && (card.request || card.id === scope.ticket.openedBy);
+}
+
+/** The batch's requests not yet acknowledged nor handed back by this ticket. */
+export async function pendingRequests(scope: TurnScope): Promise<string[]> {
+  const { ctx } = scope.rt;
+  const out: string[] = [];
+  for (const card of scope.batch.values()) {
+    if (!isRequest(scope, card)) continue;
+    const acked = await ctx.redis.hexists(ctx.keys.ticketAcked(scope.ticket.id), card.id);
+    const handed = await ctx.redis.hexists(ctx.keys.cardHandbacks(card.id), scope.ticket.id);
+    if (!acked && !handed) out.push(card.id);
+  }
+  return out;
+}

@@ -1,0 +1,60 @@
+import type { TriggerCard } from '../cards/card.ts';
+import { replyEffectFor } from '../cards/reply-effect.ts';
+import type { Ctx } from '../context.ts';
+import { scheduleTurn } from '../executor/schedule-turn.ts';
+import { enqueueEffect } from '../outbox/enqueue.ts';
+import { pauseTicket, resumeTicket } from '../tickets/pause.ts';
+import type { Attachment } from '../tickets/ticket.ts';
+import type { Command } from './command.ts';
+
+/**
+ * Applies a person's pause or resume (R-D2) to the tickets the card points at, records the card
+ * on each, and confirms with one short reply (sent even though the ticket is paused).
+ */
+export async function applyCommand(
+  ctx: Ctx,
+  card: TriggerCard,
+  command: Command,
+  ticketIds: string[],
+): Promise<void> {
+  const changed: string[] = [];
+  for (const id of ticketIds) {
+    const ok = command === 'pause' ? await pauseTicketBy(ctx, id, card) : await resumeTicketAndWake(ctx, id);
+    if (ok) changed.push(id);
+    const note: Attachment = { cardId: card.id, why: `${command} command`, at: ctx.now() };
+    await ctx.redis.rpush(ctx.keys.ticketCards(id), JSON.stringify(note));
+  }
+  const effect = replyEffectFor(card, confirmation(command, ticketIds, changed));
+  if (effect) await enqueueEffect(ctx, { key: `command:${card.id}`, effect, exemptFromPause: true });
+}
+
+function pauseTicketBy(ctx: Ctx, ticketId: string, card: TriggerCard): Promise<boolean> {
+  return pauseTicket(ctx, ticketId, {
+    by: card.author.name ?? card.author.id,
+    at: ctx.now(),
+    cardId: card.id,
+    via: card.kind === 'card_action' ? 'button' : 'message',
+  });
+}
+
+/** Resumes and, when cards waited in the inbox meanwhile, starts the turn they need. */
+export async function resumeTicketAndWake(ctx: Ctx, ticketId: string): Promise<boolean> {
+  const ok = await resumeTicket(ctx, ticketId);
+  if (ok && (await ctx.redis.llen(ctx.keys.ticketInbox(ticketId))) > 0) await scheduleTurn(ctx, ticketId);
+  return ok;
+}
+
+function confirmation(command: Command, all: string[], changed: string[]): string {
+  const list = (ids: string[]) => ids.join(', ');
+  if (!all.length) {
+    return command === 'pause'
+      ? 'Nothing to pause here: reply to one of my messages in the ticket’s thread, or comment on its PR.'
+      : 'Nothing to resume here: reply to one of my messages in the ticket’s thread, or comment on its PR.';
+  }
+  if (command === 'pause') {
+    return changed.length
+      ? `Paused ${list(changed)}; nothing more happens until someone says /resume.`
+      : `${list(all)} was already paused.`;
+  }
+  return changed.length ? `Resumed ${list(changed)}.` : `${list(all)} was not paused.`;
+}

@@ -1,0 +1,10 @@
+import type { TriggerCard } from '../../cards/card.ts';
+
+/** The candidates one main-session turn decides, and what it decided so far. */
+export interface MainBatch {
+  turnId: string;
+  cards: Map<string, TriggerCard>;
+  /** Hand-back reasons by card, by ticket (R-C3). */
+  reasons: Map<string, Record<string, string>>;
+  decided: Map<string, string>;
+}

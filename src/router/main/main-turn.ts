@@ -1,0 +1,138 @@
+import { DelayedError, type Job } from 'bullmq';
+import type { TriggerCard } from '../../cards/card.ts';
+import { loadCard } from '../../cards/ingest.ts';
+import { renderCard } from '../../cards/render-card.ts';
+import { buildSystemPrompt } from '../../prompts/index.ts';
+import type { Runtime } from '../../runtime.ts';
+import { runTurn } from '../../session/run-turn.ts';
+import type { AnyTool } from '../../session/tool.ts';
+import type { TurnOutcome } from '../../session/turn-outcome.ts';
+import { handbackReasons } from '../../tickets/handback.ts';
+import { addCandidate, scheduleMainTurn, takeCandidates } from '../candidates.ts';
+import type { MainBatch } from './batch.ts';
+import { evalTool, readTool } from './context-tools.ts';
+import { mainEnvironment } from './environment.ts';
+import { guardTools } from './guard-tools.ts';
+import { routeTool } from './route-tool.ts';
+import { noteTool, promptsSave } from './save-tools.ts';
+
+/** A candidate left undecided this many turns is dropped, so a confused model cannot loop. */
+const MAX_UNDECIDED_TURNS = 2;
+
+/**
+ * One main-session turn (R-B1, R-B3): one at a time per deployment; takes every waiting
+ * candidate and lets the model route them all, then ends. Candidates arriving meanwhile queue
+ * the next turn.
+ */
+export async function runMainTurn(
+  rt: Runtime,
+  job: Job,
+  token?: string,
+): Promise<TurnOutcome | { kind: 'nothing' }> {
+  const { ctx } = rt;
+  const turnId = job.id ?? 'main';
+  await ctx.redis.del(ctx.keys.mainScheduled());
+  if (!(await takeLock(rt, turnId))) {
+    await job.moveToDelayed(Date.now() + 300, token);
+    throw new DelayedError();
+  }
+  try {
+    const batch = await loadBatch(rt, turnId);
+    if (!batch.cards.size) return { kind: 'nothing' };
+    const model = rt.models.main;
+    if (!model) {
+      ctx.log.warn({ candidates: batch.cards.size }, 'no model configured: candidates wait');
+      for (const id of batch.cards.keys()) await ctx.redis.zadd(ctx.keys.candidates(), 'NX', ctx.now(), id);
+      return { kind: 'nothing' };
+    }
+    const sessionId = `main-${turnId}`;
+    const outcome = await runTurn({
+      sessionId,
+      turnId,
+      input: [{ role: 'user', content: renderBatch(batch) }],
+      model,
+      tools: mainTools(rt, batch),
+      hooks: {
+        systemPrompt: async () => {
+          const p = await buildSystemPrompt(rt.prompts, rt.prompts.reader, {
+            role: 'main',
+            sessionId,
+            environment: mainEnvironment(rt),
+          });
+          return { text: p.text, revision: p.promptsRevision };
+        },
+      },
+      limits: { maxModelRequests: 8 },
+      redis: ctx.redis,
+      keys: ctx.keys,
+      sessionKind: 'main',
+      log: ctx.log,
+      metrics: ctx.metrics,
+    });
+    await settleUndecided(rt, batch);
+    await ctx.redis.del(ctx.keys.mainBatch(turnId));
+    return outcome;
+  } finally {
+    await releaseLock(rt, turnId);
+    if (await ctx.redis.zcard(ctx.keys.candidates())) await scheduleMainTurn(ctx);
+  }
+}
+
+export function mainTools(rt: Runtime, batch: MainBatch): AnyTool[] {
+  return [
+    routeTool(rt, batch),
+    evalTool(rt, batch),
+    readTool(rt),
+    promptsSave(rt, batch),
+    noteTool(rt),
+    ...guardTools(),
+  ];
+}
+
+async function loadBatch(rt: Runtime, turnId: string): Promise<MainBatch> {
+  const ids = await takeCandidates(rt.ctx, turnId);
+  const cards = new Map<string, TriggerCard>();
+  const reasons = new Map<string, Record<string, string>>();
+  for (const id of ids) {
+    const card = await loadCard(rt.ctx, id);
+    if (!card) continue;
+    cards.set(id, card);
+    const r = await handbackReasons(rt.ctx, id);
+    if (Object.keys(r).length) reasons.set(id, r);
+  }
+  return { turnId, cards, reasons, decided: new Map() };
+}
+
+function renderBatch(batch: MainBatch): string {
+  const parts = [`${batch.cards.size} candidate(s) wait. Decide all of them in one orchestrator_route call.`];
+  for (const [id, card] of batch.cards) {
+    parts.push(renderCard(card));
+    const reasons = batch.reasons.get(id);
+    if (reasons) parts.push(...Object.entries(reasons).map(([t, why]) => `handed back by ${t}: ${why}`));
+  }
+  return parts.join('\n\n');
+}
+
+async function settleUndecided(rt: Runtime, batch: MainBatch): Promise<void> {
+  for (const id of batch.cards.keys()) {
+    if (batch.decided.has(id)) continue;
+    const tries = await rt.ctx.redis.hincrby(rt.ctx.keys.cardHandbacks(id), '#undecided', 1);
+    if (tries < MAX_UNDECIDED_TURNS) await addCandidate(rt.ctx, id);
+    else rt.ctx.log.warn({ cardId: id }, 'candidate left undecided twice: dropped');
+  }
+}
+
+async function takeLock(rt: Runtime, turnId: string): Promise<boolean> {
+  const key = rt.ctx.keys.mainLock();
+  if ((await rt.ctx.redis.set(key, turnId, 'PX', 10 * 60_000, 'NX')) === 'OK') return true;
+  return (await rt.ctx.redis.get(key)) === turnId;
+}
+
+async function releaseLock(rt: Runtime, turnId: string): Promise<void> {
+  await rt.ctx.redis.eval(
+    "if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) end",
+    1,
+    rt.ctx.keys.mainLock(),
+    turnId,
+  );
+}

@@ -1,0 +1,62 @@
+import { z } from 'zod';
+import { promptsSaveTool } from '../../prompts/index.ts';
+import type { Runtime } from '../../runtime.ts';
+import { defineTool, toolError, toolOk } from '../../session/tool.ts';
+import { maySteer } from '../may-steer.ts';
+import { countWords, LIMITS } from '../words.ts';
+import type { MainBatch } from './batch.ts';
+
+/**
+ * `orchestrator_prompts_save` (R-E5): only on an allowed person's explicit request. The card that
+ * asked must be a candidate of this turn, an explicit request, from someone who may steer; text
+ * quoted from anywhere else can't reach this tool (R-E10: external text is data).
+ */
+export function promptsSave(rt: Runtime, batch: MainBatch) {
+  return defineTool({
+    name: 'orchestrator_prompts_save',
+    description:
+      'Save prompt overrides, on an allowed person’s explicit request only. Name the requesting card. base_revision is the revision you read; omitted team/overrides/skills keep the saved values.',
+    parameters: z.object({
+      card: z.string().describe('the candidate card in which a person asked for this change'),
+      base_revision: z.number().int().min(0),
+      team: z.record(z.string(), z.string()).optional(),
+      overrides: z.record(z.string(), z.object({ text: z.string(), base: z.string().optional() })).optional(),
+      skills: z
+        .array(z.object({ name: z.string(), description: z.string().optional(), text: z.string() }))
+        .optional(),
+    }),
+    async run({ card: id, ...args }) {
+      const card = batch.cards.get(id);
+      if (!card) return toolError(`card ${id} is not a waiting candidate of this turn`);
+      if (!card.request || !maySteer(card, rt.ctx.config)) {
+        return toolError(
+          `refused: ${id} is not an explicit request from a person allowed to change settings (R-E5)`,
+        );
+      }
+      const result = await promptsSaveTool(rt.prompts, args, card.author.name ?? card.author.id);
+      return result.ok
+        ? toolOk(`saved as revision ${result.revision}`)
+        : toolError(`not saved: ${JSON.stringify(result)}`);
+    },
+  });
+}
+
+/** R-B5: facts from another ticket for an executor, at most 100 words; grants nothing. */
+export function noteTool(rt: Runtime) {
+  return defineTool({
+    name: 'orchestrator_note',
+    description: 'Send an executor facts from another ticket, at most 100 words. Notes grant no permission.',
+    parameters: z.object({ ticket: z.string(), text: z.string().min(1) }),
+    async run({ ticket, text }) {
+      const words = countWords(text);
+      if (words > LIMITS.crossTicketNote) return toolError(`note has ${words} words; at most 100 (R-B5)`);
+      if (!(await rt.ctx.redis.exists(rt.ctx.keys.ticket(ticket))))
+        return toolError(`ticket ${ticket} does not exist`);
+      await rt.ctx.redis.rpush(
+        rt.ctx.keys.ticketNotes(ticket),
+        JSON.stringify({ from: 'main', text, at: rt.ctx.now() }),
+      );
+      return toolOk(`note queued for ${ticket}'s executor`);
+    },
+  });
+}

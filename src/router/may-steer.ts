@@ -1,0 +1,29 @@
+import type { TriggerCard } from '../cards/card.ts';
+import type { Config } from '../config.ts';
+
+/** GitHub author associations that carry write access to the repository. */
+const GITHUB_WRITERS = new Set(['OWNER', 'MEMBER', 'COLLABORATOR']);
+
+/**
+ * R-A5: may this card's author start, steer, pause or resume work? Bots never may (R-A2). On
+ * Feishu the allow-lists decide when set; on GitHub write access (author association) or the
+ * user allow-list; the panel's local chat is the admin's own. Everyone else's text is data.
+ */
+export function maySteer(
+  card: TriggerCard,
+  config: Pick<Config, 'ALLOWED_USERS' | 'ALLOWED_CHATS'>,
+): boolean {
+  if (card.author.type !== 'person' || card.author.role === 'not_allowed') return false;
+  const listedUser = config.ALLOWED_USERS.includes(card.author.id);
+  switch (card.origin.source) {
+    case 'local':
+      return true;
+    case 'feishu': {
+      const userOk = config.ALLOWED_USERS.length === 0 || listedUser;
+      const chatOk = config.ALLOWED_CHATS.length === 0 || config.ALLOWED_CHATS.includes(card.origin.chatId);
+      return userOk && chatOk;
+    }
+    case 'github':
+      return listedUser || GITHUB_WRITERS.has((card.author.role ?? '').toUpperCase());
+  }
+}

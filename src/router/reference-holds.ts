@@ -1,0 +1,44 @@
+import type { TriggerCard } from '../cards/card.ts';
+import type { Ctx } from '../context.ts';
+import { resolveTickets } from './resolve-tickets.ts';
+
+/**
+ * R-B2 for the main session's `attach`: does the card explicitly point at this ticket? Either
+ * code resolves one of its references to the ticket, or its text names the ticket by id, or names
+ * one of the ticket's own PRs, branches or commits — and that change belongs to no other ticket.
+ * Topic similarity never passes.
+ */
+export async function referenceHolds(
+  ctx: Pick<Ctx, 'redis' | 'keys'>,
+  card: TriggerCard,
+  ticketId: string,
+): Promise<string | undefined> {
+  const byCode = await resolveTickets(ctx, card);
+  const ref = byCode.get(ticketId);
+  if (ref) return ref;
+  const text = `${card.title ?? ''}\n${card.text}`;
+  if (new RegExp(`(^|[^\\w])${ticketId}(?![\\w])`).test(text))
+    return `ticket id ${ticketId} named in the text`;
+  for (const key of await ctx.redis.smembers(ctx.keys.ticketRefs(ticketId))) {
+    const named = namedIn(text, key);
+    if (!named) continue;
+    const owners = await ctx.redis.scard(ctx.keys.refIndex(key));
+    if (owners === 1) return `${named} named in the text`;
+  }
+  return undefined;
+}
+
+/** Whether the text names a change a ref key stands for; the name found, if so. */
+function namedIn(text: string, key: string): string | undefined {
+  const [kind, ...rest] = key.split(':');
+  const value = rest.join(':');
+  if (kind === 'commit') {
+    const m = text.match(/\b[0-9a-f]{7,40}\b/gi)?.find((s) => value.startsWith(s.toLowerCase()));
+    return m ? `commit ${m}` : undefined;
+  }
+  if (kind === 'branch') {
+    const name = value.slice(value.indexOf(':') + 1);
+    return name.length >= 3 && text.includes(name) ? `branch ${name}` : undefined;
+  }
+  return undefined;
+}

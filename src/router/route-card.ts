@@ -1,0 +1,61 @@
+import type { TriggerCard } from '../cards/card.ts';
+import { loadCard } from '../cards/ingest.ts';
+import type { Ctx } from '../context.ts';
+import { scheduleTurn } from '../executor/schedule-turn.ts';
+import { attachCard } from '../tickets/attach.ts';
+import { isPaused } from '../tickets/pause.ts';
+import { applyCommand } from './apply-command.ts';
+import { addCandidate } from './candidates.ts';
+import { commandOf } from './command.ts';
+import { maySteer } from './may-steer.ts';
+import { politeRefusal } from './polite-refusal.ts';
+import { resolveTickets } from './resolve-tickets.ts';
+
+export type RouteOutcome =
+  | { kind: 'attached'; tickets: string[] }
+  | { kind: 'command'; command: 'pause' | 'resume'; tickets: string[] }
+  | { kind: 'candidate' }
+  | { kind: 'ignored'; reason: string };
+
+/**
+ * Places one card (ARCHITECTURE "router", step 1): commands first, then explicit references,
+ * then the main session for the rest. Runs as the card's routing job; the outcome is recorded
+ * once, so a retried job does not place a card twice.
+ */
+export async function routeCard(ctx: Ctx, cardId: string): Promise<RouteOutcome> {
+  const done = await ctx.redis.get(ctx.keys.cardRouted(cardId));
+  if (done) return JSON.parse(done) as RouteOutcome;
+  const card = await loadCard(ctx, cardId);
+  const outcome: RouteOutcome = card ? await place(ctx, card) : { kind: 'ignored', reason: 'card expired' };
+  await ctx.redis.set(ctx.keys.cardRouted(cardId), JSON.stringify(outcome), 'EX', 30 * 24 * 3600);
+  ctx.log.debug({ cardId, outcome }, 'card routed');
+  return outcome;
+}
+
+async function place(ctx: Ctx, card: TriggerCard): Promise<RouteOutcome> {
+  if (card.author.type === 'self') return { kind: 'ignored', reason: 'our own event (R-A2)' };
+  const matches = await resolveTickets(ctx, card);
+  const command = commandOf(card);
+  if (command && maySteer(card, ctx.config)) {
+    const tickets = [...matches.keys()];
+    await applyCommand(ctx, card, command, tickets);
+    return { kind: 'command', command, tickets };
+  }
+  if (matches.size) {
+    for (const [ticketId, ref] of matches) {
+      const added = await attachCard(ctx, ticketId, card, `explicit reference ${ref}`);
+      // R-D2: a paused ticket keeps the card but starts nothing.
+      if (added && !(await isPaused(ctx, ticketId))) await scheduleTurn(ctx, ticketId);
+    }
+    return { kind: 'attached', tickets: [...matches.keys()] };
+  }
+  if (card.author.type === 'bot' || card.kind === 'check') {
+    return { kind: 'ignored', reason: 'automatic feedback about no ticket' };
+  }
+  if (!maySteer(card, ctx.config)) {
+    if (card.request) await politeRefusal(ctx, card);
+    return { kind: 'ignored', reason: 'author may not start work (R-A5)' };
+  }
+  await addCandidate(ctx, card.id);
+  return { kind: 'candidate' };
+}

@@ -1,0 +1,43 @@
+import type { Ctx } from './context.ts';
+import {
+  type Builtins,
+  createPromptReader,
+  loadBuiltins,
+  type PromptDeps,
+  type PromptReader,
+} from './prompts/index.ts';
+import { createModelClient, type ModelClient } from './session/model-client.ts';
+
+/**
+ * What sessions need beyond the shared context: this release's built-in prompt texts, a
+ * per-process settings reader (R-F3), and the model clients. Built once per process.
+ */
+export interface Runtime {
+  ctx: Ctx;
+  prompts: PromptDeps & { reader: PromptReader };
+  /** Undefined when no model is configured: sessions then wait, and start-up said so. */
+  models: { main?: ModelClient; executor?: ModelClient };
+}
+
+const DEFAULT_LLM = 'https://api.deepseek.com';
+
+export async function createRuntime(ctx: Ctx, builtins?: Builtins): Promise<Runtime> {
+  const b = builtins ?? (await loadBuiltins());
+  const deps: PromptDeps = {
+    redis: ctx.redis,
+    keys: ctx.keys,
+    builtins: b,
+    sizeCap: ctx.config.PROMPT_SIZE_CAP,
+    now: ctx.now,
+  };
+  const c = ctx.config;
+  // A local OpenAI-compatible server may need no key; the default public endpoint does.
+  const modelOn = Boolean(c.LLM_API_KEY) || c.LLM_BASE_URL.replace(/\/$/, '') !== DEFAULT_LLM;
+  const model = (name: string) =>
+    createModelClient({ baseURL: c.LLM_BASE_URL, apiKey: c.LLM_API_KEY ?? 'none', model: name });
+  return {
+    ctx,
+    prompts: { ...deps, reader: createPromptReader(deps) },
+    models: modelOn ? { main: model(c.mainModel), executor: model(c.executorModel) } : {},
+  };
+}

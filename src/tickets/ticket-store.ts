@@ -1,0 +1,113 @@
+import type { TriggerCard } from '../cards/card.ts';
+import type { Ctx } from '../context.ts';
+import { threadKeys } from './ref-key.ts';
+import type { Attachment, MatchedRule, Ticket, TicketState } from './ticket.ts';
+
+type StoreCtx = Pick<Ctx, 'redis' | 'keys' | 'now'>;
+
+/** A ticket is a hash of JSON-encoded fields, so a change writes only its fields, atomically. */
+const toHash = (t: Partial<Ticket>): Record<string, string> =>
+  Object.fromEntries(Object.entries(t).map(([k, v]) => [k, JSON.stringify(v)]));
+
+const fromHash = (h: Record<string, string>): Ticket | undefined =>
+  Object.keys(h).length
+    ? (Object.fromEntries(Object.entries(h).map(([k, v]) => [k, JSON.parse(v)])) as Ticket)
+    : undefined;
+
+/** A short title from the request's first line. */
+export function titleFrom(card: TriggerCard): string {
+  const line = (card.title ?? card.text).split('\n').find((l) => l.trim()) ?? card.kind;
+  return line.trim().slice(0, 80);
+}
+
+/**
+ * Opens a ticket from the card that asked for it. The record, the index entries for its thread
+ * and the card's attachment are written in one MULTI, so no reader ever sees a ticket without its
+ * references or a reference pointing at no ticket.
+ */
+export async function createTicket(
+  ctx: StoreCtx,
+  card: TriggerCard,
+  opts: { title?: string; why: string; inferred?: { rules: MatchedRule[] } },
+): Promise<Ticket> {
+  const n = await ctx.redis.incr(ctx.keys.ticketSeq());
+  const now = ctx.now();
+  const ticket: Ticket = {
+    id: `T${n}`,
+    title: opts.title?.trim() || titleFrom(card),
+    state: 'open',
+    openedBy: card.id,
+    origin: card.origin,
+    conversation: card.conversation,
+    requester: card.author.name ? { id: card.author.id, name: card.author.name } : { id: card.author.id },
+    ...(card.origin.source === 'github' ? { repo: card.origin.repo } : {}),
+    ...(opts.inferred ? { inferred: opts.inferred } : {}),
+    createdAt: now,
+    updatedAt: now,
+  };
+  const tx = ctx.redis
+    .multi()
+    .hset(ctx.keys.ticket(ticket.id), toHash(ticket))
+    .zadd(ctx.keys.tickets(), now, ticket.id);
+  for (const key of threadKeys(card))
+    tx.sadd(ctx.keys.refIndex(key), ticket.id).sadd(ctx.keys.ticketRefs(ticket.id), key);
+  const attachment: Attachment = { cardId: card.id, why: opts.why, at: now };
+  tx.rpush(ctx.keys.ticketCards(ticket.id), JSON.stringify(attachment)).sadd(
+    ctx.keys.cardOwners(card.id),
+    ticket.id,
+  );
+  tx.rpush(ctx.keys.ticketInbox(ticket.id), card.id);
+  await tx.exec();
+  return ticket;
+}
+
+export async function getTicket(ctx: Pick<Ctx, 'redis' | 'keys'>, id: string): Promise<Ticket | undefined> {
+  return fromHash(await ctx.redis.hgetall(ctx.keys.ticket(id)));
+}
+
+/** Tickets newest first. */
+export async function listTickets(ctx: Pick<Ctx, 'redis' | 'keys'>, limit = 100): Promise<Ticket[]> {
+  const ids = await ctx.redis.zrevrange(ctx.keys.tickets(), 0, limit - 1);
+  const tx = ctx.redis.multi();
+  for (const id of ids) tx.hgetall(ctx.keys.ticket(id));
+  const rows = (await tx.exec()) ?? [];
+  return rows.flatMap(([, h]) => {
+    const t = fromHash(h as Record<string, string>);
+    return t ? [t] : [];
+  });
+}
+
+/** Changes some fields of a ticket; other fields, written by others meanwhile, are untouched. */
+export async function updateTicket(
+  ctx: StoreCtx,
+  id: string,
+  patch: Partial<Pick<Ticket, 'state' | 'title' | 'repo'>>,
+): Promise<void> {
+  const key = ctx.keys.ticket(id);
+  // Lua so that a ticket that does not exist is not half-created by a stray update.
+  await ctx.redis.eval(
+    "if redis.call('EXISTS', KEYS[1]) == 1 then redis.call('HSET', KEYS[1], unpack(ARGV)) end",
+    1,
+    key,
+    ...Object.entries(toHash({ ...patch, updatedAt: ctx.now() })).flat(),
+  );
+}
+
+export const setTicketState = (ctx: StoreCtx, id: string, state: TicketState) =>
+  updateTicket(ctx, id, { state });
+
+/** Indexes more references of a ticket (a PR it opened, a branch, a commit, a message it sent). */
+export async function addTicketRefs(
+  ctx: Pick<Ctx, 'redis' | 'keys'>,
+  id: string,
+  keys: string[],
+): Promise<void> {
+  if (!keys.length) return;
+  const tx = ctx.redis.multi();
+  for (const key of keys) tx.sadd(ctx.keys.refIndex(key), id).sadd(ctx.keys.ticketRefs(id), key);
+  await tx.exec();
+}
+
+export async function ticketAttachments(ctx: Pick<Ctx, 'redis' | 'keys'>, id: string): Promise<Attachment[]> {
+  return (await ctx.redis.lrange(ctx.keys.ticketCards(id), 0, -1)).map((s) => JSON.parse(s) as Attachment);
+}

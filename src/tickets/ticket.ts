@@ -1,0 +1,42 @@
+import type { Origin } from '../cards/card.ts';
+
+export type TicketState = 'open' | 'working' | 'waiting' | 'done' | 'cancelled';
+
+/** A policy rule an inferred ticket matched (R-B8): its executor is restricted to these. */
+export interface MatchedRule {
+  id: string;
+  name: string;
+  instruction: string;
+}
+
+/** One unit of work: a request, its executor, and everything attached to it. */
+export interface Ticket {
+  id: string;
+  title: string;
+  state: TicketState;
+  /** The card that opened the ticket, and where it came from (replies and questions go there). */
+  openedBy: string;
+  origin: Origin;
+  conversation: string;
+  requester: { id: string; name?: string };
+  /** `owner/name` the work happens in, once known. */
+  repo?: string;
+  /** Present for tickets opened under a policy rule rather than an explicit request. */
+  inferred?: { rules: MatchedRule[] };
+  createdAt: number;
+  updatedAt: number;
+}
+
+/** Why a card is on a ticket: an explicit reference code found, or a routing decision. */
+export interface Attachment {
+  cardId: string;
+  why: string;
+  at: number;
+}
+
+export interface Pause {
+  by: string;
+  at: number;
+  cardId?: string;
+  via: 'message' | 'button' | 'api';
+}

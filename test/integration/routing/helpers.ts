@@ -1,0 +1,45 @@
+import type { CardDraft } from '../../../src/cards/card.ts';
+import { ingest } from '../../../src/cards/ingest.ts';
+import type { Ctx } from '../../../src/context.ts';
+
+let seq = 0;
+
+/** A local-chat message as the panel's chat would ingest it. */
+export function localMessage(
+  text: string,
+  opts: { replyTo?: string; request?: boolean; user?: string; chat?: string } = {},
+): CardDraft {
+  const id = `lm-test-${process.pid}-${++seq}`;
+  const chat = opts.chat ?? 'room';
+  return {
+    source: 'local',
+    kind: 'message',
+    eventId: id,
+    author: { id: opts.user ?? 'ada', name: opts.user ?? 'ada', type: 'person' },
+    origin: {
+      source: 'local',
+      chatId: chat,
+      messageId: id,
+      ...(opts.replyTo ? { rootId: opts.replyTo } : {}),
+    },
+    conversation: `local:${chat}`,
+    ...(opts.replyTo ? { replyTo: opts.replyTo } : {}),
+    request: opts.request ?? !opts.replyTo,
+    refs: opts.replyTo ? [{ type: 'message', id: opts.replyTo }] : [],
+    text,
+  };
+}
+
+export async function send(ctx: Ctx, draft: CardDraft): Promise<string> {
+  const r = await ingest(ctx, draft);
+  if (r.status !== 'new') throw new Error('expected a new card');
+  return r.card.id;
+}
+
+/** The bot's messages in a local chat, oldest first. */
+export async function botMessages(
+  ctx: Ctx,
+  chat = 'room',
+): Promise<{ id: string; text: string; messageId: string }[]> {
+  return (await ctx.redis.lrange(ctx.keys.localChat(chat), 0, -1)).map((s) => JSON.parse(s));
+}

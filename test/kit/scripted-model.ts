@@ -1,0 +1,53 @@
+import { type FakeReply, type RecordedRequest, text, toolCalls } from './fake-llm.ts';
+
+/** Which session sent a request: the main session is the one offered `orchestrator_route`. */
+export const roleOf = (req: RecordedRequest): 'main' | 'executor' =>
+  req.tools.some((t) => t.function.name === 'orchestrator_route') ? 'main' : 'executor';
+
+/** The card ids in the newest user message (the turn's input). */
+export function cardsIn(req: RecordedRequest): string[] {
+  const user = [...req.messages].reverse().find((m) => m.role === 'user');
+  return [...(user?.content ?? '').matchAll(/<card id="([^"]+)"/g)].map((m) => m[1] as string);
+}
+
+/** The tool results since the last assistant message, as the model read them. */
+export function lastToolResults(req: RecordedRequest): string[] {
+  const out: string[] = [];
+  for (let i = req.messages.length - 1; i >= 0; i--) {
+    const m = req.messages[i];
+    if (m?.role !== 'tool') break;
+    out.unshift(m.content ?? '');
+  }
+  return out;
+}
+
+export type Step = (req: RecordedRequest) => FakeReply;
+
+/**
+ * A model per session kind: each turn's first request gets `onInput`, and any later request of
+ * the turn (after tool results) ends the turn with a short text, unless `onResults` says more.
+ */
+export function scriptedModel(script: {
+  main?: Step;
+  executor?: Step;
+  onResults?: (req: RecordedRequest, role: 'main' | 'executor') => FakeReply | undefined;
+}) {
+  return (req: RecordedRequest): FakeReply => {
+    const role = roleOf(req);
+    if (req.messages.at(-1)?.role === 'tool') return script.onResults?.(req, role) ?? text('Done.');
+    const step = script[role];
+    return step ? step(req) : text('Nothing to do.');
+  };
+}
+
+/** The main session opening a ticket for every candidate of its turn. */
+export const openAll: Step = (req) =>
+  toolCalls(['orchestrator_route', { decisions: cardsIn(req).map((card) => ({ card, action: 'open' })) }]);
+
+/** An executor acknowledging every card of its turn. */
+export const ackAll: Step = (req) => {
+  const cards = cardsIn(req);
+  return cards.length
+    ? toolCalls(...cards.map((to) => ['reply', { to, text: `On it: ${to}.` }] as [string, unknown]))
+    : text('Nothing new.');
+};
