@@ -28,7 +28,7 @@ export interface PromptsView {
   team: PromptSettings['team'];
   /** The headings the team paragraphs appear under; built-in text refers to them (R-E2). */
   teamHeadings: typeof TEAM_HEADINGS;
-  skills: { builtin: { name: string; description?: string }[]; team: PromptSettings['skills'] };
+  skills: { builtin: PromptSettings['skills']; team: PromptSettings['skills'] };
   sizeCap: number;
   /** Saved overrides for sections this release no longer has; the next save drops them (R-E5). */
   staleSections: string[];
@@ -56,15 +56,12 @@ export function viewOf(
       placeholders: TEMPLATE_PLACEHOLDERS[key] ?? [],
     };
   });
-  const builtin = deps.builtins.skills.map(({ name, description }) =>
-    description === undefined ? { name } : { name, description },
-  );
   return {
     revision,
     sections,
     team: config.team,
     teamHeadings: TEAM_HEADINGS,
-    skills: { builtin, team: config.skills },
+    skills: { builtin: [...deps.builtins.skills], team: config.skills },
     sizeCap: deps.sizeCap,
     staleSections: Object.keys(config.overrides).filter((k) => !isSectionKey(k)),
   } satisfies PromptsView;

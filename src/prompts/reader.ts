@@ -50,13 +50,22 @@ export function createPromptReader(deps: Pick<PromptDeps, 'redis' | 'keys'>): Pr
     async read(sessionId) {
       const keys = [pKeys.head, qKeys.head];
       if (sessionId !== undefined) keys.push(deps.keys.sessionRevisions(sessionId));
-      const args = [snapshot.prompts.revision, snapshot.policy.revision];
+      // Compare against what was sent: a record is omitted exactly when the head equalled it.
+      const sent = snapshot;
+      const args = [sent.prompts.revision, sent.policy.revision];
       const [p, pJson, q, qJson] = (await runScript(deps.redis, READ, keys, args)) as (string | null)[];
-      snapshot = {
-        prompts: next(snapshot.prompts, Number(p), pJson ?? null, emptySettings),
-        policy: next(snapshot.policy, Number(q), qJson ?? null, defaultPolicy),
+      const fresh = {
+        prompts: next(sent.prompts, Number(p), pJson ?? null, emptySettings),
+        policy: next(sent.policy, Number(q), qJson ?? null, defaultPolicy),
       };
-      return snapshot;
+      // Concurrent reads may resolve in any order; the cache only moves forward.
+      if (
+        fresh.prompts.revision >= snapshot.prompts.revision &&
+        fresh.policy.revision >= snapshot.policy.revision
+      ) {
+        snapshot = fresh;
+      }
+      return fresh;
     },
   };
 }

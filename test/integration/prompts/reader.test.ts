@@ -76,6 +76,17 @@ describe('reading settings per model request (R-F3)', () => {
     expect(after.text).toContain('new');
   });
 
+  it('R-F3: concurrent requests of one process all see the latest revision', async () => {
+    const deps = await world();
+    const reader = createPromptReader(deps);
+    await reader.read();
+    await savePrompts(deps, { baseRevision: 0, team: { about: 'one' } }, panel);
+    const reads = await Promise.all(Array.from({ length: 10 }, () => reader.read()));
+    expect(reads.map((r) => [r.prompts.revision, r.prompts.config.team.about])).toEqual(
+      Array.from({ length: 10 }, () => [1, 'one']),
+    );
+  });
+
   it('R-E9: the main session sees a policy change at its next request, and only the policy section differs', async () => {
     const deps = await world();
     const reader = createPromptReader(deps);
