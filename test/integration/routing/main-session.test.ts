@@ -1,0 +1,130 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { loadCard } from '../../../src/cards/ingest.ts';
+import { savePolicy } from '../../../src/prompts/index.ts';
+import { createRuntime } from '../../../src/runtime.ts';
+import { createTicket } from '../../../src/tickets/ticket-store.ts';
+import { startTestApp, type TestApp, waitFor } from '../../kit/app.ts';
+import { type FakeLlm, type RecordedRequest, startFakeLlm, text, toolCalls } from '../../kit/fake-llm.ts';
+import { ackAll, cardsIn, openAll, roleOf, scriptedModel } from '../../kit/scripted-model.ts';
+import { localMessage, send } from './helpers.ts';
+
+describe('the main session (R-B1, R-B3, R-B8)', () => {
+  let llm: FakeLlm;
+  let app: TestApp;
+  beforeAll(async () => {
+    llm = await startFakeLlm();
+    app = await startTestApp({ LLM_BASE_URL: llm.baseURL, LLM_API_KEY: 'test-key' });
+  });
+  afterAll(async () => {
+    await app.close();
+    await llm.close();
+  });
+  beforeEach(() => {
+    llm.requests.length = 0;
+  });
+  const mains = () => llm.requests.filter((r) => roleOf(r) === 'main');
+  const toolResultsOf = (r: RecordedRequest) =>
+    r.messages.filter((m) => m.role === 'tool').map((m) => m.content ?? '');
+
+  it('R-B1: five candidates arriving together are decided in one orchestrator_route call', async () => {
+    llm.respond(scriptedModel({ main: openAll, executor: ackAll }));
+    const ids = await Promise.all(
+      [1, 2, 3, 4, 5].map((i) => send(app.ctx, localMessage(`task number ${i}: rename module ${i}`))),
+    );
+    await waitFor(async () => {
+      const routed = await Promise.all(ids.map((id) => app.ctx.redis.get(app.ctx.keys.cardRouted(id))));
+      return routed.every(Boolean) && mains().length >= 2;
+    }, 'the main turn');
+    const firstMain = mains()[0] as RecordedRequest;
+    expect(cardsIn(firstMain).sort()).toEqual([...ids].sort());
+    const routeCalls = mains()
+      .flatMap((r) => r.messages.flatMap((m) => m.tool_calls ?? []))
+      .filter((c) => c.function.name === 'orchestrator_route');
+    expect(new Set(routeCalls.map((c) => c.id)).size).toBe(1);
+    await waitFor(async () => (await app.ctx.redis.zcard(app.ctx.keys.tickets())) >= 5, 'five tickets');
+  });
+
+  it('R-B2/R-B1/R-B3: a refused attach, a refused 31-word note and a refused sleep each return an error and change nothing', async () => {
+    const target = await createTicket(
+      app.ctx,
+      (await loadCard(app.ctx, await send(app.ctx, localMessage('seed ticket'))))!,
+      { why: 'test' },
+    );
+    let step = 0;
+    const note31 = Array.from({ length: 31 }, (_, i) => `w${i}`).join(' ');
+    llm.respond((req) => {
+      if (roleOf(req) !== 'main') return text('ok');
+      const cards = cardsIn(req);
+      step++;
+      const all = (d: object) => ({ decisions: cards.map((card) => ({ card, ...d })) });
+      if (step === 1) return toolCalls(['orchestrator_route', all({ action: 'attach', ticket: target.id })]);
+      if (step === 2) return toolCalls(['orchestrator_route', all({ action: 'open', note: note31 })]);
+      if (step === 3) return toolCalls(['sleep', { seconds: 60 }]);
+      if (step === 4) return toolCalls(['orchestrator_route', all({ action: 'ignore' })]);
+      return text('done');
+    });
+    const before = await app.ctx.redis.zcard(app.ctx.keys.tickets());
+    const card = await send(
+      app.ctx,
+      localMessage('the same login topic, no reference at all', { request: false }),
+    );
+    await waitFor(() => step >= 5, 'five main requests');
+    const results = toolResultsOf(mains().at(-1) as RecordedRequest);
+    expect(results[0]).toMatch(/^Error: refused.*no explicit reference to T\d+.*R-B2/s);
+    expect(results[1]).toMatch(/^Error: refused.*31 words.*at most 30/s);
+    expect(results[2]).toMatch(/^Error: refused: the main session never waits \(R-B3\)/);
+    expect(results[3]).toContain(`${card}: ignored`);
+    expect(await app.ctx.redis.zcard(app.ctx.keys.tickets())).toBe(before);
+    expect(await app.ctx.redis.lrange(app.ctx.keys.ticketCards(target.id), 0, -1)).toHaveLength(1);
+  });
+
+  it('R-B8: an inferred ticket opens only under a matching enabled rule, and its executor is restricted to it', async () => {
+    const rt = await createRuntime(app.ctx);
+    const saved = await savePolicy(
+      rt.prompts,
+      {
+        baseRevision: 0,
+        mode: 'inferred',
+        rules: [
+          {
+            id: 'flaky-tests',
+            name: 'Flaky tests',
+            instruction: 'Quarantine a flaky test and link the failing run.',
+            enabled: true,
+          },
+          { id: 'typos', name: 'Typos', instruction: 'Fix typos in docs.', enabled: false },
+        ],
+      },
+      { source: 'api', who: 'test' },
+    );
+    expect(saved.ok).toBe(true);
+    let step = 0;
+    llm.respond((req) => {
+      if (roleOf(req) === 'executor') return req.messages.at(-1)?.role === 'tool' ? text('ok') : ackAll(req);
+      const card = cardsIn(req)[0] ?? '';
+      step++;
+      if (step === 1) return toolCalls(['orchestrator_route', { decisions: [{ card, action: 'open' }] }]);
+      if (step === 2)
+        return toolCalls(['orchestrator_route', { decisions: [{ card, action: 'open', rules: ['typos'] }] }]);
+      if (step === 3)
+        return toolCalls([
+          'orchestrator_route',
+          { decisions: [{ card, action: 'open', rules: ['flaky-tests'] }] },
+        ]);
+      return text('done');
+    });
+    await send(app.ctx, localMessage('test_checkout fails one run in five on main', { request: false }));
+    const exec = await waitFor(
+      () => llm.requests.find((r) => roleOf(r) === 'executor' && (r.system ?? '').includes('flaky-tests')),
+      'the executor',
+    );
+    const results = toolResultsOf(mains().at(-1) as RecordedRequest);
+    expect(results[0]).toMatch(/not an explicit request.*R-B8/);
+    expect(results[1]).toMatch(/R-B8/);
+    expect(results[2]).toMatch(/opened T\d+/);
+    const system = exec.system ?? '';
+    expect(system).toContain('Quarantine a flaky test and link the failing run.');
+    expect(system.lastIndexOf('flaky-tests')).toBeGreaterThan(system.length - 1500);
+    expect(system).not.toContain('Fix typos in docs.');
+  });
+});
