@@ -51,6 +51,20 @@ export function createKeys(prefix: string) {
     /** Thread keys the executor declared unrelated (R-C4): it no longer answers there. */
     ticketUnrelated: (id: string) => k('ticket', id, 'unrelated'),
     ticketReports: (id: string) => k('ticket', id, 'reports'),
+    /** The ticket's checkout: JSON `{ repo, dir, branch, base }` (issue 4 "Workspace"). */
+    ticketWorkspace: (id: string) => k('ticket', id, 'workspace'),
+    /** Verifications run for the ticket: JSON `{ command, exitCode, sha, at }`, newest last (R-C6). */
+    ticketVerifications: (id: string) => k('ticket', id, 'verifications'),
+    /** Screenshots attached for the ticket: JSON `{ path, when, sha, at }`, newest last (R-C6). */
+    ticketScreenshots: (id: string) => k('ticket', id, 'screenshots'),
+    /** The ticket's own PR: JSON `{ repo, number, nodeId, url }` (R-C6). */
+    ticketPr: (id: string) => k('ticket', id, 'pr'),
+    /** Commits made by a tool call, by idempotency key, so a resumed call does not commit twice. */
+    ticketCommits: (id: string) => k('ticket', id, 'commits'),
+    /** Rounds per automated reviewer on a PR: hash `login` → count; `turn:<id>:<login>` marks counted (R-C7). */
+    prBotRounds: (repo: string, number: number) => k('pr', repo.toLowerCase(), number, 'bot-rounds'),
+    /** Cards of a turn that are noted, not worked (an automated reviewer past its three rounds, R-C7). */
+    turnNoted: (turnId: string) => k('turn', turnId, 'noted'),
     pause: (ticketId: string) => k('pause', ticketId),
     /** How a card was routed (set once). */
     cardRouted: (cardId: string) => k('card', cardId, 'routed'),
