@@ -1,0 +1,70 @@
+import { EventDispatcher, LoggerLevel } from '@larksuiteoapi/node-sdk';
+import type { z } from 'zod';
+import type { CardDraft } from '../../cards/card.ts';
+import { HttpError } from '../../errors/http-error.ts';
+import type { Logger } from '../../logger.ts';
+import { CardActionEventSchema, MessageEventSchema } from './event-schemas.ts';
+import type { FeishuFacts } from './facts.ts';
+import { larkLogger } from './lark-client.ts';
+import { parseCardAction } from './parse-card-action.ts';
+import { parseMessageEvent } from './parse-message-event.ts';
+
+/** What one verified event comes to: a card for ingest, or nothing; `answer` is the HTTP body. */
+export type FeishuOutcome =
+  | { type: 'card'; draft: CardDraft; answer: Record<string, unknown> }
+  | { type: 'skip'; reason: string; answer: Record<string, unknown> };
+
+export interface FeishuDispatcher {
+  dispatch(body: Record<string, unknown>): Promise<FeishuOutcome>;
+}
+
+/**
+ * Hands verified, decrypted events to the SDK's `EventDispatcher` (R-A1), which routes them by
+ * event type; our handlers only validate and parse, so `invoke` resolves without I/O. Its own
+ * signature check is off (`needCheck: false`): `openFeishuEnvelope` already did a stricter one.
+ */
+export function createFeishuDispatcher(facts: () => FeishuFacts, log: Logger): FeishuDispatcher {
+  const sdk = new EventDispatcher({ logger: larkLogger(log), loggerLevel: LoggerLevel.error }).register<{
+    'card.action.trigger': (data: unknown) => FeishuOutcome;
+  }>({
+    'im.message.receive_v1': (data: unknown): FeishuOutcome => {
+      const parsed = parseMessageEvent(validated(MessageEventSchema, data), facts());
+      return { ...parsed, answer: {} };
+    },
+    'card.action.trigger': (data: unknown): FeishuOutcome => {
+      const draft = parseCardAction(validated(CardActionEventSchema, data), facts());
+      // Feishu shows a toast to the person who pressed; outsiders get their one polite sentence (R-A5).
+      const answer =
+        draft.author.role === 'not_allowed'
+          ? {
+              toast: {
+                type: 'warning',
+                content: 'Only people allowed to work with this bot can use its buttons.',
+              },
+            }
+          : {};
+      return { type: 'card', draft, answer };
+    },
+  });
+  return {
+    async dispatch(body) {
+      const out: unknown = await sdk.invoke(body, { needCheck: false });
+      if (out && typeof out === 'object' && 'type' in out) return out as FeishuOutcome;
+      // The SDK answers a string for event types without a handler: acknowledged, nothing stored.
+      return { type: 'skip', reason: typeof out === 'string' ? out : 'unhandled event', answer: {} };
+    },
+  };
+}
+
+function validated<S extends z.ZodType>(schema: S, data: unknown): z.output<S> {
+  const r = schema.safeParse(data);
+  if (!r.success) {
+    const first = r.error.issues[0];
+    throw new HttpError(
+      400,
+      'malformed_event',
+      `event field ${first?.path.join('.') ?? '?'}: ${first?.message ?? 'invalid'}`,
+    );
+  }
+  return r.data;
+}

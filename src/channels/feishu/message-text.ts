@@ -1,0 +1,122 @@
+import type { Mention } from './event-schemas.ts';
+
+export interface MessageText {
+  text: string;
+  title?: string;
+}
+
+/** A post element, as far as text goes. */
+interface PostElement {
+  tag?: string;
+  text?: string;
+  href?: string;
+  user_id?: string;
+  user_name?: string;
+  language?: string;
+  emoji_type?: string;
+}
+
+/**
+ * The readable text of a message (R-A3): `text` and `post` contents with `@_user_N` placeholders
+ * turned into `@Name` and the bot's own mention removed (it only addressed the message); other
+ * types become a short bracketed marker so the card still says what was sent.
+ */
+export function messageText(
+  messageType: string,
+  content: string,
+  mentions: Mention[],
+  isBot: (m: Mention) => boolean,
+): MessageText {
+  const parsed = safeJson(content);
+  const names = new Map(mentions.map((m) => [m.key, isBot(m) ? '' : `@${m.name || 'someone'}`]));
+  names.set('@_all', '@all');
+  switch (messageType) {
+    case 'text':
+      return { text: tidy(replaceMentions(String(parsed?.text ?? ''), names)) };
+    case 'post':
+      return postText(parsed, names);
+    case 'file':
+      return { text: `[file${parsed?.file_name ? ` ${String(parsed.file_name)}` : ''}]` };
+    case 'interactive':
+      return { text: '[card]' };
+    case 'merge_forward':
+      return { text: '[forwarded messages]' };
+    default:
+      return { text: `[${messageType}]` };
+  }
+}
+
+function postText(parsed: Record<string, unknown> | undefined, names: Map<string, string>): MessageText {
+  // Events carry `{ title, content }`; the send API's locale wrapper (`{ zh_cn: {…} }`) is accepted too.
+  const body = (parsed && !Array.isArray(parsed.content) ? Object.values(parsed).find(isPostBody) : parsed) as
+    | { title?: unknown; content?: unknown }
+    | undefined;
+  const lines = Array.isArray(body?.content) ? (body.content as unknown[]) : [];
+  const text = lines
+    .map((line) =>
+      Array.isArray(line) ? (line as PostElement[]).map((el) => elementText(el, names)).join('') : '',
+    )
+    .join('\n');
+  const title = typeof body?.title === 'string' && body.title.trim() ? body.title.trim() : undefined;
+  return title ? { text: tidy(text), title } : { text: tidy(text) };
+}
+
+function elementText(el: PostElement, names: Map<string, string>): string {
+  switch (el.tag) {
+    case 'text':
+    case 'md':
+      return replaceMentions(el.text ?? '', names);
+    case 'a':
+      return el.href && el.text && el.text !== el.href
+        ? `${el.text} (${el.href})`
+        : (el.href ?? el.text ?? '');
+    case 'at': {
+      const key = el.user_id ?? '';
+      return names.get(key) ?? (el.user_name ? `@${el.user_name}` : '');
+    }
+    case 'code_block':
+      return `\n\`\`\`${el.language ?? ''}\n${el.text ?? ''}\n\`\`\`\n`;
+    case 'img':
+      return '[image]';
+    case 'media':
+      return '[video]';
+    case 'emotion':
+      return el.emoji_type ? `:${el.emoji_type}:` : '';
+    case 'hr':
+      return '\n---\n';
+    default:
+      return el.text ?? '';
+  }
+}
+
+/** A removed mention takes one following space with it, so `@bot fix it` reads `fix it`. */
+function replaceMentions(text: string, names: Map<string, string>): string {
+  return text.replace(/(@_user_\d+|@_all)( ?)/g, (whole, key: string, space: string) => {
+    const name = names.get(key);
+    if (name === undefined) return whole;
+    return name ? name + space : '';
+  });
+}
+
+/** Trims line ends and runs of blank lines; indentation (code) is kept. */
+function tidy(text: string): string {
+  return text
+    .split('\n')
+    .map((l) => l.trimEnd())
+    .join('\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
+}
+
+function isPostBody(v: unknown): boolean {
+  return Boolean(v && typeof v === 'object' && Array.isArray((v as { content?: unknown }).content));
+}
+
+function safeJson(s: string): Record<string, unknown> | undefined {
+  try {
+    const v: unknown = JSON.parse(s);
+    return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}

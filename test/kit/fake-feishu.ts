@@ -1,0 +1,265 @@
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/**
+ * A Feishu Open API server on loopback (ARCHITECTURE: "outside services in tests are real HTTP
+ * servers"), speaking enough for the official SDK: tenant/app access tokens, bot info, message
+ * create/reply/patch and reactions. It records every call, dedupes sends on `uuid` like Feishu,
+ * and can be told to fail the next N calls (429, 5xx, rate-limit codes) for retry tests.
+ */
+
+export interface FeishuCall {
+  method: string;
+  path: string;
+  query: Record<string, string>;
+  headers: IncomingHttpHeaders;
+  body: Record<string, unknown> | undefined;
+  at: number;
+  /** The status the fake answered. */
+  status: number;
+}
+
+/** A message the bot posted, as a user in the chat would see it. */
+export interface FakeFeishuMessage {
+  messageId: string;
+  via: 'create' | 'reply';
+  chatId: string | undefined;
+  /** The message replied to (`reply`). */
+  parentId: string | undefined;
+  inThread: boolean;
+  msgType: string;
+  /** Raw `content` string as sent. */
+  content: string;
+  /** `content.text` for text messages. */
+  text: string | undefined;
+  uuid: string | undefined;
+}
+
+export interface FakeFeishuReaction {
+  reactionId: string;
+  messageId: string;
+  emoji: string;
+}
+
+export interface FakeFeishuPatch {
+  messageId: string;
+  content: string;
+}
+
+/** One scripted failure: an HTTP status and/or a Feishu business code, optional headers. */
+export interface FeishuFailure {
+  status?: number;
+  code?: number;
+  msg?: string;
+  headers?: Record<string, string>;
+}
+
+export interface FakeFeishu {
+  /** Base URL to use as `FEISHU_DOMAIN`. */
+  url: string;
+  bot: { openId: string; name: string };
+  appId: string;
+  appSecret: string;
+  calls: FeishuCall[];
+  messages: FakeFeishuMessage[];
+  reactions: FakeFeishuReaction[];
+  patches: FakeFeishuPatch[];
+  /** Fail the next `times` calls whose path matches `match` (default: every `/im/` call). */
+  fail(times: number, failure: FeishuFailure, match?: RegExp): void;
+  /** Calls to paths matching `match`. */
+  callsTo(match: RegExp): FeishuCall[];
+  close(): Promise<void>;
+}
+
+export interface FakeFeishuOptions {
+  appId?: string;
+  appSecret?: string;
+  botOpenId?: string;
+  botName?: string;
+}
+
+const TOKEN = 't-fake-tenant-token';
+
+/** Starts the fake on 127.0.0.1 at a free port. */
+export async function startFakeFeishu(opts: FakeFeishuOptions = {}): Promise<FakeFeishu> {
+  const appId = opts.appId ?? 'cli_fake_app';
+  const appSecret = opts.appSecret ?? 'fake-app-secret';
+  const bot = { openId: opts.botOpenId ?? 'ou_bot_fake', name: opts.botName ?? 'Switchyard' };
+  const calls: FeishuCall[] = [];
+  const messages: FakeFeishuMessage[] = [];
+  const reactions: FakeFeishuReaction[] = [];
+  const patches: FakeFeishuPatch[] = [];
+  const byUuid = new Map<string, FakeFeishuMessage>();
+  const failures: { left: number; failure: FeishuFailure; match: RegExp }[] = [];
+  let seq = 0;
+
+  const route = (call: FeishuCall): [number, unknown, (Record<string, string> | undefined)?] => {
+    const scripted = failures.find((f) => f.left > 0 && f.match.test(call.path));
+    if (scripted) {
+      scripted.left -= 1;
+      const f = scripted.failure;
+      return [f.status ?? 200, { code: f.code ?? 99991400, msg: f.msg ?? 'scripted failure' }, f.headers];
+    }
+    const { method, path, body } = call;
+    if (method === 'POST' && /^\/open-apis\/auth\/v3\/(tenant|app)_access_token(\/internal)?$/.test(path)) {
+      if (body?.app_id !== appId || body?.app_secret !== appSecret)
+        return [200, { code: 10014, msg: 'app secret invalid' }];
+      return [200, { code: 0, msg: 'ok', tenant_access_token: TOKEN, app_access_token: TOKEN, expire: 7200 }];
+    }
+    if (call.headers.authorization !== `Bearer ${TOKEN}`) {
+      return [400, { code: 99991663, msg: 'Invalid access token for authorization' }];
+    }
+    if (method === 'GET' && path === '/open-apis/bot/v3/info') {
+      return [
+        200,
+        {
+          code: 0,
+          msg: 'ok',
+          bot: {
+            activate_status: 2,
+            app_name: bot.name,
+            open_id: bot.openId,
+            avatar_url: '',
+            ip_white_list: [],
+          },
+        },
+      ];
+    }
+    if (method === 'POST' && path === '/open-apis/im/v1/messages') {
+      if (call.query.receive_id_type !== 'chat_id')
+        return [400, { code: 99992402, msg: 'receive_id_type invalid' }];
+      return [
+        200,
+        { code: 0, msg: 'success', data: send('create', String(body?.receive_id), undefined, body) },
+      ];
+    }
+    const reply = path.match(/^\/open-apis\/im\/v1\/messages\/([^/]+)\/reply$/);
+    if (method === 'POST' && reply?.[1]) {
+      return [200, { code: 0, msg: 'success', data: send('reply', undefined, reply[1], body) }];
+    }
+    const reaction = path.match(/^\/open-apis\/im\/v1\/messages\/([^/]+)\/reactions$/);
+    if (method === 'POST' && reaction?.[1]) {
+      const emoji = String((body?.reaction_type as { emoji_type?: unknown } | undefined)?.emoji_type ?? '');
+      if (!emoji) return [400, { code: 231001, msg: 'reaction type is invalid' }];
+      const r = { reactionId: `rc_${++seq}`, messageId: reaction[1], emoji };
+      reactions.push(r);
+      return [
+        200,
+        {
+          code: 0,
+          msg: 'success',
+          data: { reaction_id: r.reactionId, reaction_type: { emoji_type: emoji } },
+        },
+      ];
+    }
+    const patch = path.match(/^\/open-apis\/im\/v1\/messages\/([^/]+)$/);
+    if (method === 'PATCH' && patch?.[1]) {
+      patches.push({ messageId: patch[1], content: String(body?.content ?? '') });
+      return [200, { code: 0, msg: 'success', data: {} }];
+    }
+    return [404, { code: 404, msg: `fake-feishu: no route ${method} ${path}` }];
+  };
+
+  /** Feishu keeps one message per uuid (for an hour): a repeat answers the first one. */
+  function send(
+    via: 'create' | 'reply',
+    chatId: string | undefined,
+    parentId: string | undefined,
+    body?: Record<string, unknown>,
+  ) {
+    const uuid = typeof body?.uuid === 'string' ? body.uuid : undefined;
+    const known = uuid ? byUuid.get(uuid) : undefined;
+    const msg: FakeFeishuMessage = known ?? {
+      messageId: `om_fake_${++seq}`,
+      via,
+      chatId,
+      parentId,
+      inThread: body?.reply_in_thread === true,
+      msgType: String(body?.msg_type ?? ''),
+      content: String(body?.content ?? ''),
+      text: textOf(String(body?.content ?? '')),
+      uuid,
+    };
+    if (!known) {
+      messages.push(msg);
+      if (uuid) byUuid.set(uuid, msg);
+    }
+    return {
+      message_id: msg.messageId,
+      chat_id: msg.chatId ?? 'oc_fake',
+      msg_type: msg.msgType,
+      body: { content: msg.content },
+    };
+  }
+
+  const server = createServer((req, res) => {
+    void handle(req, res).catch((err: unknown) => reply(res, 500, { code: 500, msg: String(err) }));
+  });
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', 'http://fake');
+    const raw = await readBody(req);
+    const call: FeishuCall = {
+      method: req.method ?? 'GET',
+      path: url.pathname,
+      query: Object.fromEntries(url.searchParams),
+      headers: req.headers,
+      body: raw ? (JSON.parse(raw) as Record<string, unknown>) : undefined,
+      at: Date.now(),
+      status: 0,
+    };
+    const [status, body, headers] = route(call);
+    call.status = status;
+    calls.push(call);
+    reply(res, status, body, headers);
+  }
+
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    bot,
+    appId,
+    appSecret,
+    calls,
+    messages,
+    reactions,
+    patches,
+    fail: (times, failure, match = /^\/open-apis\/im\//) =>
+      void failures.push({ left: times, failure, match }),
+    callsTo: (match) => calls.filter((c) => match.test(c.path)),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+function textOf(content: string): string | undefined {
+  try {
+    const v = JSON.parse(content) as { text?: unknown };
+    return typeof v.text === 'string' ? v.text : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function reply(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', ...headers });
+  res.end(JSON.stringify(body));
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}
