@@ -1,0 +1,89 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadCard } from '../../../src/cards/ingest.ts';
+import { addTicketRefs, createTicket } from '../../../src/tickets/ticket-store.ts';
+import { startTestApp, type TestApp, waitFor } from '../../kit/app.ts';
+import { type FakeLlm, type RecordedRequest, startFakeLlm, text, toolCalls } from '../../kit/fake-llm.ts';
+import { cardsIn, roleOf } from '../../kit/scripted-model.ts';
+import { localMessage, send } from './helpers.ts';
+
+/** Two tickets subscribed to one thread: a card in it is owned by both (R-C3). */
+describe('hand-back (R-C3)', () => {
+  let llm: FakeLlm;
+  let app: TestApp;
+  beforeAll(async () => {
+    llm = await startFakeLlm();
+    app = await startTestApp({ LLM_BASE_URL: llm.baseURL, LLM_API_KEY: 'test-key' });
+  });
+  afterAll(async () => {
+    await app.close();
+    await llm.close();
+  });
+
+  async function twoTicketsOnThread(thread: string) {
+    const ids: string[] = [];
+    for (const title of ['billing export', 'login page']) {
+      const card = (await loadCard(
+        app.ctx,
+        await send(app.ctx, localMessage(`seed ${title} ${thread}`, { request: false })),
+      ))!;
+      const t = await createTicket(app.ctx, card, { why: 'test', title });
+      await app.ctx.redis.del(app.ctx.keys.ticketInbox(t.id));
+      await addTicketRefs(app.ctx, t.id, [`msg:${thread}`]);
+      ids.push(t.id);
+    }
+    return ids as [string, string];
+  }
+
+  /** Which ticket an executor request belongs to, from its environment section. */
+  const ticketOf = (r: RecordedRequest) => /ticket: (T\d+)/.exec(r.system ?? '')?.[1];
+  const systemHas = (t: string) => (r: RecordedRequest) => ticketOf(r) === t;
+
+  it('R-C3: handed back by one owner and taken by the other, a card does not become a candidate', async () => {
+    const [a, b] = await twoTicketsOnThread('thread-1');
+    llm.respond((req) => {
+      if (roleOf(req) === 'main') return text('nothing');
+      if (req.messages.at(-1)?.role === 'tool') return text('ok');
+      const card = cardsIn(req)[0] ?? '';
+      return systemHas(a)(req)
+        ? toolCalls(['handback', { card, reason: 'This is about the login page, not billing.' }])
+        : toolCalls(['reply', { to: card, text: 'On it: the login page spacing.' }]);
+    });
+    const card = await send(app.ctx, localMessage('the spacing looks off', { replyTo: 'thread-1' }));
+    await waitFor(
+      async () => (await app.ctx.redis.smembers(app.ctx.keys.cardTaken(card))).includes(b),
+      'b to take it',
+    );
+    await waitFor(
+      async () => (await app.ctx.redis.hexists(app.ctx.keys.cardHandbacks(card), a)) === 1,
+      'a to hand it back',
+    );
+    await new Promise((r) => setTimeout(r, 300));
+    expect(await app.ctx.redis.zscore(app.ctx.keys.candidates(), card)).toBeNull();
+    expect(
+      llm.requests.filter((r) => roleOf(r) === 'main' && JSON.stringify(r.messages).includes(card)),
+    ).toHaveLength(0);
+  });
+
+  it('R-C3: handed back by both owners, a card reaches the main session with both reasons', async () => {
+    const [a, b] = await twoTicketsOnThread('thread-2');
+    const mains: RecordedRequest[] = [];
+    llm.respond((req) => {
+      if (roleOf(req) === 'main') {
+        mains.push(req);
+        return text('noted');
+      }
+      if (req.messages.at(-1)?.role === 'tool') return text('ok');
+      const card = cardsIn(req)[0] ?? '';
+      const reason = systemHas(a)(req) ? 'Reason A: not billing.' : 'Reason B: not the login page.';
+      return toolCalls(['handback', { card, reason }]);
+    });
+    const card = await send(
+      app.ctx,
+      localMessage('can someone update the changelog?', { replyTo: 'thread-2' }),
+    );
+    const seen = await waitFor(() => mains.find((r) => cardsIn(r).includes(card)), 'the main session');
+    const input = JSON.stringify(seen.messages);
+    expect(input).toContain(`handed back by ${a}: Reason A: not billing.`);
+    expect(input).toContain(`handed back by ${b}: Reason B: not the login page.`);
+  });
+});
