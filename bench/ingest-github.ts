@@ -1,0 +1,156 @@
+import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { pathToFileURL } from 'node:url';
+import { serve } from '@hono/node-server';
+import { loadConfig } from '../src/config.ts';
+import { closeContext, createContext } from '../src/create-context.ts';
+import { createApp } from '../src/web/app.ts';
+import { githubPayloads, signGitHubBody } from '../test/kit/github-webhook.ts';
+import type { BenchRow } from './row.ts';
+
+const EVENTS = 2000;
+const WARMUP = 200;
+const CONCURRENCY = 20;
+const SECRET = 'bench-secret';
+
+interface Signed {
+  body: string;
+  headers: Record<string, string>;
+}
+
+/**
+ * Issue 2 `bench/`: signed GitHub webhooks per second and p50/p99 latency to the HTTP answer
+ * through the real server (verify, parse, card, ingest in Redis with its "seen" reaction and routing
+ * job), against a same-run baseline of a bare `node:http` server that only checks the HMAC.
+ */
+export async function benchGitHubIngest(
+  redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+): Promise<BenchRow[]> {
+  const config = loadConfig({
+    REDIS_URL: redisUrl,
+    KEY_PREFIX: `bench-gh-${randomUUID().slice(0, 8)}`,
+    LOG_LEVEL: 'silent',
+    GITHUB_WEBHOOK_SECRET: SECRET,
+    GITHUB_TOKEN: 'bench-token',
+    GITHUB_BOT_LOGIN: 'switchyard-bot',
+    // Nothing is sent out: no workers run, so the API is never called.
+    GITHUB_API_URL: 'http://127.0.0.1:9',
+  });
+  const ctx = createContext(config);
+  const app = serve({ fetch: createApp(ctx).fetch, port: 0, hostname: '127.0.0.1' });
+  const bare = bareVerifier().listen(0, '127.0.0.1');
+  try {
+    const [appUrl, bareUrl] = await Promise.all([listening(app), listening(bare)]);
+    const events = Array.from({ length: WARMUP + EVENTS }, (_, i) => signed(i));
+    await run(`${appUrl}/webhooks/github`, events.slice(0, WARMUP));
+    await run(bareUrl, events.slice(0, WARMUP));
+    const product = await run(`${appUrl}/webhooks/github`, events.slice(WARMUP));
+    const baseline = await run(bareUrl, events.slice(WARMUP));
+    return rows(product, baseline);
+  } finally {
+    await Promise.all([close(app), close(bare)]);
+    await deletePrefix(ctx, config.KEY_PREFIX);
+    await closeContext(ctx);
+  }
+}
+
+/** A mention comment per event, each its own delivery: every one is a new card (the full path). */
+function signed(i: number): Signed {
+  const body = JSON.stringify(githubPayloads.mentionComment({ number: 1 + (i % 50), commentId: 10_000 + i }));
+  return {
+    body,
+    headers: {
+      'content-type': 'application/json',
+      'x-github-event': 'issue_comment',
+      'x-github-delivery': randomUUID(),
+      'x-hub-signature-256': signGitHubBody(SECRET, body),
+    },
+  };
+}
+
+/** The baseline: read the body, check the HMAC in constant time, answer 202. Nothing else. */
+function bareVerifier(): Server {
+  return createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const hmac = createHmac('sha256', SECRET).update(Buffer.concat(chunks)).digest('hex');
+      const want = Buffer.from(`sha256=${hmac}`);
+      const got = Buffer.from(String(req.headers['x-hub-signature-256'] ?? ''));
+      const ok = got.length === want.length && timingSafeEqual(got, want);
+      res.writeHead(ok ? 202 : 401, { 'content-type': 'application/json' }).end('{"ok":true}');
+    });
+  });
+}
+
+interface RunResult {
+  latencies: number[];
+  seconds: number;
+}
+
+async function run(url: string, events: Signed[]): Promise<RunResult> {
+  const latencies: number[] = [];
+  let next = 0;
+  const started = performance.now();
+  const worker = async () => {
+    for (let i = next++; i < events.length; i = next++) {
+      const e = events[i] as Signed;
+      const t = performance.now();
+      const res = await fetch(url, { method: 'POST', headers: e.headers, body: e.body });
+      await res.arrayBuffer();
+      if (res.status !== 202) throw new Error(`bench: ${url} answered ${res.status}`);
+      latencies.push(performance.now() - t);
+    }
+  };
+  await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+  return { latencies, seconds: (performance.now() - started) / 1000 };
+}
+
+function rows(p: RunResult, b: RunResult): BenchRow[] {
+  const round = (x: number) => Math.round(x * 100) / 100;
+  const rate = (r: RunResult) => r.latencies.length / r.seconds;
+  const note = `${EVENTS} signed issue_comment mentions, concurrency ${CONCURRENCY}, loopback; baseline: bare node:http HMAC check`;
+  const row = (name: string, value: number, baseline: number, unit: string): BenchRow => ({
+    name,
+    value: round(value),
+    unit,
+    baseline: round(baseline),
+    ratio: round(value / baseline),
+    note,
+  });
+  return [
+    row('github ingest throughput', rate(p), rate(b), 'events/s'),
+    row('github ingest answer p50', q(p.latencies, 0.5), q(b.latencies, 0.5), 'ms'),
+    row('github ingest answer p99', q(p.latencies, 0.99), q(b.latencies, 0.99), 'ms'),
+  ];
+}
+
+function q(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? 0;
+}
+
+async function listening(server: Server | ReturnType<typeof serve>): Promise<string> {
+  if (!server.listening) await new Promise<void>((resolve) => server.once('listening', () => resolve()));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+function close(server: Server | ReturnType<typeof serve>): Promise<void> {
+  if ('closeAllConnections' in server) server.closeAllConnections();
+  return new Promise((resolve) => server.close(() => resolve()));
+}
+
+async function deletePrefix(ctx: ReturnType<typeof createContext>, prefix: string): Promise<void> {
+  let cursor = '0';
+  do {
+    const [next, found] = await ctx.redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
+    cursor = next;
+    if (found.length) await ctx.redis.unlink(...found);
+  } while (cursor !== '0');
+}
+
+// `npx tsx bench/ingest-github.ts` runs this bench alone.
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  process.stdout.write(`${JSON.stringify(await benchGitHubIngest(), null, 2)}\n`);
+}
