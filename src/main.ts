@@ -2,6 +2,7 @@ import { serve } from '@hono/node-server';
 import { ConfigError, loadConfig } from './config.ts';
 import { closeContext, createContext } from './create-context.ts';
 import { createLogger } from './logger.ts';
+import { createRuntime } from './runtime.ts';
 import { apiRoutes } from './web/api-routes.ts';
 import { createApp } from './web/app.ts';
 import { startWorkers } from './workers.ts';
@@ -30,12 +31,13 @@ async function main(): Promise<void> {
   log.info({ channels }, `channels: ${channels.join(', ')}`);
 
   const stops: (() => Promise<unknown>)[] = [];
+  const rt = await createRuntime(ctx);
   if (config.ROLE !== 'web') {
-    const workers = await startWorkers(ctx);
+    const workers = await startWorkers(ctx, rt);
     stops.push(workers.stop);
   }
   if (config.ROLE !== 'worker') {
-    const app = createApp(ctx, apiRoutes(ctx));
+    const app = createApp(ctx, apiRoutes(ctx, rt));
     const server = serve({ fetch: app.fetch, port: config.PORT, hostname: config.HOST }, (info) =>
       log.info({ port: info.port }, `listening on ${config.HOST}:${info.port}`),
     );

@@ -96,6 +96,8 @@ export function createKeys(prefix: string) {
 
     // chat settings and the panel's local chat
     localChat: (chatId: string) => k('local', chatId),
+    /** The people's messages of a local chat (JSON, oldest first), beside the bot's in `localChat`. */
+    localPeople: (chatId: string) => k('local-people', chatId),
     chatRepos: () => k('settings', 'chat-repos'),
   };
 }

@@ -1,7 +1,23 @@
 import type { Ctx } from '../context.ts';
+import type { Runtime } from '../runtime.ts';
+import { cardsRoutes } from './api/cards-routes.ts';
+import { localChatRoutes } from './api/local-chat-routes.ts';
+import { policyRoutes } from './api/policy-routes.ts';
+import { promptsRoutes } from './api/prompts-routes.ts';
+import { queuesRoutes } from './api/queues-routes.ts';
+import { ticketPauseRoutes } from './api/ticket-pause-routes.ts';
+import { ticketsRoutes } from './api/tickets-routes.ts';
 import type { ApiRoutes } from './app.ts';
 
-/** Every `/api` route module of the product. */
-export function apiRoutes(_ctx: Ctx): ApiRoutes[] {
-  return [];
+/** Every `/api` route module of the product; `rt` carries the built-in prompt texts (loaded once). */
+export function apiRoutes(ctx: Ctx, rt: Runtime): ApiRoutes[] {
+  return [
+    promptsRoutes(rt.prompts),
+    policyRoutes(rt.prompts),
+    ticketsRoutes(ctx),
+    ticketPauseRoutes(ctx),
+    cardsRoutes(ctx),
+    localChatRoutes(ctx),
+    queuesRoutes(ctx),
+  ];
 }

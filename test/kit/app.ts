@@ -4,6 +4,7 @@ import { loadConfig } from '../../src/config.ts';
 import type { Ctx } from '../../src/context.ts';
 import { closeContext, createContext } from '../../src/create-context.ts';
 import { createLogger } from '../../src/logger.ts';
+import { createRuntime } from '../../src/runtime.ts';
 import { apiRoutes } from '../../src/web/api-routes.ts';
 import { createApp } from '../../src/web/app.ts';
 import { startWorkers } from '../../src/workers.ts';
@@ -31,8 +32,9 @@ export async function startTestApp(
     ...env,
   });
   const ctx = createContext(config, { log: createLogger(config.LOG_LEVEL) });
-  const workers = opts.workers === false ? undefined : await startWorkers(ctx);
-  const app = createApp(ctx, apiRoutes(ctx));
+  const runtime = await createRuntime(ctx);
+  const workers = opts.workers === false ? undefined : await startWorkers(ctx, runtime);
+  const app = createApp(ctx, apiRoutes(ctx, runtime));
   const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' });
   await new Promise<void>((resolve) => server.once('listening', () => resolve()));
   const { port } = server.address() as AddressInfo;

@@ -1,0 +1,98 @@
+import { loadCard } from '../../cards/ingest.ts';
+import type { Ctx } from '../../context.ts';
+import { sessionRevisions } from '../../prompts/index.ts';
+import { getPause } from '../../tickets/pause.ts';
+import type { Ticket } from '../../tickets/ticket.ts';
+import { getTicket, ticketAttachments } from '../../tickets/ticket-store.ts';
+import { executorSessionId, summarize, type TicketSummary } from './ticket-summary.ts';
+
+type ReadCtx = Pick<Ctx, 'redis' | 'keys'>;
+
+const EXCERPT = 280;
+const parse = (s: string): unknown => JSON.parse(s);
+
+/** What `GET /api/tickets/:id` answers (issue 6 "Tickets": list and detail). */
+export interface TicketDetail extends TicketSummary {
+  ticket: Ticket;
+  /** Reference keys the ticket is subscribed to (`msg:…`, `thread:…`, `gh:owner/name#N`, …). */
+  threads: string[];
+  /** The ticket's own PR `{ repo, number, nodeId, url }` once it opened one (R-C6). */
+  pr: unknown;
+  /** GitHub issues and PRs the ticket follows (`gh:owner/name#N`). */
+  prs: string[];
+  cards: Awaited<ReturnType<typeof cardsOf>>;
+  sessions: Awaited<ReturnType<typeof sessionOf>>[];
+  outbox: Awaited<ReturnType<typeof outboxOf>>;
+  reports: unknown[];
+}
+
+/** Everything the panel shows about one ticket, or undefined when it does not exist. */
+export async function ticketDetail(ctx: ReadCtx, id: string): Promise<TicketDetail | undefined> {
+  const ticket = await getTicket(ctx, id);
+  if (!ticket) return undefined;
+  const [pause, refs, pr, reports, cards, outbox, listed] = await Promise.all([
+    getPause(ctx, id),
+    ctx.redis.smembers(ctx.keys.ticketRefs(id)),
+    ctx.redis.get(ctx.keys.ticketPr(id)),
+    ctx.redis.lrange(ctx.keys.ticketReports(id), 0, -1),
+    cardsOf(ctx, id),
+    outboxOf(ctx, id),
+    ctx.redis.smembers(ctx.keys.ticketSessions(id)),
+  ]);
+  const sessionIds = [...new Set([executorSessionId(id), ...listed])];
+  return {
+    ...summarize(ticket, pause ?? null),
+    ticket,
+    threads: refs.sort(),
+    pr: pr ? parse(pr) : null,
+    prs: refs.filter((r) => r.startsWith('gh:')).sort(),
+    cards,
+    sessions: await Promise.all(sessionIds.map((s) => sessionOf(ctx, s))),
+    outbox,
+    reports: reports.map(parse),
+  };
+}
+
+/** The cards in the order they attached, each with why and a short look at it (R-B2). */
+async function cardsOf(ctx: ReadCtx, id: string) {
+  const attachments = await ticketAttachments(ctx, id);
+  return Promise.all(
+    attachments.map(async (a) => {
+      const card = await loadCard(ctx, a.cardId);
+      return {
+        ...a,
+        card: card
+          ? {
+              source: card.source,
+              kind: card.kind,
+              author: card.author,
+              request: card.request,
+              receivedAt: card.receivedAt,
+              excerpt: card.text.slice(0, EXCERPT),
+              truncated: card.truncated ?? null,
+            }
+          : null,
+      };
+    }),
+  );
+}
+
+/** A session with the prompt revisions it ran under (R-F3) and its latest turn's usage (budgets). */
+async function sessionOf(ctx: ReadCtx, sessionId: string) {
+  const [revisions, turn, steps] = await Promise.all([
+    sessionRevisions(ctx, sessionId),
+    ctx.redis.hget(ctx.keys.transcriptMeta(sessionId), 'turn'),
+    ctx.redis.llen(ctx.keys.transcript(sessionId)),
+  ]);
+  return { id: sessionId, revisions, lastTurn: turn ? parse(turn) : null, transcriptLength: steps };
+}
+
+/** The ticket's delivered effects, oldest first, each with its sent record. */
+async function outboxOf(ctx: ReadCtx, id: string) {
+  const keys = await ctx.redis.lrange(ctx.keys.outboxByTicket(id), 0, -1);
+  const sent = keys.length ? await ctx.redis.mget(keys.map((k) => ctx.keys.outboxSent(k))) : [];
+  return keys.map((key, i) => {
+    const record = sent[i];
+    return { key, sent: record ? parse(record) : null };
+  });
+}

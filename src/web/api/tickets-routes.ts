@@ -1,0 +1,31 @@
+import type { Hono } from 'hono';
+import type { Ctx } from '../../context.ts';
+import { HttpError } from '../../errors/http-error.ts';
+import { listTickets } from '../../tickets/ticket-store.ts';
+import type { ApiRoutes } from '../app.ts';
+import { ticketDetail } from './ticket-detail.ts';
+import { pausesOf, summarize } from './ticket-summary.ts';
+
+const MAX_LIMIT = 500;
+
+/** `GET /api/tickets` (newest first, `?limit=` up to 500) and `GET /api/tickets/:id`. */
+export function ticketsRoutes(ctx: Ctx): ApiRoutes {
+  return (api: Hono) => {
+    api.get('/tickets', async (c) => {
+      const limit = Math.min(MAX_LIMIT, Math.max(1, Number(c.req.query('limit')) || 100));
+      const tickets = await listTickets(ctx, limit);
+      const pauses = await pausesOf(
+        ctx,
+        tickets.map((t) => t.id),
+      );
+      return c.json({ tickets: tickets.map((t, i) => summarize(t, pauses[i] ?? null)) });
+    });
+
+    api.get('/tickets/:id', async (c) => {
+      const id = c.req.param('id');
+      const detail = await ticketDetail(ctx, id);
+      if (!detail) throw new HttpError(404, 'not_found', `no ticket ${id}`);
+      return c.json(detail);
+    });
+  };
+}
