@@ -428,8 +428,12 @@ export async function startFakeGitHub(
   function graphql(b: Record<string, unknown>): Reply {
     const query = String(b.query ?? '');
     const vars = (b.variables ?? {}) as Record<string, unknown>;
-    const arg = (name: string) =>
-      (vars[name] as string | undefined) ?? new RegExp(`${name}:\\s*"([^"]+)"`).exec(query)?.[1];
+    // An argument by its schema name, whether written literally or passed as any `$variable`.
+    const arg = (name: string): string | undefined => {
+      const m = new RegExp(`\\b${name}:\\s*(?:"([^"]+)"|(\\d+)|\\$(\\w+))`).exec(query);
+      const v = m?.[1] ?? m?.[2] ?? (m?.[3] ? vars[m[3]] : vars[name]);
+      return v === undefined || v === null ? undefined : String(v);
+    };
     const missing = (id: unknown) =>
       json(200, {
         data: null,
@@ -449,8 +453,8 @@ export async function startFakeGitHub(
       return json(200, { data: { markPullRequestReadyForReview: { pullRequest: { id, isDraft: false } } } });
     }
     if (/reviewThreads/.test(query)) {
-      const repo = `${vars.owner}/${vars.repo ?? vars.name}`;
-      const mine = fake.reviewComments.filter((c) => c.repo === repo && c.number === Number(vars.number));
+      const repo = `${arg('owner')}/${arg('name')}`;
+      const mine = fake.reviewComments.filter((c) => c.repo === repo && c.number === Number(arg('number')));
       const nodes = [...new Set(mine.map((c) => c.threadId))].map((id) => ({
         id,
         isResolved: fake.resolvedThreads.has(id),
