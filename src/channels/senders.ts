@@ -1,7 +1,7 @@
 import type { Ctx } from '../context.ts';
 import type { Senders } from '../outbox/worker.ts';
-import { githubSenderFor } from './github/sender.ts';
 import { feishuSenderFor } from './feishu/sender.ts';
+import { githubSenderFor } from './github/sender.ts';
 import { localSender } from './local/sender.ts';
 
 /** The outbox's senders for every channel that is on. */
