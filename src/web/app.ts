@@ -4,7 +4,8 @@ import { githubWebhook } from '../../handlers/github.ts';
 import type { Ctx } from '../context.ts';
 import { isHttpError } from '../errors/http-error.ts';
 import { redisAnswers } from '../store/redis.ts';
-import { requireAdmin } from './auth.ts';
+import { requireAdminOrPanel } from './panel/panel-auth.ts';
+import { panelRoutes } from './panel/panel-routes.ts';
 
 /** Routes an API module adds under `/api` (behind the admin token). */
 export type ApiRoutes = (api: Hono) => void;
@@ -42,8 +43,10 @@ export function createApp(ctx: Ctx, apiRoutes: ApiRoutes[] = []): Hono {
   app.post('/webhooks/feishu', feishuWebhook(ctx));
   app.post('/webhooks/github', githubWebhook(ctx));
 
+  panelRoutes(ctx)(app);
+
   const api = new Hono();
-  api.use('*', requireAdmin(ctx.config.ADMIN_TOKEN));
+  api.use('*', requireAdminOrPanel(ctx.config.ADMIN_TOKEN, ctx.now));
   for (const add of apiRoutes) add(api);
   app.route('/api', api);
 

@@ -1,0 +1,49 @@
+import { Hono } from 'hono';
+import type { Ctx } from '../../context.ts';
+import { type Builtins, loadBuiltins } from '../../prompts/index.ts';
+import { mainEnvironment } from '../../router/main/environment.ts';
+import type { Runtime } from '../../runtime.ts';
+import { panelSessionOf, requireAdminOrPanel } from './panel-auth.ts';
+import { previewDraft } from './panel-preview.ts';
+import { csrfTokenOf } from './panel-session.ts';
+import { signIn, signOut } from './sign-in.ts';
+import { serveAsset } from './static-assets.ts';
+
+/**
+ * The panel at `/panel` (issue 6): the one-page app as static files, sign-in and sign-out, and
+ * the panel's own small API (its session's CSRF token, the prompt preview). Everything else the
+ * page shows comes from `/api`, which accepts the panel's cookie (see `requireAdminOrPanel`).
+ */
+export function panelRoutes(ctx: Ctx): (app: Hono) => void {
+  let builtins: Promise<Builtins> | undefined;
+  const deps = async () => ({
+    redis: ctx.redis,
+    keys: ctx.keys,
+    builtins: await (builtins ??= loadBuiltins()),
+    sizeCap: ctx.config.PROMPT_SIZE_CAP,
+    now: ctx.now,
+  });
+  return (app) => {
+    app.get('/panel', (c) => c.redirect('/panel/', 301));
+    app.get('/panel/', (c) => serveAsset(c, 'index.html'));
+    app.get('/panel/assets/*', (c) => serveAsset(c, c.req.path.slice('/panel/assets/'.length)));
+    app.post('/panel/sign-in', signIn(ctx));
+    app.post('/panel/sign-out', signOut());
+
+    const api = new Hono();
+    api.use('*', requireAdminOrPanel(ctx.config.ADMIN_TOKEN, ctx.now));
+    api.get('/session', (c) => {
+      const token = ctx.config.ADMIN_TOKEN ?? '';
+      const session = panelSessionOf(c, token, ctx.now());
+      // A bearer caller has no session and needs no CSRF token.
+      return c.json(session ? { csrf: csrfTokenOf(token, session), expiresAt: session.expiresAt } : {});
+    });
+    api.post('/preview', async (c) => {
+      const body: unknown = await c.req.json().catch(() => ({}));
+      // mainEnvironment reads only the deployment's config (R-E8).
+      const env = mainEnvironment({ ctx } as Runtime);
+      return c.json(await previewDraft(await deps(), body, env));
+    });
+    app.route('/panel/api', api);
+  };
+}

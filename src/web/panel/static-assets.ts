@@ -1,0 +1,45 @@
+import { readFile } from 'node:fs/promises';
+import { extname, join, normalize, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Context } from 'hono';
+
+/** The panel's static files: hand-written HTML, CSS and JS modules, served as they are. */
+export const ASSETS_DIR = fileURLToPath(new URL('./assets/', import.meta.url));
+
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+};
+
+/**
+ * Scripts and styles only from this origin, no inline script, no framing: even a bug that put
+ * team text into markup could not run it.
+ */
+const SECURITY_HEADERS: Record<string, string> = {
+  'content-security-policy':
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; " +
+    "frame-ancestors 'none'; base-uri 'none'; form-action 'self'; object-src 'none'",
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'no-referrer',
+  'x-frame-options': 'DENY',
+};
+
+/** Answers one file under `ASSETS_DIR`; anything outside it or missing is a 404. */
+export async function serveAsset(c: Context, relative: string): Promise<Response> {
+  const path = normalize(join(ASSETS_DIR, relative));
+  const type = TYPES[extname(path)];
+  if (!path.startsWith(ASSETS_DIR) || path.endsWith(sep) || !type) return c.notFound();
+  let body: Buffer;
+  try {
+    body = await readFile(path);
+  } catch {
+    return c.notFound();
+  }
+  // The files change only with a release; revalidating each load keeps a tab from mixing versions.
+  return new Response(new Uint8Array(body), {
+    headers: { 'content-type': type, 'cache-control': 'no-cache', ...SECURITY_HEADERS },
+  });
+}
