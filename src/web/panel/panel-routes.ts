@@ -16,10 +16,14 @@ import { serveAsset } from './static-assets.ts';
  */
 export function panelRoutes(ctx: Ctx): (app: Hono) => void {
   let builtins: Promise<Builtins> | undefined;
+  const loaded = () => {
+    builtins ??= loadBuiltins();
+    return builtins;
+  };
   const deps = async () => ({
     redis: ctx.redis,
     keys: ctx.keys,
-    builtins: await (builtins ??= loadBuiltins()),
+    builtins: await loaded(),
     sizeCap: ctx.config.PROMPT_SIZE_CAP,
     now: ctx.now,
   });
