@@ -1,7 +1,9 @@
 import type { AnyTool } from '../session/tool.ts';
+import { draftDoneCheck } from './delivery-checks.ts';
 import { handbackTool, threadUnrelatedTool } from './tools/handback-tools.ts';
 import { replyTool } from './tools/reply-tool.ts';
 import { reportTool } from './tools/report-tool.ts';
+import { workTools } from './tools/work-tools.ts';
 import type { TurnScope } from './turn-scope.ts';
 
 /**
@@ -9,5 +11,11 @@ import type { TurnScope } from './turn-scope.ts';
  * profile — those tools do not exist here).
  */
 export function executorTools(scope: TurnScope): AnyTool[] {
-  return [replyTool(scope), reportTool(scope), handbackTool(scope), threadUnrelatedTool(scope)];
+  return [
+    replyTool(scope),
+    reportTool(scope, [draftDoneCheck]),
+    handbackTool(scope),
+    threadUnrelatedTool(scope),
+    ...workTools(scope),
+  ];
 }

@@ -15,6 +15,8 @@ import { settleTurn } from './settle-turn.ts';
 import { takeBatch, takeNotes } from './turn-inputs.ts';
 import { withTurnLock } from './turn-lock.ts';
 import type { TurnScope } from './turn-scope.ts';
+import { readAgentsMd } from './workspace/agents-md.ts';
+import { noteBotRounds } from './workspace/bot-rounds.ts';
 
 export type ExecutorTurnResult = TurnOutcome | { kind: 'nothing' | 'paused' | 'no_model' };
 
@@ -54,12 +56,13 @@ async function turn(rt: Runtime, ticketId: string, turnId: string): Promise<Exec
     if (card) batch.set(id, card);
   }
   const scope: TurnScope = { rt, ticket, turnId, batch };
+  const noted = await noteBotRounds(scope);
   const sessionId = `exec-${ticketId}`;
   const gate = async () => ((await isPaused(ctx, ticketId)) ? stopTurn('paused') : proceed);
   const outcome = await runTurn({
     sessionId,
     turnId,
-    input: [{ role: 'user', content: renderInput(scope, notes) }],
+    input: [{ role: 'user', content: renderInput(scope, notes, noted) }],
     model,
     tools: executorTools(scope),
     hooks: {
@@ -68,6 +71,7 @@ async function turn(rt: Runtime, ticketId: string, turnId: string): Promise<Exec
           role: 'executor',
           sessionId,
           environment: executorEnvironment(scope),
+          agentsMd: await readAgentsMd(scope),
           ...(ticket.inferred ? { inferredRuleIds: ticket.inferred.rules.map((r) => r.id) } : {}),
         });
         return { text: p.text, revision: p.promptsRevision };
@@ -85,10 +89,11 @@ async function turn(rt: Runtime, ticketId: string, turnId: string): Promise<Exec
   return outcome;
 }
 
-function renderInput(scope: TurnScope, notes: string[]): string {
+function renderInput(scope: TurnScope, notes: string[], hostNotes: string[] = []): string {
   const parts: string[] = [`Ticket ${scope.ticket.id}: ${scope.ticket.title}`];
   if (scope.batch.size)
     parts.push(`${scope.batch.size} new card(s):`, ...[...scope.batch.values()].map(renderCard));
   for (const n of notes) parts.push(`Note from the main session (facts only; grants nothing): ${n}`);
+  parts.push(...hostNotes);
   return parts.join('\n\n');
 }

@@ -1,0 +1,101 @@
+import { z } from 'zod';
+import { splitRepo } from '../../channels/github/client.ts';
+import { defineTool, toolError, toolOk } from '../../session/tool.ts';
+import { addTicketRefs } from '../../tickets/ticket-store.ts';
+import { readinessProblem } from '../delivery-checks.ts';
+import type { TurnScope } from '../turn-scope.ts';
+import { saveTicketPr, screenshots, ticketPr } from '../workspace/delivery-records.ts';
+import { githubAccess } from '../workspace/github-access.ts';
+import { inWorkspace } from '../workspace/work-gate.ts';
+import { gitIn } from '../workspace/workspace.ts';
+
+const MARK_READY = `mutation($pullRequestId: ID!) {
+  markPullRequestReadyForReview(input: { pullRequestId: $pullRequestId }) { pullRequest { id isDraft } }
+}`;
+
+/**
+ * `open_pr({ title, body })` (R-C6: opening a PR is not "ready"): always a draft, from the
+ * ticket's pushed branch to the default branch, indexed on the ticket so its comments, reviews
+ * and checks attach by code (R-B2). A second call, or one resumed after a crash, finds the PR
+ * already open for the branch instead of opening another.
+ */
+export function openPrTool(scope: TurnScope) {
+  const { ctx } = scope.rt;
+  return defineTool({
+    name: 'open_pr',
+    description:
+      'Open the ticket’s pull request as a draft from its pushed branch. It is not ready until mark_pr_ready succeeds.',
+    parameters: z.object({ title: z.string().min(1).max(200), body: z.string().max(20_000) }),
+    run: ({ title, body }) =>
+      inWorkspace(scope, async (ws, login) => {
+        const known = await ticketPr(ctx, scope.ticket.id);
+        if (known) return toolOk(`already open: ${known.url} (draft until mark_pr_ready)`);
+        const g = gitIn(scope, ws, login);
+        const head = await g.head();
+        if ((await g.remoteHead()) !== head)
+          return toolError('refused: HEAD is not pushed; commit_and_push first');
+        if ((await g.run(['rev-list', '--count', `origin/${ws.base}..HEAD`])) === '0')
+          return toolError(`refused: the branch has no commits beyond ${ws.base}`);
+        const { client } = githubAccess(ctx);
+        const where = splitRepo(ws.repo);
+        const open = await client.rest.pulls.list({
+          ...where,
+          head: `${where.owner}:${ws.branch}`,
+          state: 'open',
+        });
+        const shots = (await screenshots(ctx, scope.ticket.id)).map((s) => `- ${s.when}: \`${s.path}\``);
+        const fullBody = [
+          body,
+          shots.length ? `Screenshots:\n${shots.join('\n')}` : '',
+          `Ticket ${scope.ticket.id}.`,
+        ]
+          .filter(Boolean)
+          .join('\n\n');
+        const pr =
+          open.data[0] ??
+          (
+            await client.rest.pulls.create({
+              ...where,
+              head: ws.branch,
+              base: ws.base,
+              title,
+              body: fullBody,
+              draft: true,
+            })
+          ).data;
+        await saveTicketPr(ctx, scope.ticket.id, {
+          repo: ws.repo,
+          number: pr.number,
+          nodeId: pr.node_id,
+          url: pr.html_url,
+        });
+        await addTicketRefs(ctx, scope.ticket.id, [`gh:${ws.repo.toLowerCase()}#${pr.number}`]);
+        return toolOk(
+          `opened draft PR ${ws.repo}#${pr.number} (${pr.html_url}); it is unfinished until mark_pr_ready`,
+        );
+      }),
+  });
+}
+
+/**
+ * `mark_pr_ready()` (R-C6): refused unless HEAD is pushed, a verification passed at HEAD after
+ * the last commit, and a UI change has a "before" screenshot (`readinessProblem`).
+ */
+export function markPrReadyTool(scope: TurnScope) {
+  const { ctx } = scope.rt;
+  return defineTool({
+    name: 'mark_pr_ready',
+    description:
+      'Mark the ticket’s draft PR ready for review. Refused until a verification passed at the pushed HEAD and, for UI changes, a "before" screenshot is attached.',
+    parameters: z.object({}),
+    run: () =>
+      inWorkspace(scope, async (ws, login) => {
+        const pr = await ticketPr(ctx, scope.ticket.id);
+        if (!pr) return toolError('refused: no PR yet; open_pr first');
+        const problem = await readinessProblem(scope, ws, login);
+        if (problem) return toolError(`refused: ${problem} (R-C6)`);
+        await githubAccess(ctx).client.graphql(MARK_READY, { pullRequestId: pr.nodeId });
+        return toolOk(`${pr.repo}#${pr.number} is ready for review`);
+      }),
+  });
+}

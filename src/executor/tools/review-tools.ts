@@ -1,0 +1,100 @@
+import { z } from 'zod';
+import type { TriggerCard } from '../../cards/card.ts';
+import { loadCard } from '../../cards/ingest.ts';
+import { splitRepo } from '../../channels/github/client.ts';
+import { enqueueEffect } from '../../outbox/enqueue.ts';
+import { defineTool, toolError, toolOk } from '../../session/tool.ts';
+import { wasTakenBy } from '../../tickets/handback.ts';
+import type { TurnScope } from '../turn-scope.ts';
+import { isNoted } from '../workspace/bot-rounds.ts';
+import { ticketPr, verifications } from '../workspace/delivery-records.ts';
+import { githubAccess } from '../workspace/github-access.ts';
+import { inWorkspace } from '../workspace/work-gate.ts';
+import { gitIn } from '../workspace/workspace.ts';
+
+const THREADS = `query($owner: String!, $repo: String!, $number: Int!) {
+  repository(owner: $owner, name: $repo) { pullRequest(number: $number) {
+    reviewThreads(first: 100) { nodes { id isResolved comments(first: 100) { nodes { databaseId } } } }
+  } }
+}`;
+
+interface Threads {
+  repository: {
+    pullRequest: {
+      reviewThreads: { nodes: { id: string; comments: { nodes: { databaseId: number }[] } }[] };
+    };
+  };
+}
+
+/** The GraphQL id of the review thread holding a comment. */
+async function threadOf(scope: TurnScope, repo: string, number: number, commentId: number) {
+  const res = await githubAccess(scope.rt.ctx).client.graphql<Threads>(THREADS, {
+    ...splitRepo(repo),
+    number,
+  });
+  return res.repository.pullRequest.reviewThreads.nodes.find((t) =>
+    t.comments.nodes.some((c) => c.databaseId === commentId),
+  )?.id;
+}
+
+/**
+ * `resolve_review_thread({ card, outcome })` (R-C7 "reviews by outcome"): resolves, silently, the
+ * review thread of a comment on the ticket's PR. "fixed": a commit made after the comment, pushed,
+ * with a passing verification at it. "answered": only an automated reviewer's thread, after the
+ * executor replied to it. A person's rejected comment gets one sentence through `reply` instead.
+ */
+export function resolveReviewThreadTool(scope: TurnScope) {
+  const { ctx } = scope.rt;
+  return defineTool({
+    name: 'resolve_review_thread',
+    description:
+      'Resolve the review thread of a review-comment card on the ticket’s PR, without a comment. outcome "fixed" (the fix is committed, pushed and verified) or "answered" (an automated reviewer’s thread you replied to).',
+    parameters: z.object({ card: z.string().min(1), outcome: z.enum(['fixed', 'answered']) }),
+    run: ({ card: id, outcome }) =>
+      inWorkspace(scope, async (ws, login) => {
+        const card = (await ctx.redis.sismember(ctx.keys.cardOwners(id), scope.ticket.id))
+          ? await loadCard(ctx, id)
+          : undefined;
+        const pr = await ticketPr(ctx, scope.ticket.id);
+        const o = card?.origin;
+        if (!card || o?.source !== 'github' || card.kind !== 'review_comment' || o.commentId === undefined)
+          return toolError(`refused: ${id} is not a review comment on this ticket`);
+        if (!pr || o.repo.toLowerCase() !== pr.repo.toLowerCase() || o.number !== pr.number)
+          return toolError(`refused: ${id} is not on the ticket’s PR`);
+        if (await isNoted(scope, id))
+          return toolError(`refused: ${id} is noted, not worked (R-C7: past three rounds)`);
+        const why =
+          outcome === 'fixed'
+            ? await notFixed(scope, card, gitIn(scope, ws, login))
+            : await notAnswered(scope, card);
+        if (why) return toolError(`refused: ${why} (R-C7)`);
+        const threadId = await threadOf(scope, pr.repo, pr.number, o.commentId);
+        if (!threadId) return toolError(`no review thread holds comment ${o.commentId}`);
+        await enqueueEffect(ctx, {
+          key: `resolve:${threadId}`,
+          effect: { op: 'github.resolve_thread', threadId },
+          ticketId: scope.ticket.id,
+        });
+        return toolOk(`resolving ${threadId} (no comment posted)`);
+      }),
+  });
+}
+
+async function notFixed(scope: TurnScope, card: TriggerCard, g: ReturnType<typeof gitIn>) {
+  const head = await g.head();
+  if ((await g.remoteHead()) !== head) return 'HEAD is not pushed';
+  const committedAt = Number(await g.run(['log', '-1', '--format=%ct', 'HEAD'])) * 1000;
+  if (committedAt + 1000 < card.receivedAt) return 'no commit since the comment arrived';
+  const runs = await verifications(scope.rt.ctx, scope.ticket.id);
+  if (!runs.some((v) => v.sha === head && v.exitCode === 0 && !v.dirty))
+    return 'no passing verification at HEAD';
+  return undefined;
+}
+
+async function notAnswered(scope: TurnScope, card: TriggerCard) {
+  if (card.author.type !== 'bot')
+    return 'a person’s thread is resolved only when fixed; a rejection gets one sentence through reply, and the thread stays theirs';
+  if (!(await wasTakenBy(scope.rt.ctx, card.id, scope.ticket.id)))
+    return 'answer the thread with reply first';
+  return undefined;
+}

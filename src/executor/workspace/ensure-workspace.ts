@@ -1,0 +1,85 @@
+import { randomUUID } from 'node:crypto';
+import { mkdir, rename, rm, stat } from 'node:fs/promises';
+import { splitRepo } from '../../channels/github/client.ts';
+import { refKey } from '../../tickets/ref-key.ts';
+import { addTicketRefs, updateTicket } from '../../tickets/ticket-store.ts';
+import type { TurnScope } from '../turn-scope.ts';
+import { githubAccess } from './github-access.ts';
+import { chooseRepo } from './repo-choice.ts';
+import { branchName, git, gitEnv, loadWorkspace, type Workspace, workspacePaths } from './workspace.ts';
+
+export type EnsureResult = { ok: true; ws: Workspace; login: string } | { ok: false; why: string };
+
+const exists = (p: string) =>
+  stat(p).then(
+    () => true,
+    () => false,
+  );
+
+/**
+ * The ticket's checkout, made on first use (issue 4 "Workspace"): the repository is chosen and
+ * recorded on the ticket, its `clone_url` comes from the API, and the ticket's branch is checked
+ * out — the pushed one when it exists (a later turn on another machine), else a new one from the
+ * default branch. The branch is indexed on the ticket, so pushes and checks on it find it (R-B2).
+ */
+export async function ensureWorkspace(scope: TurnScope): Promise<EnsureResult> {
+  const { ctx } = scope.rt;
+  const { client, login: loginOf } = githubAccess(ctx);
+  const login = await loginOf();
+  const known = await loadWorkspace(ctx, scope.ticket.id);
+  if (known && (await exists(`${known.dir}/.git`))) return { ok: true, ws: known, login };
+  const choice = known ? { repo: known.repo, why: 'recorded' } : await chooseRepo(ctx, scope.ticket);
+  if (!choice.repo) {
+    return {
+      ok: false,
+      why: `${choice.why}; ask which repository through report with human_action (issue 4)`,
+    };
+  }
+  const { data } = await client.rest.repos.get(splitRepo(choice.repo));
+  const paths = workspacePaths(ctx, scope.ticket.id);
+  const ws: Workspace = {
+    repo: data.full_name,
+    cloneUrl: data.clone_url,
+    dir: paths.dir,
+    home: paths.home,
+    branch: known?.branch ?? branchName(scope.ticket.id, scope.ticket.title),
+    base: data.default_branch,
+  };
+  await mkdir(`${ws.home}/tmp`, { recursive: true });
+  await cloneInto(ws, gitEnv(ctx, ws, login, true));
+  await ctx.redis.set(ctx.keys.ticketWorkspace(scope.ticket.id), JSON.stringify(ws));
+  await updateTicket(ctx, scope.ticket.id, { repo: ws.repo });
+  scope.ticket.repo = ws.repo;
+  await addTicketRefs(ctx, scope.ticket.id, [refKey({ type: 'branch', repo: ws.repo, name: ws.branch })]);
+  ctx.log.info({ ticketId: scope.ticket.id, repo: ws.repo, why: choice.why }, 'workspace ready');
+  return { ok: true, ws, login };
+}
+
+/**
+ * Clones beside the target and renames, so a crash mid-clone never leaves a half checkout that
+ * looks whole. The remote URL on disk is the bare `clone_url`: the token travels only in git's
+ * environment.
+ */
+async function cloneInto(ws: Workspace, env: Record<string, string>): Promise<void> {
+  if (!(await exists(`${ws.dir}/.git`))) {
+    const tmp = `${ws.dir}.clone-${randomUUID().slice(0, 8)}`;
+    await mkdir(tmp, { recursive: true });
+    try {
+      await git(env, tmp, ['clone', '--no-recurse-submodules', ws.cloneUrl, '.'], 600_000);
+      await rm(ws.dir, { recursive: true, force: true });
+      await rename(tmp, ws.dir);
+    } finally {
+      await rm(tmp, { recursive: true, force: true });
+    }
+  }
+  const run = (args: string[]) => git(env, ws.dir, args);
+  await run(['config', 'user.name', env.GIT_AUTHOR_NAME ?? 'switchyard-bot']);
+  await run(['config', 'user.email', env.GIT_AUTHOR_EMAIL ?? 'switchyard-bot@users.noreply.github.com']);
+  const remote = await run(['ls-remote', '--heads', 'origin', `refs/heads/${ws.branch}`]);
+  if (remote) {
+    await run(['fetch', 'origin', `+refs/heads/${ws.branch}:refs/remotes/origin/${ws.branch}`]);
+    await run(['checkout', '-B', ws.branch, `origin/${ws.branch}`]);
+  } else {
+    await run(['checkout', '-B', ws.branch, `origin/${ws.base}`]);
+  }
+}

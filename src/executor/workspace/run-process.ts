@@ -1,0 +1,109 @@
+import { spawn } from 'node:child_process';
+
+export interface ProcessResult {
+  exitCode: number | null;
+  /** Set when the process was killed at its time-out. */
+  timedOut: boolean;
+  /** stdout and stderr interleaved as they came, capped (head and tail kept). */
+  output: string;
+  /** stdout alone, capped the same way (for programs whose answer is parsed, like git). */
+  stdout: string;
+  /** Bytes dropped from the middle of the output by the cap. */
+  dropped: number;
+}
+
+export interface RunProcessOptions {
+  cwd: string;
+  env: Record<string, string>;
+  timeoutMs: number;
+  /** Bytes of output kept: half from the start, half from the end. */
+  capBytes?: number;
+  stdin?: string;
+}
+
+const DEFAULT_CAP = 20_000;
+
+/**
+ * Runs a program with an argument vector (never a shell string built from model input), a
+ * time-out that kills the whole process group, and an output cap that keeps the head and the
+ * tail, where compilers and test runners put what matters.
+ */
+export function runProcess(file: string, args: string[], opts: RunProcessOptions): Promise<ProcessResult> {
+  const cap = opts.capBytes ?? DEFAULT_CAP;
+  const out = new CappedBuffer(cap);
+  const stdout = new CappedBuffer(cap);
+  return new Promise((resolve, reject) => {
+    const child = spawn(file, args, {
+      cwd: opts.cwd,
+      env: opts.env,
+      detached: true,
+      stdio: [opts.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
+    });
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      killGroup(child.pid);
+    }, opts.timeoutMs);
+    child.stdout?.on('data', (b: Buffer) => {
+      out.push(b);
+      stdout.push(b);
+    });
+    child.stderr?.on('data', (b: Buffer) => out.push(b));
+    if (opts.stdin !== undefined) child.stdin?.end(opts.stdin);
+    child.on('error', (err) => {
+      clearTimeout(timer);
+      reject(err);
+    });
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      // Children that outlived the shell (a backgrounded server) go with it.
+      killGroup(child.pid);
+      resolve({
+        exitCode: timedOut ? null : code,
+        timedOut,
+        output: out.text(),
+        stdout: stdout.text(),
+        dropped: out.dropped,
+      });
+    });
+  });
+}
+
+function killGroup(pid: number | undefined): void {
+  if (pid === undefined) return;
+  try {
+    process.kill(-pid, 'SIGKILL');
+  } catch {
+    // already gone
+  }
+}
+
+/** Keeps the first and last `cap / 2` bytes of a stream. */
+class CappedBuffer {
+  private head: Buffer[] = [];
+  private headLen = 0;
+  private tail = Buffer.alloc(0);
+  dropped = 0;
+  constructor(private readonly cap: number) {}
+
+  push(b: Buffer): void {
+    const half = Math.floor(this.cap / 2);
+    if (this.headLen < half) {
+      const take = b.subarray(0, half - this.headLen);
+      this.head.push(take);
+      this.headLen += take.length;
+      b = b.subarray(take.length);
+    }
+    if (!b.length) return;
+    const joined = Buffer.concat([this.tail, b]);
+    const keep = joined.subarray(Math.max(0, joined.length - half));
+    this.dropped += joined.length - keep.length;
+    this.tail = Buffer.from(keep);
+  }
+
+  text(): string {
+    const head = Buffer.concat(this.head).toString('utf8');
+    const tail = this.tail.toString('utf8');
+    return this.dropped ? `${head}\n… [${this.dropped} bytes cut] …\n${tail}` : head + tail;
+  }
+}
