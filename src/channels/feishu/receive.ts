@@ -6,7 +6,10 @@ import { createLarkClient } from './lark-client.ts';
 import { openFeishuEnvelope } from './open-envelope.ts';
 import type { SignatureHeaders } from './verify-signature.ts';
 
-/** How long a webhook may wait for the bot's identity right after start-up (Feishu wants < 3 s). */
+/**
+ * How long after start-up a webhook may wait for the bot's identity (Feishu wants < 3 s). Past
+ * it nothing waits: an unreachable Feishu must not slow every webhook down.
+ */
 export const BOT_IDENTITY_GRACE_MS = 1500;
 
 export type FeishuReceiver = (raw: Buffer, headers: SignatureHeaders) => Promise<Record<string, unknown>>;
@@ -18,6 +21,7 @@ export type FeishuReceiver = (raw: Buffer, headers: SignatureHeaders) => Promise
  */
 export function createFeishuReceiver(ctx: Ctx, bot?: BotIdentity): FeishuReceiver {
   const identity = bot ?? createBotIdentity(createLarkClient(ctx.config, ctx.log), ctx.log);
+  const graceEnds = Date.now() + BOT_IDENTITY_GRACE_MS;
   let warned = false;
   const dispatcher = createFeishuDispatcher(
     () => ({ config: ctx.config, botOpenId: identity.current()?.openId }),
@@ -26,7 +30,8 @@ export function createFeishuReceiver(ctx: Ctx, bot?: BotIdentity): FeishuReceive
   return async (raw, headers) => {
     const envelope = openFeishuEnvelope(raw, headers, ctx.config, ctx.now());
     if (envelope.type === 'challenge') return { challenge: envelope.challenge };
-    if (!identity.current() && !(await identity.ready(BOT_IDENTITY_GRACE_MS)) && !warned) {
+    const grace = graceEnds - Date.now();
+    if (!identity.current() && !(grace > 0 && (await identity.ready(grace))) && !warned) {
       warned = true;
       ctx.log.warn('feishu bot identity unknown: any bot mention counts as addressed to this bot');
     }

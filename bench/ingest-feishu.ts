@@ -1,0 +1,163 @@
+import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { pathToFileURL } from 'node:url';
+import { serve } from '@hono/node-server';
+import { loadConfig } from '../src/config.ts';
+import { closeContext, createContext } from '../src/create-context.ts';
+import { createApp } from '../src/web/app.ts';
+import { startFakeFeishu } from '../test/kit/fake-feishu.ts';
+import { feishuRequest, groupMention } from '../test/kit/feishu-webhook.ts';
+import type { BenchRow } from './row.ts';
+
+const EVENTS = 2000;
+const WARMUP = 200;
+const CONCURRENCY = 20;
+const ENCRYPT_KEY = 'bench-encrypt-key';
+const TOKEN = 'bench-verify-token';
+
+interface Push {
+  body: Buffer;
+  headers: Record<string, string>;
+}
+
+interface RunResult {
+  latencies: number[];
+  seconds: number;
+}
+
+/**
+ * Issue 2 `bench/`: signed, encrypted Feishu @-mentions per second and p50/p99 latency to the
+ * HTTP answer through the real server (signature, decryption, SDK dispatch, card, ingest in
+ * Redis with its "seen" reaction and routing job), against a same-run baseline of a bare
+ * `node:http` server that only checks the signature. Loopback only; no workers run, so nothing
+ * is sent to Feishu (the fake only answers the bot-info lookup).
+ */
+export async function benchFeishuIngest(
+  redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+): Promise<BenchRow[]> {
+  const feishu = await startFakeFeishu();
+  const config = loadConfig({
+    REDIS_URL: redisUrl,
+    KEY_PREFIX: `bench-fs-${randomUUID().slice(0, 8)}`,
+    LOG_LEVEL: 'silent',
+    FEISHU_APP_ID: feishu.appId,
+    FEISHU_APP_SECRET: feishu.appSecret,
+    FEISHU_ENCRYPT_KEY: ENCRYPT_KEY,
+    FEISHU_VERIFICATION_TOKEN: TOKEN,
+    FEISHU_DOMAIN: feishu.url,
+  });
+  const ctx = createContext(config);
+  const app = serve({ fetch: createApp(ctx).fetch, port: 0, hostname: '127.0.0.1' });
+  const bare = bareVerifier().listen(0, '127.0.0.1');
+  try {
+    const [appUrl, bareUrl] = await Promise.all([listening(app), listening(bare)]);
+    // Pushes are signed just before each run: the product refuses timestamps older than 5 minutes.
+    const pushes = (n: number) => Array.from({ length: n }, (_, i) => push(i, feishu.bot.openId));
+    await run(`${appUrl}/webhooks/feishu`, pushes(WARMUP));
+    await run(bareUrl, pushes(WARMUP));
+    const product = await run(`${appUrl}/webhooks/feishu`, pushes(EVENTS));
+    const baseline = await run(bareUrl, pushes(EVENTS));
+    return rows(product, baseline);
+  } finally {
+    await Promise.all([close(app), close(bare)]);
+    await deletePrefix(ctx, config.KEY_PREFIX);
+    await closeContext(ctx);
+    await feishu.close();
+  }
+}
+
+/** A group @-mention per push, each its own event id: every one is a new card (the full path). */
+function push(i: number, botOpenId: string): Push {
+  const event = groupMention(`bench request ${i} about acme/app#${1 + (i % 50)}`, botOpenId, {
+    token: TOKEN,
+  });
+  return feishuRequest(event, { encryptKey: ENCRYPT_KEY });
+}
+
+/** The baseline: read the body, check X-Lark-Signature in constant time, answer 200. Nothing else. */
+function bareVerifier(): Server {
+  return createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const ts = String(req.headers['x-lark-request-timestamp'] ?? '');
+      const nonce = String(req.headers['x-lark-request-nonce'] ?? '');
+      const want = Buffer.from(
+        createHash('sha256')
+          .update(ts + nonce + ENCRYPT_KEY)
+          .update(Buffer.concat(chunks))
+          .digest('hex'),
+      );
+      const got = Buffer.from(String(req.headers['x-lark-signature'] ?? ''));
+      const ok = got.length === want.length && timingSafeEqual(got, want);
+      res.writeHead(ok ? 200 : 401, { 'content-type': 'application/json' }).end('{}');
+    });
+  });
+}
+
+async function run(url: string, pushes: Push[]): Promise<RunResult> {
+  const latencies: number[] = [];
+  let next = 0;
+  const started = performance.now();
+  const worker = async () => {
+    for (let i = next++; i < pushes.length; i = next++) {
+      const p = pushes[i] as Push;
+      const t = performance.now();
+      const res = await fetch(url, { method: 'POST', headers: p.headers, body: new Uint8Array(p.body) });
+      await res.arrayBuffer();
+      if (res.status !== 200) throw new Error(`bench: ${url} answered ${res.status}`);
+      latencies.push(performance.now() - t);
+    }
+  };
+  await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+  return { latencies, seconds: (performance.now() - started) / 1000 };
+}
+
+function rows(p: RunResult, b: RunResult): BenchRow[] {
+  const round = (x: number) => Math.round(x * 100) / 100;
+  const rate = (r: RunResult) => r.latencies.length / r.seconds;
+  const note = `${EVENTS} signed+encrypted group @-mentions, concurrency ${CONCURRENCY}, loopback; baseline: bare node:http signature check`;
+  const row = (name: string, value: number, baseline: number, unit: string): BenchRow => ({
+    name,
+    value: round(value),
+    unit,
+    baseline: round(baseline),
+    ratio: round(value / baseline),
+    note,
+  });
+  return [
+    row('feishu ingest throughput', rate(p), rate(b), 'events/s'),
+    row('feishu ingest answer p50', quantile(p.latencies, 0.5), quantile(b.latencies, 0.5), 'ms'),
+    row('feishu ingest answer p99', quantile(p.latencies, 0.99), quantile(b.latencies, 0.99), 'ms'),
+  ];
+}
+
+function quantile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? 0;
+}
+
+async function listening(server: Server | ReturnType<typeof serve>): Promise<string> {
+  if (!server.listening) await new Promise<void>((resolve) => server.once('listening', () => resolve()));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+function close(server: Server | ReturnType<typeof serve>): Promise<void> {
+  if ('closeAllConnections' in server) server.closeAllConnections();
+  return new Promise((resolve) => server.close(() => resolve()));
+}
+
+async function deletePrefix(ctx: ReturnType<typeof createContext>, prefix: string): Promise<void> {
+  let cursor = '0';
+  do {
+    const [next, found] = await ctx.redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
+    cursor = next;
+    if (found.length) await ctx.redis.unlink(...found);
+  } while (cursor !== '0');
+}
+
+// `npx tsx bench/ingest-feishu.ts` runs this bench alone.
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  process.stdout.write(`${JSON.stringify(await benchFeishuIngest(), null, 2)}\n`);
+}
