@@ -20,7 +20,26 @@ export async function inWorkspace(
 ): Promise<ToolResult> {
   const refused = await workRefusal(scope);
   if (refused) return refused;
-  const got: EnsureResult = await ensureWorkspace(scope);
-  if (!got.ok) return toolError(`no checkout: ${got.why}`);
-  return fn(got.ws, got.login);
+  try {
+    const got: EnsureResult = await ensureWorkspace(scope);
+    if (!got.ok) return toolError(`no checkout: ${got.why}`);
+    return await fn(got.ws, got.login);
+  } catch (err) {
+    const answer = asToolError(err);
+    if (answer) return answer;
+    throw err;
+  }
+}
+
+/**
+ * Failures the model can act on become its tool result: git's own complaint (a rejected push, a
+ * bad ref) and GitHub's 4xx answers. Anything else (5xx, network, Redis) is the infrastructure's:
+ * it rejects the turn, whose job retries and resumes under the same idempotency keys.
+ */
+function asToolError(err: unknown): ToolResult | undefined {
+  const e = err as { name?: string; status?: number; message?: string };
+  if (e.name === 'GitError') return toolError(e.message ?? 'git failed');
+  if (typeof e.status === 'number' && e.status >= 400 && e.status < 500 && e.status !== 429)
+    return toolError(`GitHub answered ${e.status}: ${e.message ?? ''}`);
+  return undefined;
 }

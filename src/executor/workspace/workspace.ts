@@ -35,10 +35,10 @@ export function branchName(ticketId: string, title: string): string {
     .toLowerCase()
     .normalize('NFKD')
     .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '')
-    .slice(0, 32)
-    .replace(/-+$/, '');
-  return `sy/${ticketId}${slug ? `-${slug}` : ''}`;
+    .replace(/^-+|-+$/g, '');
+  // At most 32 characters, cut at a word boundary when there is one.
+  const cut = slug.length > 32 ? slug.slice(0, 33).replace(/-[^-]*$/, '') || slug.slice(0, 32) : slug;
+  return `sy/${ticketId}${cut ? `-${cut}` : ''}`;
 }
 
 /**

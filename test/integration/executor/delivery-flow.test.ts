@@ -1,0 +1,99 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { waitFor } from '../../kit/app.ts';
+import { toolCalls } from '../../kit/fake-llm.ts';
+import { botMessages, localMessage, send } from '../routing/helpers.ts';
+import { executorFlow, startWorld, type World } from './harness.ts';
+
+describe('executor delivery flow (issue 4, R-C2, R-C6, R-C9)', () => {
+  let w: World;
+  beforeAll(async () => {
+    w = await startWorld();
+  });
+  afterAll(async () => {
+    await w.close();
+  });
+
+  it('R-C6: a chat request ends in a pushed branch, a draft PR, ready only after a passing verification at HEAD, and a report', async () => {
+    const flow = executorFlow(w.llm, [
+      (_r, card) =>
+        toolCalls([
+          'reply',
+          { to: card, text: `I will fix the login redirect in acme/web and open a PR (${card}).` },
+        ]),
+      () => toolCalls(['read_file', { path: 'src/login.ts' }]),
+      () =>
+        toolCalls([
+          'write_file',
+          { path: 'src/login.ts', content: 'export const next = (u: string) => u || "/";\n' },
+        ]),
+      () => toolCalls(['commit_and_push', { message: 'Fix the login redirect' }]),
+      () => toolCalls(['open_pr', { title: 'Fix the login redirect', body: 'Falls back to /.' }]),
+      () => toolCalls(['mark_pr_ready', {}]),
+      () => toolCalls(['record_verification', { command: 'grep -q "||" src/login.ts' }]),
+      () => toolCalls(['mark_pr_ready', {}]),
+      () => toolCalls(['report', { status: 'done', summary: 'PR ready for review.' }]),
+    ]);
+    const card = await send(w.app.ctx, localMessage('Please fix the login redirect loop'));
+    await flow.done();
+    const r = flow.results.map((x) => x.join('\n'));
+    expect(r[1]).toContain('export const next');
+    expect(r[3]).toMatch(/committed [0-9a-f]{12} and pushed sy\/T1-please-fix-the-login-redirect/);
+    expect(r[4]).toContain('opened draft PR acme/web#1');
+    expect(r[5]).toMatch(/refused: no passing verification at HEAD/);
+    expect(r[6]).toContain('exit 0');
+    expect(r[7]).toContain('acme/web#1 is ready for review');
+    expect(r[8]).toContain('recorded done');
+
+    const acks = (await botMessages(w.app.ctx)).filter((m) => m.text.includes(card));
+    expect(acks).toHaveLength(1);
+    const branch = w.repo.git('for-each-ref', '--format=%(refname:short) %(authorname)', 'refs/heads/sy/');
+    expect(branch).toBe(`sy/T1-please-fix-the-login-redirect ${w.gh.botLogin}`);
+    expect(w.repo.git('show', 'sy/T1-please-fix-the-login-redirect:src/login.ts')).toContain('|| "/"');
+    const pull = w.gh.pulls[0];
+    expect(pull).toMatchObject({
+      repo: 'acme/web',
+      head: { ref: 'sy/T1-please-fix-the-login-redirect' },
+      base: { ref: 'main' },
+      draft: false,
+    });
+    expect(w.gh.callsTo('POST', '/repos/acme/web/pulls')[0]?.body).toMatchObject({ draft: true });
+    const ticket = await w.app.ctx.redis.hgetall(w.app.ctx.keys.ticket('T1'));
+    expect(JSON.parse(ticket.repo ?? 'null')).toBe('acme/web');
+    const refs = await w.app.ctx.redis.smembers(w.app.ctx.keys.ticketRefs('T1'));
+    expect(refs).toEqual(
+      expect.arrayContaining(['gh:acme/web#1', 'branch:acme/web:sy/T1-please-fix-the-login-redirect']),
+    );
+    expect(refs.some((k) => /^commit:[0-9a-f]{40}$/.test(k))).toBe(true);
+  });
+
+  it('R-C9: the executor prompt carries the repository’s AGENTS.md once the checkout exists', async () => {
+    const withAgents = w.llm.requests.filter((q) => q.system?.includes('Run `npm test` before you push.'));
+    expect(withAgents.length).toBeGreaterThan(0);
+    const mainSaw = w.llm.requests.filter((q) =>
+      q.tools.some((t) => t.function.name === 'orchestrator_route'),
+    );
+    expect(mainSaw.length).toBeGreaterThan(0);
+    expect(mainSaw.some((q) => q.system?.includes('Run `npm test` before you push.'))).toBe(false);
+  });
+
+  it('R-C1: executors have no tool that asks a person, presents UI or changes a profile', async () => {
+    const exec = w.llm.requests.find((q) => !q.tools.some((t) => t.function.name === 'orchestrator_route'));
+    const names = exec?.tools.map((t) => t.function.name) ?? [];
+    expect(names).toEqual(expect.arrayContaining(['open_pr', 'mark_pr_ready', 'run_command', 'close_pr']));
+    for (const banned of ['ask_user_question', 'present', 'plugin_manager'])
+      expect(names).not.toContain(banned);
+  });
+
+  it('R-C2: work tools are refused until the request is acknowledged, naming it', async () => {
+    const flow = executorFlow(w.llm, [
+      () => toolCalls(['list_files', {}]),
+      (_r, card) => toolCalls(['reply', { to: card, text: `Looking at the README of acme/web (${card}).` }]),
+      () => toolCalls(['list_files', {}]),
+    ]);
+    const card = await send(w.app.ctx, localMessage('Please tidy the README'));
+    await flow.done();
+    expect(flow.results[0]?.join()).toContain(`refused: acknowledge (reply) or hand back ${card}`);
+    expect(flow.results[2]?.join()).toContain('README.md');
+    await waitFor(async () => (await botMessages(w.app.ctx)).some((m) => m.text.includes(card)), 'the ack');
+  });
+});

@@ -1,0 +1,128 @@
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { startTestApp, type TestApp, waitFor } from '../../kit/app.ts';
+import { type FakeGitHub, startFakeGitHub } from '../../kit/fake-github.ts';
+import {
+  type FakeLlm,
+  type FakeReply,
+  type RecordedRequest,
+  startFakeLlm,
+  text,
+} from '../../kit/fake-llm.ts';
+import { cardsIn, lastToolResults, openAll, roleOf } from '../../kit/scripted-model.ts';
+
+export const SECRETS = {
+  LLM_API_KEY: 'sk-llm-secret-value',
+  GITHUB_TOKEN: 'ghp_token_secret_value',
+  FEISHU_APP_SECRET: 'feishu-secret-value',
+  GITHUB_WEBHOOK_SECRET: 'webhook-secret-value',
+  ADMIN_TOKEN: 'admin-token-secret',
+};
+
+const git = (cwd: string, ...args: string[]) =>
+  execFileSync('git', args, {
+    cwd,
+    encoding: 'utf8',
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: cwd,
+      GIT_AUTHOR_NAME: 'ada',
+      GIT_AUTHOR_EMAIL: 'ada@example.com',
+      GIT_COMMITTER_NAME: 'ada',
+      GIT_COMMITTER_EMAIL: 'ada@example.com',
+    },
+  }).trim();
+
+/** A bare repository with one commit on `main`, served to executors as a `file://` clone_url. */
+export function makeBareRepo(
+  root: string,
+  files: Record<string, string>,
+): { bare: string; url: string; git: (...a: string[]) => string } {
+  const bare = join(root, 'origin.git');
+  const seed = join(root, 'seed');
+  mkdirSync(seed, { recursive: true });
+  git(root, 'init', '-q', '--bare', '-b', 'main', bare);
+  git(seed, 'init', '-q', '-b', 'main');
+  for (const [path, content] of Object.entries(files)) {
+    mkdirSync(dirname(join(seed, path)), { recursive: true });
+    writeFileSync(join(seed, path), content);
+  }
+  git(seed, 'add', '-A');
+  git(seed, 'commit', '-q', '-m', 'initial');
+  git(seed, 'push', '-q', bare, 'main');
+  return { bare, url: `file://${bare}`, git: (...a) => git(bare, ...a) };
+}
+
+export interface World {
+  app: TestApp;
+  llm: FakeLlm;
+  gh: FakeGitHub;
+  root: string;
+  repo: ReturnType<typeof makeBareRepo>;
+  close(): Promise<void>;
+}
+
+/** The product with fake GitHub and model, `acme/web` backed by a local bare repository. */
+export async function startWorld(env: Record<string, string> = {}): Promise<World> {
+  const root = mkdtempSync(join(tmpdir(), 'sy-exec-'));
+  const repo = makeBareRepo(root, {
+    'README.md': '# web\n',
+    'AGENTS.md': 'Run `npm test` before you push.\n',
+    'src/login.ts': 'export const next = (u: string) => u;\n',
+    'web/style.css': 'body { color: black; }\n',
+  });
+  const llm = await startFakeLlm();
+  const gh = await startFakeGitHub({ token: SECRETS.GITHUB_TOKEN });
+  gh.setRepo('acme/web', { clone_url: repo.url });
+  const app = await startTestApp({
+    LLM_BASE_URL: llm.baseURL,
+    GITHUB_API_URL: gh.url,
+    GITHUB_BOT_LOGIN: gh.botLogin,
+    WORKSPACE_DIR: join(root, 'workspaces'),
+    CHAT_REPOS: 'room=acme/web',
+    // Feishu on (its secret is one of those a command must not see) but pointed at nothing.
+    FEISHU_APP_ID: 'cli_test',
+    FEISHU_DOMAIN: 'http://127.0.0.1:9',
+    ...SECRETS,
+    ...env,
+  });
+  return {
+    app,
+    llm,
+    gh,
+    root,
+    repo,
+    async close() {
+      await app.close();
+      await llm.close();
+      await gh.close();
+      rmSync(root, { recursive: true, force: true });
+    },
+  };
+}
+
+export type ExecStep = (req: RecordedRequest, card: string) => FakeReply;
+
+/**
+ * An executor following `steps`, one per model request of its turn; the tool results each step
+ * produced are collected in `results[i]`. The main session opens a ticket for every candidate.
+ */
+export function executorFlow(llm: FakeLlm, steps: ExecStep[]) {
+  const results: string[][] = [];
+  let card = '';
+  let i = 0;
+  llm.respond((req) => {
+    if (roleOf(req) === 'main') return req.messages.at(-1)?.role === 'tool' ? text('Routed.') : openAll(req);
+    if (i === 0) card = cardsIn(req)[0] ?? '';
+    else results.push(lastToolResults(req));
+    const step = steps[i++];
+    return step ? step(req, card) : text('Done for now.');
+  });
+  return {
+    results,
+    /** Resolves once the last step's results came back to the model. */
+    done: () => waitFor(() => results.length >= steps.length, 'the executor flow', 30_000),
+  };
+}
