@@ -71,7 +71,10 @@ async function deliverOne(ctx: Ctx, senders: Senders, job: Job, token?: string):
     }
   }
   try {
-    const result = await sender.deliver(data.effect, data.key, job.attemptsMade);
+    // A job re-run after its worker died has attemptsMade 0 but attemptsStarted > 1: count those too,
+    // so senders without platform idempotency look for what the dead worker may have sent.
+    const attempt = Math.max(job.attemptsMade, (job.attemptsStarted ?? 1) - 1);
+    const result = await sender.deliver(data.effect, data.key, attempt);
     const record = JSON.stringify({ at: ctx.now(), id: result.id ?? null, op: data.effect.op });
     const tx = ctx.redis.multi().set(sentKey, record, 'EX', 7 * 24 * 3600);
     if (data.ticketId) {
