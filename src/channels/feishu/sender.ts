@@ -1,10 +1,10 @@
-import type { Client } from '@larksuiteoapi/node-sdk';
+import { type Client, CTenantAccessToken } from '@larksuiteoapi/node-sdk';
 import type { Config } from '../../config.ts';
 import type { Logger } from '../../logger.ts';
 import type { Effect, Sender } from '../../outbox/effect.ts';
 import { feishuUuid } from './feishu-uuid.ts';
 import { createLarkClient } from './lark-client.ts';
-import { businessFailure, toDeliveryError } from './to-delivery-error.ts';
+import { businessFailure, isStaleTokenFailure, toDeliveryError } from './to-delivery-error.ts';
 
 type FeishuEffect = Extract<Effect, { op: `feishu.${string}` }>;
 
@@ -34,9 +34,11 @@ export function feishuSender(client: Client): Sender {
       try {
         answer = await call(client, e, feishuUuid(key));
       } catch (err) {
+        if (isStaleTokenFailure(err)) await forgetToken(client);
         throw toDeliveryError(err, e.op);
       }
       if (answer.code !== undefined && answer.code !== 0) {
+        if (isStaleTokenFailure(answer)) await forgetToken(client);
         throw businessFailure({ code: answer.code, ...(answer.msg ? { msg: answer.msg } : {}) }, e.op);
       }
       const id = answer.data?.message_id ?? answer.data?.reaction_id;
@@ -78,4 +80,12 @@ function call(client: Client, e: FeishuEffect, uuid: string): Promise<FeishuAnsw
         data: { content: JSON.stringify(e.card) },
       });
   }
+}
+
+/**
+ * Drops the cached tenant token after Feishu refused it (revoked, rotated secret), so the retry
+ * fetches a fresh one instead of failing until the cached one would have expired.
+ */
+async function forgetToken(client: Client): Promise<void> {
+  await client.cache.set(CTenantAccessToken, undefined, 0, { namespace: client.appId });
 }

@@ -2,8 +2,8 @@ import { DeliveryError, retryAfterMs } from '../../outbox/errors.ts';
 
 /** Feishu's "too many requests" business codes: the gateway's and the per-chat send limit. */
 export const FEISHU_RATE_LIMIT_CODES = new Set([99991400, 230020]);
-/** Token codes (invalid / expired tenant token): the SDK fetches a fresh one on the next try. */
-const TOKEN_CODES = new Set([99991661, 99991663, 99991668]);
+/** Token codes (invalid / expired tenant token): retried after the cached token is dropped. */
+export const TOKEN_CODES = new Set([99991661, 99991663, 99991668]);
 /** When Feishu says "slow down" without saying for how long. */
 export const DEFAULT_RETRY_AFTER_MS = 1000;
 
@@ -70,4 +70,11 @@ function waitFromHeaders(headers: Record<string, unknown> | undefined, now: numb
   if (header('x-ogw-ratelimit-reset') !== undefined && Number.isFinite(reset))
     return Math.max(0, reset * 1000);
   return retryAfterMs(header('retry-after'), now);
+}
+
+/** Whether a failure (thrown or answered) says the tenant token is no longer good. */
+export function isStaleTokenFailure(errOrAnswer: unknown): boolean {
+  const data = (errOrAnswer as HttpFailure | undefined)?.response?.data ?? errOrAnswer;
+  const code = businessOf(data)?.code;
+  return code !== undefined && TOKEN_CODES.has(code);
 }

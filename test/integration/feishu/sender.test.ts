@@ -56,9 +56,11 @@ describe('Feishu outbox sender over the official SDK', () => {
     });
     const job = await waitFor(async () => {
       const j = await h.app.ctx.queues.outbox.getJob(outboxJobId('test:gone'));
-      return j && (await j.getState()) === 'failed' ? j : undefined;
+      // Read again once failed: the first read may predate the failure's bookkeeping.
+      return j && (await j.getState()) === 'failed' ? h.app.ctx.queues.outbox.getJob(j.id ?? '') : undefined;
     }, 'the failed job');
     expect(job.attemptsMade).toBe(1);
+    expect(job.failedReason).toMatch(/230002/);
     expect(repliesTo('om_gone')).toEqual([]);
   });
 
@@ -98,6 +100,19 @@ describe('Feishu outbox sender over the official SDK', () => {
     expect(repliesTo('om_c')).toEqual([expect.objectContaining({ msgType: 'interactive' })]);
     expect(JSON.parse(repliesTo('om_c')[0]?.content ?? '{}')).toEqual(card);
     expect(h.feishu.patches).toEqual([{ messageId: 'om_c2', content: JSON.stringify(card) }]);
+  });
+
+  it('R-A1: a refused tenant token is dropped and fetched again on the retry', async () => {
+    h.feishu.fail(1, { status: 400, code: 99991663, msg: 'Invalid access token' }, /om_tok/);
+    await enqueueEffect(h.app.ctx, {
+      key: 'test:tok',
+      effect: { op: 'feishu.reply', messageId: 'om_tok', text: 'hi' },
+    });
+    await waitFor(() => repliesTo('om_tok').length === 1, 'reply after a token refresh', 10_000);
+    const refused = callsFor('om_tok')[0];
+    expect(refused?.status).toBe(400);
+    const fresh = h.feishu.callsTo(/tenant_access_token/).filter((c) => c.at >= (refused?.at ?? 0));
+    expect(fresh).toHaveLength(1);
   });
 
   it('R-A1: the same idempotency key sent twice is one Feishu message (uuid dedupe)', async () => {
