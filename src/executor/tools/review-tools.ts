@@ -4,7 +4,7 @@ import { loadCard } from '../../cards/ingest.ts';
 import { splitRepo } from '../../channels/github/client.ts';
 import { enqueueEffect } from '../../outbox/enqueue.ts';
 import { defineTool, toolError, toolOk } from '../../session/tool.ts';
-import { wasTakenBy } from '../../tickets/handback.ts';
+import { recordTaken, wasTakenBy } from '../../tickets/handback.ts';
 import type { TurnScope } from '../turn-scope.ts';
 import { isNoted } from '../workspace/bot-rounds.ts';
 import { ticketPr, verifications } from '../workspace/delivery-records.ts';
@@ -70,6 +70,8 @@ export function resolveReviewThreadTool(scope: TurnScope) {
         if (why) return toolError(`refused: ${why} (R-C7)`);
         const threadId = await threadOf(scope, pr.repo, pr.number, o.commentId);
         if (!threadId) return toolError(`no review thread holds comment ${o.commentId}`);
+        // Resolving is taking the card (R-C3): it is not handed back when the turn ends.
+        await recordTaken(ctx, id, scope.ticket.id);
         await enqueueEffect(ctx, {
           key: `resolve:${threadId}`,
           effect: { op: 'github.resolve_thread', threadId },

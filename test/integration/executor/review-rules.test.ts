@@ -1,0 +1,184 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { scheduleTurn } from '../../../src/executor/schedule-turn.ts';
+import { pauseTicket, resumeTicket } from '../../../src/tickets/pause.ts';
+import { waitFor } from '../../kit/app.ts';
+import { type FakeReply, type RecordedRequest, text, toolCalls } from '../../kit/fake-llm.ts';
+import { githubPayloads, sendGitHubEvent } from '../../kit/github-webhook.ts';
+import { cardsIn, lastToolResults, roleOf } from '../../kit/scripted-model.ts';
+import { localMessage, send } from '../routing/helpers.ts';
+import { executorFlow, SECRETS, startWorld, type World } from './harness.ts';
+
+/** Per executor turn: `first` answers its first request, `then` each request after tool results. */
+function turns(
+  w: World,
+  first: (req: RecordedRequest) => FakeReply,
+  then: (n: number) => FakeReply = () => text('Done.'),
+) {
+  const log: { input: string; results: string[][] }[] = [];
+  w.llm.respond((req) => {
+    if (roleOf(req) === 'main') return text('Nothing.');
+    if (req.messages.at(-1)?.role !== 'tool') {
+      log.push({
+        input: [...req.messages].reverse().find((m) => m.role === 'user')?.content ?? '',
+        results: [],
+      });
+      return first(req);
+    }
+    const turn = log.at(-1);
+    turn?.results.push(lastToolResults(req));
+    return then(turn?.results.length ?? 0);
+  });
+  return log;
+}
+
+async function ticketWithPr(w: World, ask: string) {
+  const flow = executorFlow(w.llm, [
+    (_r, card) => toolCalls(['reply', { to: card, text: `Working on acme/web for ${card}.` }]),
+    () =>
+      toolCalls([
+        'write_file',
+        { path: 'src/login.ts', content: 'export const next = (u: string) => u || "/";\n' },
+      ]),
+    () => toolCalls(['commit_and_push', { message: 'Fallback' }]),
+    () => toolCalls(['open_pr', { title: 'Fallback', body: 'Falls back to /.' }]),
+  ]);
+  await send(w.app.ctx, localMessage(ask));
+  await flow.done();
+  expect(flow.results[3]?.join()).toMatch(/opened draft PR acme\/web#(\d+)/);
+  return Number(/acme\/web#(\d+)/.exec(flow.results[3]?.join() ?? '')?.[1]);
+}
+
+const hook = (w: World, payload: unknown) =>
+  sendGitHubEvent(w.app.url, 'pull_request_review_comment', payload, {
+    secret: SECRETS.GITHUB_WEBHOOK_SECRET,
+  });
+
+describe('reviews by outcome (R-C7)', () => {
+  let w: World;
+  beforeAll(async () => {
+    w = await startWorld();
+  });
+  afterAll(async () => {
+    await w.close();
+  });
+
+  it('R-C7: a fixed and verified thread is resolved without a comment; a rejected one gets one sentence and stays open', async () => {
+    const pr = await ticketWithPr(w, 'Please add a login fallback');
+    await pauseTicket(w.app.ctx, 'T1', { by: 'test', at: Date.now(), via: 'api' });
+    const user = { login: 'grace', type: 'User' as const };
+    const fix = w.gh.addReviewComment('acme/web', pr, { body: 'Please fall back to /home instead', user });
+    const nope = w.gh.addReviewComment('acme/web', pr, { body: 'Use tabs here', user });
+    for (const c of [fix, nope])
+      expect(
+        (
+          await hook(
+            w,
+            githubPayloads.reviewComment({
+              repo: 'acme/web',
+              number: pr,
+              author: 'grace',
+              commentId: c.id,
+              body: c.body,
+            }),
+          )
+        ).status,
+      ).toBe(202);
+    await waitFor(
+      async () => (await w.app.ctx.redis.llen(w.app.ctx.keys.ticketInbox('T1'))) === 2,
+      'both comments on the ticket',
+    );
+    let fixCard = '';
+    let nopeCard = '';
+    const steps = [
+      () => toolCalls(['resolve_review_thread', { card: fixCard, outcome: 'fixed' }]),
+      () =>
+        toolCalls([
+          'write_file',
+          { path: 'src/login.ts', content: 'export const next = (u: string) => u || "/home";\n' },
+        ]),
+      () => toolCalls(['commit_and_push', { message: 'Fall back to /home' }]),
+      () => toolCalls(['record_verification', { command: 'grep -q home src/login.ts' }]),
+      () =>
+        toolCalls(
+          ['resolve_review_thread', { card: fixCard, outcome: 'fixed' }],
+          ['resolve_review_thread', { card: nopeCard, outcome: 'answered' }],
+        ),
+      () =>
+        toolCalls([
+          'reply',
+          {
+            to: nopeCard,
+            purpose: 'answer',
+            text: 'The repository’s formatter enforces spaces, so I kept them.',
+          },
+        ]),
+    ];
+    const log = turns(
+      w,
+      (req) => {
+        [fixCard = '', nopeCard = ''] = cardsIn(req);
+        return steps[0]?.() ?? text('');
+      },
+      (n) => steps[n]?.() ?? text('Done.'),
+    );
+    await resumeTicket(w.app.ctx, 'T1');
+    await scheduleTurn(w.app.ctx, 'T1');
+    await waitFor(() => (log[0]?.results.length ?? 0) >= steps.length, 'the review turn', 30_000);
+    expect(log).toHaveLength(1);
+    const r = log[0]?.results.map((x) => x.join('\n')) ?? [];
+    expect(r[0]).toMatch(/refused: no commit since the comment arrived|refused: no passing verification/);
+    expect(r[4]).toContain(`resolving PRRT_${fix.id}`);
+    expect(r[4]).toMatch(/refused: a person’s thread is resolved only when fixed/);
+    await waitFor(() => w.gh.resolvedThreads.has(`PRRT_${fix.id}`), 'the fixed thread resolved');
+    const replies = await waitFor(() => {
+      const found = w.gh.reviewComments.filter((c) => c.in_reply_to_id !== undefined);
+      return found.length ? found : undefined;
+    }, 'the one-sentence answer');
+    expect(replies).toHaveLength(1);
+    expect(replies[0]?.threadId).toBe(`PRRT_${nope.id}`);
+    expect(w.gh.resolvedThreads.has(`PRRT_${nope.id}`)).toBe(false);
+    expect(w.gh.comments.filter((c) => c.number === pr)).toEqual([]);
+  });
+
+  it('R-C7: an automated reviewer’s threads are resolved once answered, and its fourth round on the PR is noted, not worked', async () => {
+    const pr = await ticketWithPr(w, 'Please add a login fallback for staging');
+    let card = '';
+    const log = turns(w, (req) => {
+      card = cardsIn(req)[0] ?? '';
+      return toolCalls(
+        ['reply', { to: card, purpose: 'answer', text: 'Handled in the latest commit.' }],
+        ['resolve_review_thread', { card, outcome: 'answered' }],
+      );
+    });
+    const bot = { login: 'lint-bot[bot]', type: 'Bot' as const };
+    for (let round = 1; round <= 4; round++) {
+      const c = w.gh.addReviewComment('acme/web', pr, { body: `Nit ${round}`, user: bot });
+      await hook(
+        w,
+        githubPayloads.reviewComment({
+          repo: 'acme/web',
+          number: pr,
+          author: 'lint-bot[bot]',
+          commentId: c.id,
+          body: c.body,
+        }),
+      );
+      await waitFor(
+        () => log.length === round && (log[round - 1]?.results.length ?? 0) >= 1,
+        `round ${round}`,
+        30_000,
+      );
+      const results = log[round - 1]?.results[0]?.join('\n') ?? '';
+      if (round <= 3) {
+        expect(results).toContain(`resolving PRRT_${c.id}`);
+        await waitFor(() => w.gh.resolvedThreads.has(`PRRT_${c.id}`), `round ${round} resolved`);
+      } else {
+        expect(log[3]?.input).toMatch(/Noted, not worked: .*round 4 from automated reviewer lint-bot\[bot\]/);
+        expect(results).toMatch(/refused: .* is noted, not worked/);
+        expect(w.gh.resolvedThreads.has(`PRRT_${c.id}`)).toBe(false);
+      }
+    }
+    const rounds = await w.app.ctx.redis.hget(w.app.ctx.keys.prBotRounds('acme/web', pr), 'lint-bot[bot]');
+    expect(rounds).toBe('4');
+  });
+});
