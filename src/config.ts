@@ -75,6 +75,8 @@ const EnvSchema = z
     TRUST_PROJECT_SKILLS: flag(false),
     TRUST_PROJECT_WORKFLOWS: flag(true),
     SHUTDOWN_GRACE_MS: z.coerce.number().int().positive().default(10_000),
+    /** How long a worker's lock on a job lasts; a crashed worker's jobs resume elsewhere after about this long. */
+    JOB_LOCK_MS: z.coerce.number().int().min(1000).default(30_000),
   })
   .superRefine((env, ctx) => {
     if (Boolean(env.FEISHU_APP_ID) !== Boolean(env.FEISHU_APP_SECRET)) {

@@ -1,16 +1,16 @@
 import { Worker } from 'bullmq';
 import type { Runtime } from '../runtime.ts';
+import { workerOptions } from '../store/worker-options.ts';
 import { runExecutorTurn } from './executor-turn.ts';
 
 /** Runs executor turns; any number of worker processes share them, one turn per ticket at a time. */
 export function startExecutorWorker(rt: Runtime, concurrency = 4): Worker {
   const { ctx } = rt;
-  const worker = new Worker('executor', (job, token) => runExecutorTurn(rt, job, token), {
-    connection: ctx.redis.duplicate(),
-    prefix: ctx.keys.queuePrefix,
-    concurrency,
-    stalledInterval: 15_000,
-  });
+  const worker = new Worker(
+    'executor',
+    (job, token) => runExecutorTurn(rt, job, token),
+    workerOptions(ctx, concurrency),
+  );
   worker.on('completed', () => ctx.metrics.jobs.inc({ queue: 'executor', outcome: 'completed' }));
   worker.on('failed', (job, err) => {
     ctx.metrics.jobs.inc({ queue: 'executor', outcome: 'failed' });

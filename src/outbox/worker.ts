@@ -1,5 +1,6 @@
 import { DelayedError, type Job, UnrecoverableError, Worker } from 'bullmq';
 import type { Ctx } from '../context.ts';
+import { workerOptions } from '../store/worker-options.ts';
 import { type Effect, type OutboxJob, OutboxJobSchema, type Sender } from './effect.ts';
 import { isDeliveryError } from './errors.ts';
 import { RATE_LIMITS, takeSlot } from './rate-limit.ts';
@@ -95,9 +96,7 @@ async function deliverOne(ctx: Ctx, senders: Senders, job: Job, token?: string):
 /** Starts the outbox worker: one delivery per job, idempotent by key, retried on 429/5xx. */
 export function startOutboxWorker(ctx: Ctx, senders: Senders, concurrency = 8): Worker {
   const worker = new Worker('outbox', (job, token) => deliverOne(ctx, senders, job, token), {
-    connection: ctx.redis.duplicate(),
-    prefix: ctx.keys.queuePrefix,
-    concurrency,
+    ...workerOptions(ctx, concurrency),
     settings: { backoffStrategy: outboxBackoff },
   });
   worker.on('failed', (job, err) => {

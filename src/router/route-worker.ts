@@ -1,14 +1,15 @@
 import { Worker } from 'bullmq';
 import type { Ctx } from '../context.ts';
+import { workerOptions } from '../store/worker-options.ts';
 import { routeCard } from './route-card.ts';
 
 /** Places each stored card (one job per card, id = card id). */
 export function startRouteWorker(ctx: Ctx, concurrency = 16): Worker {
-  const worker = new Worker('route', async (job) => routeCard(ctx, (job.data as { cardId: string }).cardId), {
-    connection: ctx.redis.duplicate(),
-    prefix: ctx.keys.queuePrefix,
-    concurrency,
-  });
+  const worker = new Worker(
+    'route',
+    async (job) => routeCard(ctx, (job.data as { cardId: string }).cardId),
+    workerOptions(ctx, concurrency),
+  );
   worker.on('completed', () => ctx.metrics.jobs.inc({ queue: 'route', outcome: 'completed' }));
   worker.on('failed', (job, err) => {
     ctx.metrics.jobs.inc({ queue: 'route', outcome: 'failed' });

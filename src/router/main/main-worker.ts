@@ -1,15 +1,12 @@
 import { Worker } from 'bullmq';
 import type { Runtime } from '../../runtime.ts';
+import { workerOptions } from '../../store/worker-options.ts';
 import { runMainTurn } from './main-turn.ts';
 
 /** Runs main-session turns; the deployment-wide lock keeps them one at a time. */
 export function startMainWorker(rt: Runtime): Worker {
   const { ctx } = rt;
-  const worker = new Worker('main', (job, token) => runMainTurn(rt, job, token), {
-    connection: ctx.redis.duplicate(),
-    prefix: ctx.keys.queuePrefix,
-    concurrency: 1,
-  });
+  const worker = new Worker('main', (job, token) => runMainTurn(rt, job, token), workerOptions(ctx, 1));
   worker.on('completed', () => ctx.metrics.jobs.inc({ queue: 'main', outcome: 'completed' }));
   worker.on('failed', (job, err) => {
     ctx.metrics.jobs.inc({ queue: 'main', outcome: 'failed' });
