@@ -19,9 +19,9 @@ export function maySteer(
     case 'local':
       return true;
     case 'feishu': {
-      const userOk = config.ALLOWED_USERS.length === 0 || listedUser;
-      const chatOk = config.ALLOWED_CHATS.length === 0 || config.ALLOWED_CHATS.includes(card.origin.chatId);
-      return userOk && chatOk;
+      // Either list admits: a listed person anywhere, or anyone in a listed chat (as the Feishu edge decides).
+      if (!config.ALLOWED_USERS.length && !config.ALLOWED_CHATS.length) return true;
+      return listedUser || config.ALLOWED_CHATS.includes(card.origin.chatId);
     }
     case 'github':
       return listedUser || GITHUB_WRITERS.has((card.author.role ?? '').toUpperCase());
