@@ -1,0 +1,72 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { getTicket } from '../../../src/tickets/ticket-store.ts';
+import { waitFor } from '../../kit/app.ts';
+import { toolCalls } from '../../kit/fake-llm.ts';
+import { githubPayloads, sendGitHubEvent } from '../../kit/github-webhook.ts';
+import { executorFlow, SECRETS, startWorld, type World } from './harness.ts';
+
+describe('executor delivery from a GitHub issue comment (issue 4)', () => {
+  let w: World;
+  beforeAll(async () => {
+    w = await startWorld();
+  });
+  afterAll(async () => {
+    await w.close();
+  });
+
+  it('R-C6: an issue comment mentioning the bot gets 👀, one acknowledgement, a draft PR in that repository, ready only after verification', async () => {
+    const issue = w.gh.addIssue('acme/web', {
+      title: 'Login redirect loops',
+      user: { login: 'ada', type: 'User' },
+    });
+    const flow = executorFlow(w.llm, [
+      (_r, card) =>
+        toolCalls([
+          'reply',
+          { to: card, text: 'I will fix the redirect loop in src/login.ts and open a PR here.' },
+        ]),
+      () =>
+        toolCalls([
+          'write_file',
+          { path: 'src/login.ts', content: 'export const next = (u: string) => u || "/";\n' },
+        ]),
+      () => toolCalls(['commit_and_push', { message: `Fix the login redirect (#${issue.number})` }]),
+      () => toolCalls(['open_pr', { title: 'Fix the login redirect', body: `Fixes #${issue.number}.` }]),
+      () => toolCalls(['mark_pr_ready', {}]),
+      () => toolCalls(['record_verification', { command: 'test -s src/login.ts' }]),
+      () => toolCalls(['mark_pr_ready', {}]),
+      () => toolCalls(['report', { status: 'done', summary: 'PR ready.' }]),
+    ]);
+    const payload = githubPayloads.mentionComment({
+      repo: 'acme/web',
+      number: issue.number,
+      commentId: 9001,
+      body: `@${w.gh.botLogin} please fix the login redirect loop`,
+    });
+    const res = await sendGitHubEvent(w.app.url, 'issue_comment', payload, {
+      secret: SECRETS.GITHUB_WEBHOOK_SECRET,
+    });
+    expect(res.status).toBe(202);
+    await flow.done();
+    const r = flow.results.map((x) => x.join('\n'));
+    expect(r[3]).toContain('opened draft PR acme/web#2');
+    expect(r[4]).toMatch(/refused: no passing verification at HEAD/);
+    expect(r[6]).toContain('acme/web#2 is ready for review');
+    expect(r[7]).toContain('recorded done');
+    expect(w.gh.reactions.filter((x) => x.targetId === 9001 && x.content === 'eyes')).toHaveLength(1);
+    const acks = await waitFor(() => {
+      const found = w.gh.comments.filter((c) => c.number === issue.number);
+      return found.length ? found : undefined;
+    }, 'the acknowledgement');
+    expect(acks).toHaveLength(1);
+    expect(acks[0]?.body).toContain('I will fix the redirect loop');
+    expect((await getTicket(w.app.ctx, 'T1'))?.repo).toBe('acme/web');
+    expect(w.gh.pulls.find((p) => p.number === 2)).toMatchObject({
+      draft: false,
+      user: { login: w.gh.botLogin },
+    });
+    expect(w.repo.git('log', '-1', '--format=%an %s', 'sy/T1-login-redirect-loops')).toBe(
+      `${w.gh.botLogin} Fix the login redirect (#1)`,
+    );
+  });
+});
