@@ -1,0 +1,87 @@
+import { loadSession, rememberWho, SignedOut } from './api.js';
+import { h, replace } from './dom.js';
+import { policyPage } from './pages/policy-page.js';
+import { promptsPage } from './pages/prompts-page.js';
+import { state as promptsState } from './pages/prompts-state.js';
+import { queuesPage } from './pages/queues-page.js';
+import { ticketsPage } from './pages/tickets-page.js';
+import { tryItPage } from './pages/try-it-page.js';
+import { versionsPage } from './pages/versions-page.js';
+
+/** Hash routes: `#/<page>/<args…>`. */
+const PAGES = {
+  prompts: { title: 'Prompt settings', render: promptsPage },
+  versions: { title: 'Versions', render: versionsPage },
+  policy: { title: 'Policy', render: policyPage },
+  tickets: { title: 'Tickets', render: ticketsPage },
+  queues: { title: 'Queues', render: queuesPage },
+  try: { title: 'Try it', render: tryItPage },
+};
+
+const $ = (/** @type {string} */ id) => /** @type {HTMLElement} */ (document.getElementById(id));
+
+function showSignIn() {
+  $('nav').hidden = true;
+  $('sign-out').hidden = true;
+  replace($('page'));
+  $('sign-in').hidden = false;
+  const failed = new URLSearchParams(location.search).get('signin');
+  const error = $('sign-in-error');
+  error.hidden = !failed;
+  error.textContent =
+    failed === 'disabled'
+      ? 'This deployment has no ADMIN_TOKEN set: the panel is off.'
+      : failed
+        ? 'That token is not right.'
+        : '';
+  $('token').focus();
+}
+
+async function route() {
+  const [name = 'prompts', ...args] = location.hash.replace(/^#\/?/, '').split('/').filter(Boolean);
+  const page = PAGES[/** @type {keyof typeof PAGES} */ (name)] ?? PAGES.prompts;
+  const current = PAGES[/** @type {keyof typeof PAGES} */ (name)] ? name : 'prompts';
+  for (const a of document.querySelectorAll('#nav a')) {
+    if (a instanceof HTMLElement && a.dataset.page === current) a.setAttribute('aria-current', 'page');
+    else a.removeAttribute('aria-current');
+  }
+  document.title = `${page.title} · Switchyard`;
+  const root = $('page');
+  root.setAttribute('aria-busy', 'true');
+  try {
+    await page.render(root, args);
+  } catch (err) {
+    if (err instanceof SignedOut) return;
+    replace(
+      root,
+      h(
+        'div',
+        { class: 'notice problem', role: 'alert' },
+        `This page could not load: ${err instanceof Error ? err.message : String(err)}`,
+      ),
+    );
+  } finally {
+    root.setAttribute('aria-busy', 'false');
+  }
+}
+
+async function start() {
+  $('sign-in')
+    .querySelector('form')
+    ?.addEventListener('submit', () => rememberWho(/** @type {HTMLInputElement} */ ($('who')).value));
+  window.addEventListener('switchyard:signed-out', showSignIn);
+  window.addEventListener('beforeunload', (e) => {
+    if (promptsState.dirty) e.preventDefault();
+  });
+  if (!(await loadSession())) return showSignIn();
+  if (location.search) history.replaceState(null, '', `/panel/${location.hash}`);
+  $('nav').hidden = false;
+  $('sign-out').hidden = false;
+  window.addEventListener(
+    'hashchange',
+    () => void route().then(() => $('view').focus({ preventScroll: true })),
+  );
+  await route();
+}
+
+void start();

@@ -1,0 +1,70 @@
+import { get } from '../api.js';
+import { h, replace } from '../dom.js';
+
+const STATES = ['waiting', 'active', 'delayed', 'paused', 'failed', 'completed'];
+
+/** Job counts per BullMQ queue, refreshed every few seconds while the page is shown. */
+export async function queuesPage(/** @type {HTMLElement} */ root) {
+  const table = h('div');
+  const stamp = h('p', { class: 'muted small', 'aria-live': 'off' });
+  replace(
+    root,
+    h(
+      'div',
+      { class: 'page-head' },
+      h(
+        'div',
+        null,
+        h('h1', null, 'Queues'),
+        h(
+          'p',
+          { class: 'muted small' },
+          'Route, main session, executors and the outbox. Refreshes every 3 seconds.',
+        ),
+      ),
+    ),
+    table,
+    stamp,
+  );
+  const draw = async () => {
+    const { queues } = await get('/api/queues');
+    replace(
+      table,
+      h(
+        'table',
+        { class: 'table queues' },
+        h('caption', { class: 'sr-only' }, 'Jobs per queue and state'),
+        h(
+          'thead',
+          null,
+          h(
+            'tr',
+            null,
+            h('th', { scope: 'col' }, 'Queue'),
+            STATES.map((s) => h('th', { scope: 'col', class: 'num' }, s)),
+          ),
+        ),
+        h(
+          'tbody',
+          null,
+          queues.map((/** @type {any} */ q) =>
+            h(
+              'tr',
+              { 'data-queue': q.name },
+              h('th', { scope: 'row' }, q.name),
+              STATES.map((s) =>
+                h('td', { class: `num ${s === 'failed' && q[s] ? 'bad' : ''}` }, String(q[s] ?? 0)),
+              ),
+            ),
+          ),
+        ),
+      ),
+    );
+    stamp.textContent = `Updated ${new Date().toLocaleTimeString()}`;
+  };
+  await draw();
+  const timer = setInterval(() => {
+    if (!table.isConnected) clearInterval(timer);
+    else void draw().catch(() => clearInterval(timer));
+  }, 3000);
+}

@@ -1,0 +1,60 @@
+import { request } from '../api.js';
+import { h, toast, when } from '../dom.js';
+
+/** @param {string} state */
+export const stateBadge = (state) => h('span', { class: `badge state-${state}` }, state);
+
+/** "Paused by ann, 3 Jun 10:02 (button)". @param {{ by: string, at: number, via: string }} p */
+export const pauseLine = (p) =>
+  h('span', { class: 'paused' }, `Paused by ${p.by}, ${when(p.at)} (via ${p.via})`);
+
+/**
+ * Pause or Resume, the same as a person's message (R-D2).
+ * @param {{ id: string, pause: unknown }} ticket
+ * @param {() => void} after
+ */
+export function pauseButton(ticket, after) {
+  const paused = Boolean(ticket.pause);
+  const act = paused ? 'resume' : 'pause';
+  return h(
+    'button',
+    {
+      type: 'button',
+      class: paused ? 'primary' : '',
+      'data-action': act,
+      onclick: async () => {
+        const res = await request('POST', `/api/tickets/${encodeURIComponent(ticket.id)}/${act}`);
+        toast(
+          res.ok
+            ? `${ticket.id} ${paused ? 'resumed' : 'paused'}`
+            : `${act} failed: ${res.body?.error ?? res.status}`,
+        );
+        after();
+      },
+    },
+    paused ? `Resume ${ticket.id}` : `Pause ${ticket.id}`,
+  );
+}
+
+/**
+ * An object of unknown shape as a small definition list (text only).
+ * @param {unknown} value
+ * @returns {Node}
+ */
+export function facts(value) {
+  if (value === null || value === undefined) return h('span', { class: 'muted' }, '—');
+  if (typeof value !== 'object') return document.createTextNode(String(value));
+  if (Array.isArray(value))
+    return value.length
+      ? h(
+          'ul',
+          { class: 'plain' },
+          value.map((v) => h('li', null, facts(v))),
+        )
+      : h('span', { class: 'muted' }, 'none');
+  return h(
+    'dl',
+    { class: 'facts' },
+    Object.entries(value).map(([k, v]) => [h('dt', null, k), h('dd', null, facts(v))]),
+  );
+}
