@@ -42,8 +42,8 @@ export async function signIn(page: Page, baseUrl: string, token: string, who = '
   await page.getByRole('navigation', { name: 'Panel pages' }).waitFor();
 }
 
-/** A full-page screenshot in `test/artifacts/panel/` (gitignored). */
-export async function shoot(page: Page, name: string): Promise<void> {
+/** A screenshot of what the window shows, in `test/artifacts/panel/` (gitignored). */
+export async function shoot(page: Page, name: string, opts: { fullPage?: boolean } = {}): Promise<void> {
   mkdirSync(ARTIFACTS, { recursive: true });
-  await page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage: true });
+  await page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage: opts.fullPage ?? false });
 }
