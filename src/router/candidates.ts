@@ -1,7 +1,7 @@
 import type { Ctx } from '../context.ts';
 
 /** How long a main-session turn waits for more candidates to arrive, so a burst is one request. */
-export const MAIN_DEBOUNCE_MS = 150;
+export const MAIN_DEBOUNCE_MS = 100;
 
 /**
  * Adds a card to the candidates that wait for the main session (R-B1), with the hand-back

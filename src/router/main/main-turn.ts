@@ -1,4 +1,4 @@
-import { DelayedError, type Job } from 'bullmq';
+import type { Job } from 'bullmq';
 import type { TriggerCard } from '../../cards/card.ts';
 import { loadCard } from '../../cards/ingest.ts';
 import { renderCard } from '../../cards/render-card.ts';
@@ -32,10 +32,9 @@ export async function runMainTurn(
   const { ctx } = rt;
   const turnId = job.id ?? 'main';
   await ctx.redis.del(ctx.keys.mainScheduled());
-  if (!(await takeLock(rt, turnId))) {
-    await job.moveToDelayed(Date.now() + 300, token);
-    throw new DelayedError();
-  }
+  // Another turn is running: it queues the next turn itself when it ends (see `finally`), and
+  // the candidates waiting now are batched into that one.
+  if (!(await takeLock(rt, turnId))) return { kind: 'nothing' };
   try {
     const batch = await loadBatch(rt, turnId);
     if (!batch.cards.size) return { kind: 'nothing' };
@@ -74,7 +73,8 @@ export async function runMainTurn(
     return outcome;
   } finally {
     await releaseLock(rt, turnId);
-    if (await ctx.redis.zcard(ctx.keys.candidates())) await scheduleMainTurn(ctx);
+    // Candidates that arrived during this turn have waited long enough: no debounce.
+    if (await ctx.redis.zcard(ctx.keys.candidates())) await scheduleMainTurn(ctx, 0);
   }
 }
 

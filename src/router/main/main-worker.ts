@@ -6,7 +6,7 @@ import { runMainTurn } from './main-turn.ts';
 /** Runs main-session turns; the deployment-wide lock keeps them one at a time. */
 export function startMainWorker(rt: Runtime): Worker {
   const { ctx } = rt;
-  const worker = new Worker('main', (job, token) => runMainTurn(rt, job, token), workerOptions(ctx, 1));
+  const worker = new Worker('main', (job) => runMainTurn(rt, job), workerOptions(ctx, 1));
   worker.on('completed', () => ctx.metrics.jobs.inc({ queue: 'main', outcome: 'completed' }));
   worker.on('failed', (job, err) => {
     ctx.metrics.jobs.inc({ queue: 'main', outcome: 'failed' });

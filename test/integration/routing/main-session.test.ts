@@ -45,9 +45,13 @@ describe('the main session (R-B1, R-B3, R-B8)', () => {
   });
 
   it('R-B2/R-B1/R-B3: a refused attach, a refused 31-word note and a refused sleep each return an error and change nothing', async () => {
+    // A bot's card is ignored by routing, so only the card under test reaches the main session.
     const target = await createTicket(
       app.ctx,
-      (await loadCard(app.ctx, await send(app.ctx, localMessage('seed ticket'))))!,
+      (await loadCard(
+        app.ctx,
+        await send(app.ctx, { ...localMessage('seed ticket'), author: { id: 'seed-bot', type: 'bot' } }),
+      ))!,
       { why: 'test' },
     );
     let step = 0;
