@@ -5,6 +5,7 @@ import { startExecutorWorker } from './executor/executor-worker.ts';
 import { startOutboxWorker } from './outbox/worker.ts';
 import { startMainWorker } from './router/main/main-worker.ts';
 import { startRouteWorker } from './router/route-worker.ts';
+import { startStatusWorker } from './status/status-worker.ts';
 import { createRuntime, type Runtime } from './runtime.ts';
 
 /**
@@ -19,6 +20,7 @@ export async function startWorkers(
   const senders = await createSenders(ctx);
   const workers: Worker[] = [
     startOutboxWorker(ctx, senders),
+    startStatusWorker(ctx),
     startRouteWorker(ctx),
     startMainWorker(rt),
     startExecutorWorker(rt),

@@ -6,6 +6,7 @@ import { buildSystemPrompt } from '../prompts/index.ts';
 import type { Runtime } from '../runtime.ts';
 import { runTurn } from '../session/run-turn.ts';
 import { proceed, stopTurn, type TurnOutcome } from '../session/turn-outcome.ts';
+import { noteTurnSettled, withStatusSteps } from '../status/status-hooks.ts';
 import { isPaused } from '../tickets/pause.ts';
 import { getTicket } from '../tickets/ticket-store.ts';
 import { executorEnvironment } from './environment.ts';
@@ -64,7 +65,7 @@ async function turn(rt: Runtime, ticketId: string, turnId: string): Promise<Exec
     turnId,
     input: [{ role: 'user', content: renderInput(scope, notes, noted) }],
     model,
-    tools: executorTools(scope),
+    tools: withStatusSteps(ctx, ticketId, executorTools(scope)),
     hooks: {
       systemPrompt: async () => {
         const p = await buildSystemPrompt(rt.prompts, rt.prompts.reader, {
@@ -86,6 +87,7 @@ async function turn(rt: Runtime, ticketId: string, turnId: string): Promise<Exec
     metrics: ctx.metrics,
   });
   await settleTurn(scope, outcome);
+  await noteTurnSettled(ctx, ticketId, outcome);
   return outcome;
 }
 

@@ -55,6 +55,14 @@ export const EffectSchema = z.discriminatedUnion('op', [
   // The panel's local chat
   z.object({ op: z.literal('local.reply'), chatId: z.string(), messageId: z.string(), text: z.string() }),
   z.object({ op: z.literal('local.react'), messageId: z.string(), emoji: z.string() }),
+  /** A ticket's status message in a local chat: posted once as `statusId`, then replaced in place. */
+  z.object({
+    op: z.literal('local.status'),
+    chatId: z.string(),
+    messageId: z.string(),
+    statusId: z.string(),
+    text: z.string(),
+  }),
 ]);
 export type Effect = z.infer<typeof EffectSchema>;
 export type EffectOp = Effect['op'];

@@ -3,6 +3,7 @@ import { replyEffectFor } from '../cards/reply-effect.ts';
 import type { Ctx } from '../context.ts';
 import { scheduleTurn } from '../executor/schedule-turn.ts';
 import { enqueueEffect } from '../outbox/enqueue.ts';
+import { statusChanged } from '../status/status-hooks.ts';
 import { pauseTicket, resumeTicket } from '../tickets/pause.ts';
 import type { Attachment } from '../tickets/ticket.ts';
 import type { Command } from './command.ts';
@@ -21,6 +22,7 @@ export async function applyCommand(
   for (const id of ticketIds) {
     const ok = command === 'pause' ? await pauseTicketBy(ctx, id, card) : await resumeTicketAndWake(ctx, id);
     if (ok) changed.push(id);
+    if (ok) await statusChanged(ctx, id);
     const note: Attachment = { cardId: card.id, why: `${command} command`, at: ctx.now() };
     await ctx.redis.rpush(ctx.keys.ticketCards(id), JSON.stringify(note));
   }

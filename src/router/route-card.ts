@@ -1,6 +1,7 @@
 import type { TriggerCard } from '../cards/card.ts';
 import { loadCard } from '../cards/ingest.ts';
 import type { Ctx } from '../context.ts';
+import { noteAnswerButton } from '../status/answer-button.ts';
 import { scheduleTurn } from '../executor/schedule-turn.ts';
 import { attachCard } from '../tickets/attach.ts';
 import { isPaused } from '../tickets/pause.ts';
@@ -34,6 +35,8 @@ export async function routeCard(ctx: Ctx, cardId: string): Promise<RouteOutcome>
 
 async function place(ctx: Ctx, card: TriggerCard): Promise<RouteOutcome> {
   if (card.author.type === 'self') return { kind: 'ignored', reason: 'our own event (R-A2)' };
+  if (card.kind === 'card_action' && !maySteer(card, ctx.config))
+    return { kind: 'ignored', reason: 'a button press by someone not allowed changes nothing (R-A5)' };
   const matches = await resolveTickets(ctx, card);
   const command = commandOf(card);
   if (command && maySteer(card, ctx.config)) {
@@ -41,6 +44,7 @@ async function place(ctx: Ctx, card: TriggerCard): Promise<RouteOutcome> {
     await applyCommand(ctx, card, command, tickets);
     return { kind: 'command', command, tickets };
   }
+  await noteAnswerButton(ctx, card, [...matches.keys()]);
   if (matches.size) {
     for (const [ticketId, ref] of matches) {
       const added = await attachCard(ctx, ticketId, card, `explicit reference ${ref}`);

@@ -66,6 +66,13 @@ export function createKeys(prefix: string) {
     /** Cards of a turn that are noted, not worked (an automated reviewer past its three rounds, R-C7). */
     turnNoted: (turnId: string) => k('turn', turnId, 'noted'),
     pause: (ticketId: string) => k('pause', ticketId),
+    /** The live status of a ticket (issue 9): hash of JSON fields — step, question, answer, usage. */
+    ticketStatus: (id: string) => k('ticket', id, 'status'),
+    /** The ticket's one status message: hash — its outbox key, channel, posted time, pending edit. */
+    statusMessage: (id: string) => k('ticket', id, 'status-msg'),
+    /** Set while a status sync of the ticket is queued (the "dirty" flag); held by the running sync. */
+    statusScheduled: (id: string) => k('ticket', id, 'status-scheduled'),
+    statusLock: (id: string) => k('ticket', id, 'status-lock'),
     /** How a card was routed (set once). */
     cardRouted: (cardId: string) => k('card', cardId, 'routed'),
     /** Owners that took the card (acknowledged or answered it). */

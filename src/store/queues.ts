@@ -11,6 +11,8 @@ export const QUEUE_NAMES = {
   executor: 'executor',
   /** Every outgoing effect (R-D1 messages, reactions, comments, card edits). */
   outbox: 'outbox',
+  /** One delayed job per ticket whose status message needs a (coalesced) edit (issue 9). */
+  status: 'status',
 } as const;
 export type QueueName = (typeof QUEUE_NAMES)[keyof typeof QUEUE_NAMES];
 
@@ -23,6 +25,7 @@ export function createQueues(connection: Redis, prefix: string): Queues {
     main: make('main'),
     executor: make('executor'),
     outbox: make('outbox'),
+    status: make('status'),
   };
 }
 

@@ -4,6 +4,7 @@ import { replyEffectFor } from '../../cards/reply-effect.ts';
 import { enqueueEffect } from '../../outbox/enqueue.ts';
 import { countWords, LIMITS } from '../../router/words.ts';
 import { defineTool, toolError, toolOk } from '../../session/tool.ts';
+import { noteReport } from '../../status/status-hooks.ts';
 import { recordTaken } from '../../tickets/handback.ts';
 import { setTicketState } from '../../tickets/ticket-store.ts';
 import type { TurnScope } from '../turn-scope.ts';
@@ -53,6 +54,7 @@ export function reportTool(scope: TurnScope, doneChecks: DoneCheck[] = []) {
         JSON.stringify({ status, summary, human_action: human_action ?? null, at: ctx.now() }),
       );
       await setTicketState(ctx, scope.ticket.id, STATE[status]);
+      await noteReport(ctx, scope.ticket.id, { status, turnId: scope.turnId, human_action });
       if (human_action && target) {
         const effect = replyEffectFor(target, human_action.question);
         if (effect)

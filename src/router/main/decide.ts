@@ -2,6 +2,7 @@ import type { TriggerCard } from '../../cards/card.ts';
 import { scheduleTurn } from '../../executor/schedule-turn.ts';
 import { getPolicy } from '../../prompts/index.ts';
 import type { Runtime } from '../../runtime.ts';
+import { statusOpened } from '../../status/status-hooks.ts';
 import { attachCard } from '../../tickets/attach.ts';
 import { isPaused } from '../../tickets/pause.ts';
 import type { MatchedRule } from '../../tickets/ticket.ts';
@@ -104,6 +105,7 @@ export async function applyDecision(
       ...(c.inferred ? { inferred: { rules: c.inferred } } : {}),
     });
     ticketId = t.id;
+    await statusOpened(ctx, t.id);
   } else {
     await attachCard(ctx, ticketId, c.card, c.why);
   }

@@ -2,6 +2,7 @@ import type { Hono } from 'hono';
 import type { Ctx } from '../../context.ts';
 import { HttpError } from '../../errors/http-error.ts';
 import { resumeTicketAndWake } from '../../router/apply-command.ts';
+import { statusChanged } from '../../status/status-hooks.ts';
 import { getPause, pauseTicket } from '../../tickets/pause.ts';
 import { getTicket } from '../../tickets/ticket-store.ts';
 import type { ApiRoutes } from '../app.ts';
@@ -22,6 +23,7 @@ export function ticketPauseRoutes(ctx: Ctx): ApiRoutes {
       const id = c.req.param('id');
       await mustExist(ctx, id);
       const changed = await pauseTicket(ctx, id, { by: whoOf(c), at: ctx.now(), via: 'api' });
+      if (changed) await statusChanged(ctx, id);
       ctx.log.info({ ticketId: id, by: whoOf(c), changed }, 'ticket paused via API');
       return c.json({ id, paused: true, changed, pause: (await getPause(ctx, id)) ?? null });
     });
@@ -30,6 +32,7 @@ export function ticketPauseRoutes(ctx: Ctx): ApiRoutes {
       const id = c.req.param('id');
       await mustExist(ctx, id);
       const changed = await resumeTicketAndWake(ctx, id);
+      if (changed) await statusChanged(ctx, id);
       ctx.log.info({ ticketId: id, by: whoOf(c), changed }, 'ticket resumed via API');
       return c.json({ id, paused: false, changed, pause: null });
     });

@@ -1,6 +1,7 @@
 import type { Hono } from 'hono';
 import type { Ctx } from '../../context.ts';
 import { HttpError } from '../../errors/http-error.ts';
+import { getStatus } from '../../status/get-status.ts';
 import { listTickets } from '../../tickets/ticket-store.ts';
 import type { ApiRoutes } from '../app.ts';
 import { ticketDetail } from './ticket-detail.ts';
@@ -25,7 +26,7 @@ export function ticketsRoutes(ctx: Ctx): ApiRoutes {
       const id = c.req.param('id');
       const detail = await ticketDetail(ctx, id);
       if (!detail) throw new HttpError(404, 'not_found', `no ticket ${id}`);
-      return c.json(detail);
+      return c.json({ ...detail, status: (await getStatus(ctx, id)) ?? null });
     });
   };
 }

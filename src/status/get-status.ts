@@ -1,0 +1,57 @@
+import type { Ctx } from '../context.ts';
+import { getPause } from '../tickets/pause.ts';
+import { getTicket } from '../tickets/ticket-store.ts';
+import { deriveState, type StatusAnswer, type StatusQuestion, type TicketStatus } from './status-model.ts';
+
+type ReadCtx = Pick<Ctx, 'redis' | 'keys' | 'now' | 'config'>;
+
+const parse = <T>(raw: string | null | undefined): T | undefined =>
+  raw ? (JSON.parse(raw) as T) : undefined;
+
+/** A branch's web page: beside the PR when there is one, else on github.com for the public API. */
+function branchUrl(apiUrl: string, repo: string, branch: string, prUrl?: string): string | undefined {
+  const path = `tree/${branch.split('/').map(encodeURIComponent).join('/')}`;
+  if (prUrl) return prUrl.replace(/pull\/\d+\/?$/, path);
+  return /^https:\/\/api\.github\.com\/?$/.test(apiUrl) ? `https://github.com/${repo}/${path}` : undefined;
+}
+
+/** The question with the answer pressed for it, if any (an answer to an older question is dropped). */
+function withAnswer(q: StatusQuestion | undefined, a: StatusAnswer | undefined): StatusQuestion | undefined {
+  return q && a && a.askedAt === q.at ? { ...q, answer: a } : q;
+}
+
+/**
+ * The ticket's status as its status message and the panel show it (issue 9), read fresh from the
+ * ticket, its pause, its latest report, PR and workspace, and the status facts the hooks recorded.
+ */
+export async function getStatus(ctx: ReadCtx, ticketId: string): Promise<TicketStatus | undefined> {
+  const ticket = await getTicket(ctx, ticketId);
+  if (!ticket) return undefined;
+  const [pause, facts, lastReport, prRaw, wsRaw] = await Promise.all([
+    getPause(ctx, ticketId),
+    ctx.redis.hgetall(ctx.keys.ticketStatus(ticketId)),
+    ctx.redis.lindex(ctx.keys.ticketReports(ticketId), -1),
+    ctx.redis.get(ctx.keys.ticketPr(ticketId)),
+    ctx.redis.get(ctx.keys.ticketWorkspace(ticketId)),
+  ]);
+  const question = withAnswer(parse<StatusQuestion>(facts.question), parse<StatusAnswer>(facts.answer));
+  const pr = parse<{ repo: string; number: number; url: string }>(prRaw);
+  const ws = parse<{ repo: string; branch: string }>(wsRaw);
+  const summary = parse<{ summary?: string }>(lastReport)?.summary;
+  const state = deriveState({ ticketState: ticket.state, paused: Boolean(pause), question });
+  const end = state === 'done' ? Number(facts.doneAt) || ticket.updatedAt : ctx.now();
+  const branchLink = ws && branchUrl(ctx.config.GITHUB_API_URL, ws.repo, ws.branch, pr?.url);
+  return {
+    ticketId,
+    title: ticket.title,
+    state,
+    ...(pause ? { pausedBy: pause.by } : {}),
+    ...(facts.step ? { step: facts.step } : {}),
+    ...(summary ? { summary } : {}),
+    ...(question ? { question } : {}),
+    ...(ws ? { branch: branchLink ? { name: ws.branch, url: branchLink } : { name: ws.branch } } : {}),
+    ...(pr ? { pr: { label: `${pr.repo}#${pr.number}`, url: pr.url } } : {}),
+    elapsedMs: Math.max(0, end - ticket.createdAt),
+    usage: { modelRequests: Number(facts.modelRequests) || 0, tokens: Number(facts.tokens) || 0 },
+  };
+}

@@ -1,0 +1,35 @@
+import type { Ctx } from '../context.ts';
+
+type ScheduleCtx = Pick<Ctx, 'redis' | 'keys' | 'queues'>;
+
+/** How long a first change waits for more before the status message is re-rendered. */
+export const STATUS_COALESCE_MS = 100;
+/** The dirty flag outlives a lost job at most this long; the next change schedules again. */
+const FLAG_TTL_MS = 60_000;
+
+/**
+ * Marks a ticket's status dirty (issue 9). Only the first change since the last sync started
+ * queues a job; later ones ride on it, because the sync renders the state as it is when it runs.
+ * Job ids carry a counter (no `:`), so a sync may queue the next one while it still runs.
+ */
+export async function markStatusDirty(
+  ctx: ScheduleCtx,
+  ticketId: string,
+  delayMs = STATUS_COALESCE_MS,
+): Promise<void> {
+  const first = await ctx.redis.set(ctx.keys.statusScheduled(ticketId), '1', 'PX', FLAG_TTL_MS, 'NX');
+  if (first !== 'OK') return;
+  const n = await ctx.redis.hincrby(ctx.keys.statusMessage(ticketId), 'jobs', 1);
+  await ctx.queues.status.add(
+    'sync',
+    { ticketId },
+    {
+      jobId: `status-${ticketId}-${n}`,
+      delay: Math.max(0, Math.ceil(delayMs)),
+      attempts: 5,
+      backoff: { type: 'exponential', delay: 500 },
+      removeOnComplete: true,
+      removeOnFail: { count: 1000 },
+    },
+  );
+}

@@ -1,0 +1,80 @@
+import type { Ctx } from '../context.ts';
+import type { AnyTool } from '../session/tool.ts';
+import type { TurnOutcome } from '../session/turn-outcome.ts';
+import { markStatusDirty } from './schedule-status.ts';
+import type { StatusQuestion } from './status-model.ts';
+import { stepOf } from './status-texts.ts';
+
+type HookCtx = Pick<Ctx, 'redis' | 'keys' | 'queues' | 'now'>;
+
+/** A ticket opened: its status message is posted at once (issue 9). */
+export const statusOpened = (ctx: HookCtx, ticketId: string): Promise<void> =>
+  markStatusDirty(ctx, ticketId, 0);
+
+/** Something the status shows changed elsewhere (a pause, a resume, a ticket state). */
+export const statusChanged = (ctx: HookCtx, ticketId: string): Promise<void> =>
+  markStatusDirty(ctx, ticketId);
+
+/** Records the executor's current step from the tool it is about to run. */
+export async function noteStep(ctx: HookCtx, ticketId: string, tool: string): Promise<void> {
+  await ctx.redis.hset(ctx.keys.ticketStatus(ticketId), 'step', stepOf(tool));
+  await markStatusDirty(ctx, ticketId);
+}
+
+/**
+ * An executor turn's tools, each noting itself as the status's current step when it runs (after
+ * the turn's gates let the call through), so the status card says what the executor is doing.
+ */
+export function withStatusSteps(ctx: HookCtx, ticketId: string, tools: readonly AnyTool[]): AnyTool[] {
+  return tools.map((tool) => ({
+    ...tool,
+    run: async (args, call) => {
+      await noteStep(ctx, ticketId, tool.name);
+      return tool.run(args, call);
+    },
+  }));
+}
+
+export interface ReportNote {
+  status: 'working' | 'done' | 'blocked';
+  turnId: string;
+  human_action?: { question: string; choices?: string[] | undefined } | undefined;
+}
+
+/**
+ * A report (R-C5): a question opens (answer buttons appear) and replaces any earlier one; a report
+ * of a later turn without a question closes the open one, since the executor went on; `done`
+ * closes it and stops the clock.
+ */
+export async function noteReport(ctx: HookCtx, ticketId: string, r: ReportNote): Promise<void> {
+  const key = ctx.keys.ticketStatus(ticketId);
+  if (r.human_action) {
+    const q: StatusQuestion = {
+      question: r.human_action.question,
+      choices: r.human_action.choices ?? [],
+      turnId: r.turnId,
+      at: ctx.now(),
+    };
+    await ctx.redis.multi().hset(key, 'question', JSON.stringify(q)).hdel(key, 'answer').exec();
+  } else {
+    const raw = await ctx.redis.hget(key, 'question');
+    const open = raw ? (JSON.parse(raw) as StatusQuestion) : undefined;
+    if (open && (r.status === 'done' || open.turnId !== r.turnId))
+      await ctx.redis.hdel(key, 'question', 'answer');
+  }
+  if (r.status === 'done') await ctx.redis.hset(key, 'doneAt', String(ctx.now()));
+  else await ctx.redis.hdel(key, 'doneAt');
+  await markStatusDirty(ctx, ticketId);
+}
+
+/** A turn settled: its usage adds to the budget shown; an idle executor has no current step. */
+export async function noteTurnSettled(ctx: HookCtx, ticketId: string, outcome: TurnOutcome): Promise<void> {
+  const key = ctx.keys.ticketStatus(ticketId);
+  const tx = ctx.redis
+    .multi()
+    .hincrby(key, 'modelRequests', outcome.usage.modelRequests)
+    .hincrby(key, 'tokens', outcome.usage.tokens);
+  if (outcome.kind !== 'stopped') tx.hdel(key, 'step');
+  await tx.exec();
+  await markStatusDirty(ctx, ticketId);
+}
