@@ -7,6 +7,9 @@ COPY src ./src
 COPY handlers ./handlers
 COPY prompts ./prompts
 COPY skills ./skills
+COPY roles ./roles
+COPY crews ./crews
+COPY workflows ./workflows
 COPY tsconfig.json ./
 ENV NODE_ENV=production PORT=3000 WORKSPACE_DIR=/data/workspaces
 RUN useradd --create-home --uid 10001 bot && mkdir -p /data/workspaces && chown -R bot /data

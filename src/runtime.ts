@@ -1,3 +1,4 @@
+import { type ArtifactSource, type BundledDirs, createArtifactSource } from './artifacts/artifact-source.ts';
 import type { Ctx } from './context.ts';
 import {
   type Builtins,
@@ -17,11 +18,17 @@ export interface Runtime {
   prompts: PromptDeps & { reader: PromptReader };
   /** Undefined when no model is configured: sessions then wait, and start-up said so. */
   models: { main?: ModelClient; executor?: ModelClient };
+  /** Bundled roles, skills, crews and workflows at the registry's revision (issue 7, R-G5). */
+  artifacts: ArtifactSource;
 }
 
 const DEFAULT_LLM = 'https://api.deepseek.com';
 
-export async function createRuntime(ctx: Ctx, builtins?: Builtins): Promise<Runtime> {
+export async function createRuntime(
+  ctx: Ctx,
+  builtins?: Builtins,
+  artifactDirs?: BundledDirs,
+): Promise<Runtime> {
   const b = builtins ?? (await loadBuiltins());
   const deps: PromptDeps = {
     redis: ctx.redis,
@@ -39,5 +46,6 @@ export async function createRuntime(ctx: Ctx, builtins?: Builtins): Promise<Runt
     ctx,
     prompts: { ...deps, reader: createPromptReader(deps) },
     models: modelOn ? { main: model(c.mainModel), executor: model(c.executorModel) } : {},
+    artifacts: await createArtifactSource(ctx, b.skills, artifactDirs),
   };
 }

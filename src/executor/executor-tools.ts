@@ -1,3 +1,4 @@
+import { scopedTools } from '../artifacts/scoped-tools.ts';
 import type { AnyTool } from '../session/tool.ts';
 import { draftDoneCheck } from './delivery-checks.ts';
 import { handbackTool, threadUnrelatedTool } from './tools/handback-tools.ts';
@@ -8,14 +9,14 @@ import type { TurnScope } from './turn-scope.ts';
 
 /**
  * An executor's tools (R-C1: nothing that asks a person a question, presents UI or changes a
- * profile — those tools do not exist here).
+ * profile — those tools do not exist here), cut to the turn's profile and topology (R-G4).
  */
 export function executorTools(scope: TurnScope): AnyTool[] {
-  return [
+  return scopedTools(scope, [
     replyTool(scope),
     reportTool(scope, [draftDoneCheck]),
     handbackTool(scope),
     threadUnrelatedTool(scope),
     ...workTools(scope),
-  ];
+  ]);
 }

@@ -1,4 +1,6 @@
 import { DelayedError, type Job } from 'bullmq';
+import { resolveTurnArtifacts } from '../artifacts/turn-artifacts.ts';
+import { promptArtifacts } from '../artifacts/turn-snapshot.ts';
 import type { TriggerCard } from '../cards/card.ts';
 import { loadCard } from '../cards/ingest.ts';
 import { renderCard } from '../cards/render-card.ts';
@@ -56,7 +58,9 @@ async function turn(rt: Runtime, ticketId: string, turnId: string): Promise<Exec
     const card = await loadCard(ctx, id);
     if (card) batch.set(id, card);
   }
-  const scope: TurnScope = { rt, ticket, turnId, batch };
+  // R-G5: the artifacts are resolved once, here; a reload during the turn does not reach it.
+  const artifacts = await resolveTurnArtifacts(rt, ticket, turnId);
+  const scope: TurnScope = { rt, ticket, turnId, batch, artifacts };
   const noted = await noteBotRounds(scope);
   const sessionId = `exec-${ticketId}`;
   const gate = async () => ((await isPaused(ctx, ticketId)) ? stopTurn('paused') : proceed);
@@ -74,6 +78,7 @@ async function turn(rt: Runtime, ticketId: string, turnId: string): Promise<Exec
           environment: executorEnvironment(scope),
           agentsMd: await readAgentsMd(scope),
           ...(ticket.inferred ? { inferredRuleIds: ticket.inferred.rules.map((r) => r.id) } : {}),
+          artifacts: promptArtifacts(artifacts),
         });
         return { text: p.text, revision: p.promptsRevision };
       },

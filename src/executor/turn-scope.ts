@@ -1,3 +1,4 @@
+import type { TurnArtifacts } from '../artifacts/turn-snapshot.ts';
 import type { TriggerCard } from '../cards/card.ts';
 import type { Runtime } from '../runtime.ts';
 import type { Ticket } from '../tickets/ticket.ts';
@@ -9,6 +10,8 @@ export interface TurnScope {
   turnId: string;
   /** The cards this turn works on (its inbox batch), by id. */
   batch: Map<string, TriggerCard>;
+  /** The role, profile and topology this turn resolved at its start (issue 7, R-G5); default: worker, hub. */
+  artifacts?: TurnArtifacts;
 }
 
 /** Requests that must be acknowledged or handed back before work tools run (R-C2). */

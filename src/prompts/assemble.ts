@@ -1,7 +1,8 @@
 import { bulletLines, fillTemplate } from './fill-template.ts';
 import type { Builtins } from './load-builtins.ts';
+import type { Skill } from './parse-skill.ts';
 import type { PolicySettings } from './policy-settings.ts';
-import { agentsBlock, skillsBlock, teamBlock } from './render-blocks.ts';
+import { agentsBlock, roleBlock, skillsBlock, teamBlock, workflowBlock } from './render-blocks.ts';
 import { renderInferredNote, renderPolicy } from './render-policy.ts';
 import { SECTION_KEYS, type SectionKey } from './section-keys.ts';
 import type { PromptSettings } from './settings.ts';
@@ -20,6 +21,12 @@ export interface ExecutorAssemblyInput extends AssemblyInput {
   agentsMd?: string | null;
   /** Ids of the policy rules an inferred ticket matched; absent for explicit requests (R-B8). */
   inferredRuleIds?: readonly string[];
+  /** The crew's role body (issue 7, R-G1), shown with the executor's own role text. */
+  role?: { name: string; body: string };
+  /** The crew's workflow, shown with the work instructions. */
+  workflow?: { name: string; stages: readonly string[]; body: string };
+  /** The skills after tier resolution (R-G2), in place of the team's saved skills. */
+  skills?: readonly Skill[];
 }
 
 /** Every section as the team overrode it (R-E10 level 2), else the built-in default. */
@@ -73,11 +80,13 @@ export function assembleExecutor(input: ExecutorAssemblyInput): string {
   return join([
     s.shared,
     s['role/executor'],
+    roleBlock(input.role),
     teamBlock(input.settings.team),
     s.subscription,
     s.work,
+    workflowBlock(input.workflow),
     s.harness,
-    skillsBlock([...input.builtins.skills, ...input.settings.skills]),
+    skillsBlock([...input.builtins.skills, ...(input.skills ?? input.settings.skills)]),
     s.handoff,
     environmentOf(s, input.environment),
     agentsBlock(input.agentsMd ?? ''),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { SKILL_NAME } from './parse-skill.ts';
 import type { SettingsProblem } from './settings.ts';
 import { zodProblems } from './zod-problems.ts';
 
@@ -14,6 +15,8 @@ export const PolicyRule = z.strictObject({
   name: oneLine('the name'),
   instruction: oneLine('the instruction'),
   enabled: z.boolean(),
+  /** The crew an inferred ticket of this rule runs (issue 7); default: the default crew. */
+  crew: z.string().regex(SKILL_NAME, 'a crew name in lowercase kebab-case').optional(),
 });
 
 /**

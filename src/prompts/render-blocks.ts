@@ -33,3 +33,16 @@ export function agentsBlock(text: string): string {
   if (!body) return '';
   return `## Repository instructions (AGENTS.md)\n\n<repository-instructions>\n${body}\n</repository-instructions>`;
 }
+
+/** A crew's role under `## Role: <name>` (R-E7 step 1); absent or empty, nothing. */
+export function roleBlock(role?: { name: string; body: string }): string {
+  const body = normalizeText(role?.body ?? '');
+  return role && body ? `## Role: ${role.name}\n\n${body}` : '';
+}
+
+/** A crew's workflow under `## Workflow: <name>` with its stages in order (R-E7 step 4). */
+export function workflowBlock(flow?: { name: string; stages: readonly string[]; body: string }): string {
+  if (!flow) return '';
+  const body = normalizeText(flow.body);
+  return `## Workflow: ${flow.name}\n\nStages: ${flow.stages.join(' → ')}${body ? `\n\n${body}` : ''}`;
+}

@@ -57,4 +57,8 @@ export const RESERVED_MARKERS: readonly RegExp[] = [
   /^## Skill: /m,
   /^## Repository instructions \(AGENTS\.md\)/m,
   /<\/?repository-instructions>/,
+  // Issue 7 (R-G3): the crew's role and workflow blocks, and agents-fleet's code-owned blocks.
+  /^## Role: /m,
+  /^## Workflow: /m,
+  /<\/?(central|core)-block>/,
 ];

@@ -1,5 +1,6 @@
 import { assembleExecutor, assembleMain } from './assemble.ts';
 import type { PromptDeps } from './deps.ts';
+import type { Skill } from './parse-skill.ts';
 import type { PromptReader } from './reader.ts';
 
 export type SystemPromptRequest =
@@ -10,6 +11,13 @@ export type SystemPromptRequest =
       environment: Readonly<Record<string, string>>;
       agentsMd?: string | null;
       inferredRuleIds?: readonly string[];
+      /** The turn's crew artifacts (issue 7). */
+      artifacts?: {
+        role: { name: string; body: string };
+        workflow?: { name: string; stages: readonly string[]; body: string };
+        /** R-G2: the skills to show, given the team's skills as saved at this request (R-F3). */
+        composeSkills: (team: readonly Skill[]) => readonly Skill[];
+      };
     };
 
 export interface SystemPrompt {
@@ -40,6 +48,7 @@ export async function buildSystemPrompt(
           environment: req.environment,
           agentsMd: req.agentsMd ?? null,
           ...(req.inferredRuleIds ? { inferredRuleIds: req.inferredRuleIds } : {}),
+          ...(req.artifacts ? artifactInput(req.artifacts, snap.prompts.config.skills) : {}),
         });
   return {
     text,
@@ -48,3 +57,11 @@ export async function buildSystemPrompt(
     policyRevision: snap.policy.revision,
   };
 }
+
+type Artifacts = NonNullable<Extract<SystemPromptRequest, { role: 'executor' }>['artifacts']>;
+
+const artifactInput = (a: Artifacts, team: readonly Skill[]) => ({
+  role: a.role,
+  ...(a.workflow ? { workflow: a.workflow } : {}),
+  skills: a.composeSkills(team),
+});

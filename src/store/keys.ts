@@ -101,6 +101,12 @@ export function createKeys(prefix: string) {
     policyVersion: (rev: number) => k('policy', 'v', rev),
     policyVersions: () => k('policy', 'versions'),
 
+    // artifacts (issue 7)
+    /** Registry revision: a reload increments it, and turns starting afterwards re-read (R-G5). */
+    artifactsRevision: () => k('artifacts', 'revision'),
+    /** The artifacts one executor turn resolved at its start: JSON, kept so a resumed turn keeps them. */
+    turnArtifacts: (turnId: string) => k('turn', turnId, 'artifacts'),
+
     // chat settings and the panel's local chat
     localChat: (chatId: string) => k('local', chatId),
     /** The people's messages of a local chat (JSON, oldest first), beside the bot's in `localChat`. */

@@ -1,7 +1,7 @@
 import type { TriggerCard } from '../cards/card.ts';
 import type { Ctx } from '../context.ts';
 import { threadKeys } from './ref-key.ts';
-import type { Attachment, MatchedRule, Ticket, TicketState } from './ticket.ts';
+import type { Attachment, MatchedRule, Ticket, TicketCrew, TicketState } from './ticket.ts';
 
 type StoreCtx = Pick<Ctx, 'redis' | 'keys' | 'now'>;
 
@@ -28,7 +28,7 @@ export function titleFrom(card: TriggerCard): string {
 export async function createTicket(
   ctx: StoreCtx,
   card: TriggerCard,
-  opts: { title?: string; why: string; inferred?: { rules: MatchedRule[] } },
+  opts: { title?: string; why: string; inferred?: { rules: MatchedRule[] }; crew?: TicketCrew },
 ): Promise<Ticket> {
   const n = await ctx.redis.incr(ctx.keys.ticketSeq());
   const now = ctx.now();
@@ -42,6 +42,7 @@ export async function createTicket(
     requester: card.author.name ? { id: card.author.id, name: card.author.name } : { id: card.author.id },
     ...(card.origin.source === 'github' ? { repo: card.origin.repo } : {}),
     ...(opts.inferred ? { inferred: opts.inferred } : {}),
+    ...(opts.crew ? { crew: opts.crew } : {}),
     createdAt: now,
     updatedAt: now,
   };
@@ -81,7 +82,7 @@ export async function listTickets(ctx: Pick<Ctx, 'redis' | 'keys'>, limit = 100)
 export async function updateTicket(
   ctx: StoreCtx,
   id: string,
-  patch: Partial<Pick<Ticket, 'state' | 'title' | 'repo'>>,
+  patch: Partial<Pick<Ticket, 'state' | 'title' | 'repo' | 'crew'>>,
 ): Promise<void> {
   const key = ctx.keys.ticket(id);
   // Lua so that a ticket that does not exist is not half-created by a stray update.

@@ -7,6 +7,21 @@ export interface MatchedRule {
   id: string;
   name: string;
   instruction: string;
+  /** The crew the rule runs its tickets with (issue 7). */
+  crew?: string;
+}
+
+/**
+ * The crew a ticket runs (issue 7): chosen by the routing decision or a matched policy rule, else
+ * the default; role, profile, topology and registry revision are those of its latest turn (R-G5).
+ */
+export interface TicketCrew {
+  name: string;
+  from: 'routing' | 'policy' | 'default';
+  role?: string;
+  profile?: string;
+  topology?: string;
+  revision?: number;
 }
 
 /** One unit of work: a request, its executor, and everything attached to it. */
@@ -23,6 +38,7 @@ export interface Ticket {
   repo?: string;
   /** Present for tickets opened under a policy rule rather than an explicit request. */
   inferred?: { rules: MatchedRule[] };
+  crew?: TicketCrew;
   createdAt: number;
   updatedAt: number;
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { artifactsView } from '../../artifacts/artifacts-view.ts';
 import { loadCard } from '../../cards/ingest.ts';
 import { renderCard } from '../../cards/render-card.ts';
 import { getPolicy, listVersions, readPromptsForTool } from '../../prompts/index.ts';
@@ -45,9 +46,9 @@ export function readTool(rt: Runtime) {
   return defineTool({
     name: 'orchestrator_read',
     description:
-      'Read tickets, one ticket (with its cards), the prompt settings (with default_changed), the policy, or the prompt versions.',
+      'Read tickets, one ticket (with its cards), the prompt settings (with default_changed), the policy, the prompt versions, or the artifacts (roles, skills, crews, workflows: which tier won; id: a ticket for its repository). reload re-reads the artifacts for turns that start afterwards.',
     parameters: z.object({
-      what: z.enum(['tickets', 'ticket', 'prompts', 'policy', 'versions', 'card']),
+      what: z.enum(['tickets', 'ticket', 'prompts', 'policy', 'versions', 'card', 'artifacts', 'reload']),
       id: z.string().optional().describe('ticket id, card id, or prompt section key'),
     }),
     async run({ what, id }) {
@@ -80,6 +81,10 @@ export function readTool(rt: Runtime) {
           return json(await getPolicy(rt.prompts));
         case 'versions':
           return json(await listVersions(rt.prompts));
+        case 'artifacts':
+          return json(await artifactsView(rt, id));
+        case 'reload': // R-G5: new turns resolve at the new revision; running ones keep theirs.
+          return json(await rt.artifacts.reload());
       }
     },
   });

@@ -1,11 +1,12 @@
 import type { TriggerCard } from '../../cards/card.ts';
 import { scheduleTurn } from '../../executor/schedule-turn.ts';
 import { getPolicy } from '../../prompts/index.ts';
+import { SKILL_NAME } from '../../prompts/parse-skill.ts';
 import type { Runtime } from '../../runtime.ts';
 import { statusOpened } from '../../status/status-hooks.ts';
 import { attachCard } from '../../tickets/attach.ts';
 import { isPaused } from '../../tickets/pause.ts';
-import type { MatchedRule } from '../../tickets/ticket.ts';
+import type { MatchedRule, TicketCrew } from '../../tickets/ticket.ts';
 import { createTicket, getTicket } from '../../tickets/ticket-store.ts';
 import { maySteer } from '../may-steer.ts';
 import { referenceHolds } from '../reference-holds.ts';
@@ -19,6 +20,7 @@ export interface Decision {
   note?: string | undefined;
   title?: string | undefined;
   rules?: string[] | undefined;
+  crew?: string | undefined;
 }
 
 /** A decision checked against every rule, ready to apply; or why it is refused. */
@@ -41,6 +43,8 @@ export async function checkDecision(rt: Runtime, batch: MainBatch, d: Decision):
       error: `note for ${d.card} has ${countWords(d.note)} words; a routing note is at most 30 (R-B1)`,
     };
   }
+  if (d.crew !== undefined && (d.action !== 'open' || !SKILL_NAME.test(d.crew)))
+    return { ok: false, error: `crew "${d.crew}" of ${d.card}: only an open names a crew, in kebab-case` };
   if (d.action === 'ignore') return { ok: true, d, card, why: 'ignored by the main session' };
   if (d.action === 'attach') return checkAttach(rt, card, d);
   return checkOpen(rt, card, d);
@@ -78,7 +82,12 @@ async function checkOpen(rt: Runtime, card: TriggerCard, d: Decision): Promise<C
       error: `${d.card} is not an explicit request: name the enabled policy rule(s) it matches in "rules" (R-B8)`,
     };
   }
-  const inferred = enabled.map(({ id, name, instruction }) => ({ id, name, instruction }));
+  const inferred = enabled.map(({ id, name, instruction, crew }) => ({
+    id,
+    name,
+    instruction,
+    ...(crew ? { crew } : {}),
+  }));
   return {
     ok: true,
     d,
@@ -103,6 +112,7 @@ export async function applyDecision(
       why: c.why,
       ...(c.d.title ? { title: c.d.title } : {}),
       ...(c.inferred ? { inferred: { rules: c.inferred } } : {}),
+      ...crewOf(c),
     });
     ticketId = t.id;
     await statusOpened(ctx, t.id);
@@ -116,4 +126,11 @@ export async function applyDecision(
     );
   if (!(await isPaused(ctx, ticketId))) await scheduleTurn(ctx, ticketId);
   return `${c.card.id}: ${c.d.action === 'open' ? 'opened' : 'attached to'} ${ticketId}`;
+}
+
+/** The ticket's crew (issue 7): the decision's, else the first matched rule's that names one. */
+function crewOf(c: Extract<Checked, { ok: true }>): { crew?: TicketCrew } {
+  if (c.d.crew) return { crew: { name: c.d.crew, from: 'routing' } };
+  const rule = c.inferred?.find((r) => r.crew);
+  return rule?.crew ? { crew: { name: rule.crew, from: 'policy' } } : {};
 }

@@ -24,11 +24,7 @@ const MAX_UNDECIDED_TURNS = 2;
  * candidate and lets the model route them all, then ends. Candidates arriving meanwhile queue
  * the next turn.
  */
-export async function runMainTurn(
-  rt: Runtime,
-  job: Job,
-  token?: string,
-): Promise<TurnOutcome | { kind: 'nothing' }> {
+export async function runMainTurn(rt: Runtime, job: Job): Promise<TurnOutcome | { kind: 'nothing' }> {
   const { ctx } = rt;
   const turnId = job.id ?? 'main';
   await ctx.redis.del(ctx.keys.mainScheduled());
@@ -40,8 +36,10 @@ export async function runMainTurn(
     if (!batch.cards.size) return { kind: 'nothing' };
     const model = rt.models.main;
     if (!model) {
+      // Candidates wait for a model to be configured (a restart with LLM_* set picks them up).
       ctx.log.warn({ candidates: batch.cards.size }, 'no model configured: candidates wait');
       for (const id of batch.cards.keys()) await ctx.redis.zadd(ctx.keys.candidates(), 'NX', ctx.now(), id);
+      await ctx.redis.del(ctx.keys.mainBatch(turnId));
       return { kind: 'nothing' };
     }
     const sessionId = `main-${turnId}`;
@@ -74,7 +72,7 @@ export async function runMainTurn(
   } finally {
     await releaseLock(rt, turnId);
     // Candidates that arrived during this turn have waited long enough: no debounce.
-    if (await ctx.redis.zcard(ctx.keys.candidates())) await scheduleMainTurn(ctx, 0);
+    if (rt.models.main && (await ctx.redis.zcard(ctx.keys.candidates()))) await scheduleMainTurn(ctx, 0);
   }
 }
 

@@ -14,6 +14,10 @@ const DecisionSchema = z.object({
     .array(z.string())
     .optional()
     .describe('for open without an explicit request: the enabled policy rule ids it matches'),
+  crew: z
+    .string()
+    .optional()
+    .describe('for open: the crew to run it (orchestrator_read artifacts lists them)'),
 });
 
 /**

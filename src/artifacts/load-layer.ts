@@ -1,0 +1,69 @@
+import { readdir, readFile, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { confinePath } from '../executor/workspace/confine-path.ts';
+import type { Artifact, ArtifactKind, ArtifactProblem, Tier } from './artifact.ts';
+import { parseArtifact } from './parse-artifact.ts';
+
+/** One tier's artifacts as read from disk, and the files it refused. */
+export interface Layer {
+  tier: Tier;
+  artifacts: Artifact[];
+  problems: ArtifactProblem[];
+}
+
+export interface LayerSpec {
+  tier: Tier;
+  /** The folder paths are relative to this root (the repository, or the ticket's checkout). */
+  root: string;
+  /** Folder of each kind to read; a kind left out is not loaded (R-G2 trust). */
+  folders: Partial<Record<ArtifactKind, string>>;
+  /** For a checkout: refuse links leading out of it, so a repository cannot read host files. */
+  confined?: boolean;
+}
+
+/** A repository's `.fleet/` may not flood the prompt or the start of a turn. */
+const MAX_FILES = 100;
+const MAX_BYTES = 64 * 1024;
+
+/**
+ * Reads `<root>/<folder>/*.<kind>.md` for every kind of the spec. A missing folder is an empty
+ * one; a bad file is a problem naming it and is skipped, the rest of the layer still loads.
+ */
+export async function loadLayer(spec: LayerSpec): Promise<Layer> {
+  const layer: Layer = { tier: spec.tier, artifacts: [], problems: [] };
+  for (const [kind, folder] of Object.entries(spec.folders) as [ArtifactKind, string][]) {
+    const names = await readdir(join(spec.root, folder)).catch(() => [] as string[]);
+    const files = names.filter((n) => n.endsWith(`.${kind}.md`)).sort();
+    for (const name of files.slice(0, MAX_FILES)) {
+      const rel = join(folder, name);
+      const read = await readConfined(spec, rel);
+      if (!read.ok) {
+        layer.problems.push({ file: rel, code: 'unreadable', message: read.why });
+        continue;
+      }
+      const parsed = parseArtifact(kind, read.text, rel);
+      if (parsed.ok) layer.artifacts.push(parsed.artifact);
+      else layer.problems.push(...parsed.problems);
+    }
+    if (files.length > MAX_FILES)
+      layer.problems.push({
+        file: folder,
+        code: 'unreadable',
+        message: `only the first ${MAX_FILES} files load`,
+      });
+  }
+  return layer;
+}
+
+async function readConfined(spec: LayerSpec, rel: string) {
+  let abs = join(spec.root, rel);
+  if (spec.confined) {
+    const p = await confinePath(spec.root, rel);
+    if (!p.ok) return { ok: false as const, why: p.why };
+    abs = p.abs;
+  }
+  const size = (await stat(abs).catch(() => undefined))?.size;
+  if (size === undefined) return { ok: false as const, why: 'cannot be read' };
+  if (size > MAX_BYTES) return { ok: false as const, why: `is over ${MAX_BYTES} bytes` };
+  return { ok: true as const, text: await readFile(abs, 'utf8') };
+}

@@ -1,0 +1,55 @@
+import { z } from 'zod';
+import { scheduleTurn } from '../executor/schedule-turn.ts';
+import type { TurnScope } from '../executor/turn-scope.ts';
+import { countWords, LIMITS } from '../router/words.ts';
+import { defineTool, toolError, toolOk } from '../session/tool.ts';
+import { isPaused } from '../tickets/pause.ts';
+import type { Ticket } from '../tickets/ticket.ts';
+import { getTicket, listTickets } from '../tickets/ticket-store.ts';
+
+const PEERS_MAX = 10;
+
+/** Other open tickets running the same crew: the executors a `mesh` crew may write to (R-G4). */
+export async function peersOf(scope: TurnScope): Promise<Ticket[]> {
+  const crew = scope.artifacts?.crew.name ?? 'default';
+  return (await listTickets(scope.rt.ctx, 200)).filter(
+    (t) => t.id !== scope.ticket.id && t.crew?.name === crew && t.state !== 'done' && t.state !== 'cancelled',
+  );
+}
+
+/**
+ * `message_peer({ ticket?, text })`, for `mesh` crews only (R-G4): facts for another executor of
+ * the same crew (or, without `ticket`, for each of them), at most 100 words. Delivered like the
+ * main session's notes (R-B5): it grants nothing, and wakes the peer unless it is paused.
+ */
+export function messagePeerTool(scope: TurnScope) {
+  const { ctx } = scope.rt;
+  return defineTool({
+    name: 'message_peer',
+    description:
+      'Send facts to another executor of your crew (its ticket id), or to all of them without one. At most 100 words; it grants no permission.',
+    parameters: z.object({ ticket: z.string().optional(), text: z.string().min(1) }),
+    async run({ ticket, text }) {
+      const words = countWords(text);
+      if (words > LIMITS.crossTicketNote) return toolError(`the message has ${words} words; at most 100`);
+      const peers = await peersOf(scope);
+      const to = ticket ? peers.filter((p) => p.id === ticket) : peers.slice(0, PEERS_MAX);
+      if (ticket && !to.length) {
+        const exists = await getTicket(ctx, ticket);
+        return toolError(
+          exists ? `${ticket} is not an open ticket of your crew` : `ticket ${ticket} does not exist`,
+        );
+      }
+      if (!to.length) return toolError('no other open ticket runs your crew');
+      const note = `From ${scope.ticket.id}'s executor (a peer of your crew): ${text}`;
+      for (const peer of to) {
+        await ctx.redis.rpush(
+          ctx.keys.ticketNotes(peer.id),
+          JSON.stringify({ from: `peer:${scope.ticket.id}`, text: note, at: ctx.now() }),
+        );
+        if (!(await isPaused(ctx, peer.id))) await scheduleTurn(ctx, peer.id);
+      }
+      return toolOk(`message queued for ${to.map((p) => p.id).join(', ')}`);
+    },
+  });
+}

@@ -1,0 +1,59 @@
+import type { Skill } from '../prompts/parse-skill.ts';
+import type { Profile, Tier, Topology } from './artifact.ts';
+
+/** Who chose the ticket's crew: the routing decision, a matched policy rule, or nobody (default). */
+export type CrewSource = 'routing' | 'policy' | 'default';
+
+export interface TieredSkill extends Skill {
+  tier: Tier;
+}
+
+/**
+ * What one executor turn runs with, resolved at its start and held for the whole turn (R-G5):
+ * stored by turn id, so a turn resumed on another worker keeps it too. The team's skills are not
+ * in it: they are prompt settings, read at every model request (R-F3).
+ */
+export interface TurnArtifacts {
+  /** The registry revision this turn resolved at. */
+  revision: number;
+  crew: { name: string; tier: Tier; from: CrewSource };
+  role: { name: string; tier: Tier; profile: Profile; body: string };
+  topology: Topology;
+  workflow?: { name: string; tier: Tier; stages: string[]; body: string };
+  /** The skills the role and crew ask for, each resolved over the file tiers, in order. */
+  requested: TieredSkill[];
+  /** Trusted project skills: each shadows a team skill of its name (R-G2). */
+  project: TieredSkill[];
+  /** Files refused and references that did not resolve, as `file:line: message`. */
+  problems: string[];
+}
+
+const plain = ({ name, description, text }: Skill): Skill =>
+  description === undefined ? { name, text } : { name, description, text };
+
+/**
+ * The skills shown after the built-in ones, tiers applied (R-G2): the team's saved skills, each
+ * replaced by a trusted project skill of its name; then every requested skill not yet shown (a
+ * team skill of that name has already shadowed the bundled one).
+ */
+export function composeSkills(team: readonly Skill[], snap: Pick<TurnArtifacts, 'requested' | 'project'>) {
+  const project = new Map(snap.project.map((s) => [s.name, s]));
+  const out = team.map((t) => plain(project.get(t.name) ?? t));
+  const shown = new Set(out.map((s) => s.name));
+  for (const s of snap.requested) {
+    if (shown.has(s.name)) continue;
+    out.push(plain(s));
+    shown.add(s.name);
+  }
+  return out;
+}
+
+/** The part of a snapshot the executor's system prompt shows (R-E7 steps 1 and 4, R-G2). */
+export function promptArtifacts(snap: TurnArtifacts) {
+  const { role, workflow } = snap;
+  return {
+    role: { name: role.name, body: role.body },
+    ...(workflow ? { workflow: { name: workflow.name, stages: workflow.stages, body: workflow.body } } : {}),
+    composeSkills: (team: readonly Skill[]) => composeSkills(team, snap),
+  };
+}
