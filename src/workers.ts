@@ -4,6 +4,7 @@ import type { Ctx } from './context.ts';
 import { startExecutorWorker } from './executor/executor-worker.ts';
 import { startOutboxWorker } from './outbox/worker.ts';
 import { startMainWorker } from './router/main/main-worker.ts';
+import { recoverWaitingWork } from './router/recover.ts';
 import { startRouteWorker } from './router/route-worker.ts';
 import { startStatusWorker } from './status/status-worker.ts';
 import { createRuntime, type Runtime } from './runtime.ts';
@@ -25,6 +26,7 @@ export async function startWorkers(
     startMainWorker(rt),
     startExecutorWorker(rt),
   ];
+  await recoverWaitingWork(ctx);
   return {
     workers,
     // Worker.close() waits for active jobs to finish; an unfinished one is picked up elsewhere.
