@@ -14,6 +14,7 @@ import {
 import { skillsBlock, teamBlock } from '../../prompts/render-blocks.ts';
 import type { PromptSettings } from '../../prompts/settings.ts';
 import { emptySettings } from '../../prompts/settings.ts';
+import { asRecord } from '../../prompts/settings-size.ts';
 import { draftSettings } from './draft-settings.ts';
 import { labelParts, type PreviewPart } from './label-parts.ts';
 
@@ -48,7 +49,9 @@ export async function previewDraft(
   const input = { builtins: deps.builtins, settings, policy: { revision, config } };
   const main = assembleMain({ ...input, environment: mainEnv });
   const executor = assembleExecutor({ ...input, environment: EXAMPLE_EXECUTOR_ENV });
-  const prepared = prepareSettings(body, {
+  // The draft's base revision is the save's business, not a setting.
+  const { baseRevision: _base, ...draft } = asRecord(body);
+  const prepared = prepareSettings(draft, {
     builtins: deps.builtins,
     sizeCap: deps.sizeCap,
     saved: emptySettings(),

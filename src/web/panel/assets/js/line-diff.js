@@ -25,8 +25,8 @@ export function diffLines(oldText, newText) {
     if (i < n && j < m && a[i] === b[j]) {
       out.push({ op: ' ', text: a[i++] });
       j++;
-    } else if (j < m && (i >= n || lcs[i][j + 1] >= lcs[i + 1][j])) out.push({ op: '+', text: b[j++] });
-    else out.push({ op: '-', text: a[i++] });
+    } else if (i < n && (j >= m || lcs[i + 1][j] >= lcs[i][j + 1])) out.push({ op: '-', text: a[i++] });
+    else out.push({ op: '+', text: b[j++] });
   }
   return out;
 }

@@ -125,8 +125,40 @@ function sectionsTab(view) {
           `Saved overrides for sections this release no longer has (dropped on the next save): ${view.staleSections.join(', ')}`,
         )
       : null,
+    h(
+      'ul',
+      { class: 'section-index', 'aria-label': 'Jump to a section' },
+      view.sections.map((/** @type {any} */ s) => {
+        const mine = state.draft?.overrides[s.key];
+        const cls = s.defaultChanged && mine ? 'updated' : mine ? 'overridden' : '';
+        const note = s.defaultChanged && mine ? ' (default updated)' : mine ? ' (overridden)' : '';
+        return h(
+          'li',
+          null,
+          h(
+            'a',
+            {
+              href: '#/prompts',
+              class: cls,
+              'data-target': `section-${s.key}`,
+              'aria-label': `${s.key}${note}`,
+              onclick: jump,
+            },
+            s.key,
+          ),
+        );
+      }),
+    ),
     view.sections.map(sectionCard),
   );
+}
+
+/** Scrolls to a section without changing the hash route. @param {Event} e */
+function jump(e) {
+  e.preventDefault();
+  const target = document.getElementById(/** @type {HTMLElement} */ (e.currentTarget).dataset.target ?? '');
+  target?.scrollIntoView({ block: 'start' });
+  target?.querySelector('textarea, button')?.focus({ preventScroll: true });
 }
 
 /** @param {HTMLElement} root */

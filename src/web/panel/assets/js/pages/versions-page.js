@@ -158,18 +158,23 @@ function versionTable(versions, byRev, restore) {
           ),
           h(
             'td',
-            { class: 'row-actions' },
-            h('a', { href: `#/versions/${v.revision}`, class: 'button' }, 'View'),
-            i === 0
-              ? null
-              : h(
-                  'button',
-                  {
-                    type: 'button',
-                    onclick: () => void restore({ revision: v.revision }, `Revision ${v.revision} restored`),
-                  },
-                  `Restore r${v.revision}`,
-                ),
+            null,
+            h(
+              'div',
+              { class: 'row-actions' },
+              h('a', { href: `#/versions/${v.revision}`, class: 'button' }, 'View'),
+              i === 0
+                ? null
+                : h(
+                    'button',
+                    {
+                      type: 'button',
+                      onclick: () =>
+                        void restore({ revision: v.revision }, `Revision ${v.revision} restored`),
+                    },
+                    `Restore r${v.revision}`,
+                  ),
+            ),
           ),
         );
       }),
