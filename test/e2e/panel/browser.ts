@@ -45,5 +45,7 @@ export async function signIn(page: Page, baseUrl: string, token: string, who = '
 /** A screenshot of what the window shows, in `test/artifacts/panel/` (gitignored). */
 export async function shoot(page: Page, name: string, opts: { fullPage?: boolean } = {}): Promise<void> {
   mkdirSync(ARTIFACTS, { recursive: true });
+  // The passing "Saved" toast is not part of the page.
+  await page.evaluate(() => document.getElementById('toast')?.classList.remove('shown'));
   await page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage: opts.fullPage ?? false });
 }

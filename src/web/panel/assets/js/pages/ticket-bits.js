@@ -41,20 +41,25 @@ export function pauseButton(ticket, after) {
  * @param {unknown} value
  * @returns {Node}
  */
-export function facts(value) {
+export function facts(value, key = '') {
   if (value === null || value === undefined) return h('span', { class: 'muted' }, '—');
+  // Times are stored as epoch milliseconds under names ending in "at"/"At".
+  if (typeof value === 'number' && /(^at|At)$/.test(key) && value > 1e12)
+    return document.createTextNode(when(value));
   if (typeof value !== 'object') return document.createTextNode(String(value));
-  if (Array.isArray(value))
-    return value.length
-      ? h(
-          'ul',
-          { class: 'plain' },
-          value.map((v) => h('li', null, facts(v))),
-        )
-      : h('span', { class: 'muted' }, 'none');
+  if (Array.isArray(value)) {
+    if (!value.length) return h('span', { class: 'muted' }, 'none');
+    if (value.every((v) => typeof v !== 'object' || v === null))
+      return document.createTextNode(value.join(', '));
+    return h(
+      'ul',
+      { class: 'plain' },
+      value.map((v) => h('li', null, facts(v))),
+    );
+  }
   return h(
     'dl',
     { class: 'facts' },
-    Object.entries(value).map(([k, v]) => [h('dt', null, k), h('dd', null, facts(v))]),
+    Object.entries(value).map(([k, v]) => [h('dt', null, k), h('dd', null, facts(v, k))]),
   );
 }

@@ -3,7 +3,8 @@ import { h, replace, when } from '../dom.js';
 import { pauseButton, pauseLine, stateBadge } from './ticket-bits.js';
 
 const CHAT = 'panel';
-const EMOJI = { eyes: '👀', thumbsup: '👍', ok: '👌', done: '✅', DONE: '✅', OnIt: '👀', Get: '👀' };
+/** Reaction names as the outbox sends them, shown as an emoji and a word. */
+const EMOJI = { eyes: ['👀', 'seen'], thumbsup: ['👍', 'ok'], done: ['✅', 'done'], DONE: ['✅', 'done'] };
 
 /** @type {null | { id: string, text: string }} */
 let replyTo = null;
@@ -145,9 +146,12 @@ export async function tryItPage(/** @type {HTMLElement} */ root) {
             h(
               'div',
               { class: 'side-ticket', 'data-ticket': t.id },
-              h('a', { href: `#/tickets/${encodeURIComponent(t.id)}` }, t.id),
-              ' ',
-              stateBadge(t.state),
+              h(
+                'div',
+                { class: 'side-head' },
+                h('a', { href: `#/tickets/${encodeURIComponent(t.id)}` }, t.id),
+                stateBadge(t.state),
+              ),
               h('div', null, t.title),
               t.pause ? pauseLine(t.pause) : null,
               pauseButton(t, () => void poll()),
@@ -211,7 +215,11 @@ function thread(items, questions, startReply) {
           'div',
           { class: 'msg-foot' },
           reactions(m.id).map((r) =>
-            h('span', { class: 'reaction', title: `the bot reacted ${r.emoji}` }, EMOJI[r.emoji] ?? r.emoji),
+            h(
+              'span',
+              { class: 'reaction', title: `the bot reacted: ${r.emoji}` },
+              (EMOJI[r.emoji] ?? ['', r.emoji]).join(' '),
+            ),
           ),
           h('button', { type: 'button', class: 'link', onclick: () => startReply(m) }, 'Reply'),
         ),
