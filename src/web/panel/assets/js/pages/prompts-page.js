@@ -166,8 +166,8 @@ async function doSave(root) {
   const result = await save();
   render(root);
   if (result.ok) toast(`Saved revision ${result.revision}`);
-  else if (result.status === 409) document.getElementById('conflict-h')?.scrollIntoView({ block: 'start' });
-  else document.getElementById('save-problems')?.scrollIntoView({ block: 'start' });
+  // The conflict and the problem summary sit at the top, under the sticky header.
+  else window.scrollTo({ top: 0 });
 }
 
 /** Conflict, second way: save the draft on top of the version that won. @param {HTMLElement} root */
