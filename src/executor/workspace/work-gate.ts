@@ -36,7 +36,7 @@ export async function inWorkspace(
  * bad ref) and GitHub's 4xx answers. Anything else (5xx, network, Redis) is the infrastructure's:
  * it rejects the turn, whose job retries and resumes under the same idempotency keys.
  */
-function asToolError(err: unknown): ToolResult | undefined {
+export function asToolError(err: unknown): ToolResult | undefined {
   const e = err as { name?: string; status?: number; message?: string };
   if (e.name === 'GitError') return toolError(e.message ?? 'git failed');
   if (typeof e.status === 'number' && e.status >= 400 && e.status < 500 && e.status !== 429)
