@@ -41,6 +41,53 @@ describe('panel page: static assets and escaping', () => {
     }
   });
 
+  it('the preview assembles a draft in R-E7 order with its section boundaries, and names what a save would refuse', async () => {
+    const preview = async (body: unknown) => {
+      const res = await fetch(`${app.url}/panel/api/preview`, {
+        method: 'POST',
+        headers: { authorization: 'Bearer panel-page-admin-token', 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+      expect(res.status).toBe(200);
+      return (await res.json()) as {
+        main: { label: string | null; text: string }[];
+        executor: { label: string | null; text: string }[];
+        problems: { key: string; code: string }[];
+      };
+    };
+    const draft = await preview({
+      baseRevision: 0,
+      team: { about: 'We build the Acme shop.' },
+      overrides: { dispatch: { text: 'Draft dispatch text.' } },
+      skills: [],
+    });
+    const labels = draft.main.map((p) => p.label);
+    expect(labels).toEqual([
+      'shared',
+      'role/main',
+      'team paragraphs',
+      'subscription',
+      'dispatch',
+      'runtime/admission',
+      'handoff',
+      'runtime/environment',
+      'runtime/policy',
+    ]);
+    expect(draft.main.find((p) => p.label === 'dispatch')?.text).toBe('Draft dispatch text.');
+    expect(draft.main.find((p) => p.label === 'team paragraphs')?.text).toContain('We build the Acme shop.');
+    expect(draft.executor.map((p) => p.label)).not.toContain('runtime/policy');
+    expect(draft.executor.map((p) => p.label)).toContain('work');
+    expect(draft.problems).toEqual([]);
+    const broken = await preview({ overrides: { 'runtime/policy': { text: 'no placeholders' } } });
+    expect(broken.problems.map((p) => p.code)).toContain('missing_placeholder');
+  });
+
+  it('signing out drops the cookie', async () => {
+    const res = await fetch(`${app.url}/panel/sign-out`, { method: 'POST', redirect: 'manual' });
+    expect(res.status).toBe(303);
+    expect(res.headers.get('set-cookie')).toMatch(/^sy_panel=;.*Max-Age=0/);
+  });
+
   it('no script of the page turns strings into markup (innerHTML, outerHTML, insertAdjacentHTML, document.write)', async () => {
     const scripts = (await filesUnder(ASSETS_DIR)).filter((f) => f.endsWith('.js'));
     expect(scripts.length).toBeGreaterThan(5);
