@@ -1,4 +1,5 @@
 import type { Ctx } from '../context.ts';
+import { moveIntoBatch } from '../store/take-batch.ts';
 
 /** How long a main-session turn waits for more candidates to arrive, so a burst is one request. */
 export const MAIN_DEBOUNCE_MS = 100;
@@ -40,19 +41,11 @@ export async function scheduleMainTurn(
  * The batch is stored under the turn id first, so a resumed turn sees the same cards; candidates
  * arriving later wait for the next turn.
  */
-export async function takeCandidates(ctx: Pick<Ctx, 'redis' | 'keys'>, turnId: string): Promise<string[]> {
-  const ids = (await ctx.redis.eval(
-    `local b = redis.call('LRANGE', KEYS[2], 0, -1)
-     if #b > 0 then return b end
-     local ids = redis.call('ZRANGE', KEYS[1], 0, -1)
-     if #ids == 0 then return ids end
-     redis.call('RPUSH', KEYS[2], unpack(ids))
-     redis.call('EXPIRE', KEYS[2], 86400)
-     redis.call('DEL', KEYS[1])
-     return ids`,
-    2,
-    ctx.keys.candidates(),
+export function takeCandidates(ctx: Pick<Ctx, 'redis' | 'keys'>, turnId: string): Promise<string[]> {
+  return moveIntoBatch(
+    ctx.redis,
+    { key: ctx.keys.candidates(), type: 'zset' },
     ctx.keys.mainBatch(turnId),
-  )) as string[];
-  return ids;
+    86400,
+  );
 }
