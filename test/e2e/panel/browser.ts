@@ -46,6 +46,10 @@ export async function signIn(page: Page, baseUrl: string, token: string, who = '
 export async function shoot(page: Page, name: string, opts: { fullPage?: boolean } = {}): Promise<void> {
   mkdirSync(ARTIFACTS, { recursive: true });
   // The passing "Saved" toast is not part of the page.
-  await page.evaluate(() => document.getElementById('toast')?.classList.remove('shown'));
+  await page.evaluate(() => {
+    const toast = document.getElementById('toast');
+    if (toast) toast.style.transition = 'none';
+    toast?.classList.remove('shown');
+  });
   await page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage: opts.fullPage ?? false });
 }

@@ -151,6 +151,9 @@ describe('panel: prompt settings and versions', () => {
     await page.goto(`${app.url}/panel/#/versions/diff/1/2`);
     await page.locator('.config-diff .add').filter({ hasText: 'Route with care, tab one.' }).waitFor();
     await shoot(page, '06-versions');
+    await page.getByRole('link', { name: 'r2', exact: true }).click();
+    await page.getByRole('heading', { name: 'Revision 2' }).waitFor();
+    await shoot(page, '06-version-r2');
     await page.getByRole('button', { name: 'Restore r1' }).click();
     await page.locator(`tr[data-revision="${head + 1}"]`).waitFor();
     const now = (await api(app, 'GET', '/prompts')).body;

@@ -75,6 +75,8 @@ describe('panel: try it, tickets, policy and queues', () => {
 
   it('R-D2: Pause on the ticket page is the API’s pause, with who and when', async () => {
     await page.getByRole('link', { name: 'Tickets', exact: true }).click();
+    await page.locator(`tr[data-ticket="${ticketId}"]`).waitFor();
+    await shoot(page, '08-tickets');
     await page.getByRole('link', { name: ticketId }).click();
     await page.getByRole('heading', { name: 'Cards, in the order they attached' }).waitFor();
     await page.locator('.why').first().waitFor();
@@ -83,7 +85,7 @@ describe('panel: try it, tickets, policy and queues', () => {
     const detail = (await api(app, 'GET', `/tickets/${ticketId}`)).body;
     expect(detail.pause).toMatchObject({ by: 'ada', via: 'api' });
     await page.getByText('Paused by ada').waitFor();
-    await shoot(page, '08-ticket');
+    await shoot(page, '08-ticket-detail');
   });
 
   it('edits the policy: mode and a rule, saved as a new revision', async () => {
