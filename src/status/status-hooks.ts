@@ -2,7 +2,7 @@ import type { Ctx } from '../context.ts';
 import type { AnyTool } from '../session/tool.ts';
 import type { TurnOutcome } from '../session/turn-outcome.ts';
 import { markStatusDirty } from './schedule-status.ts';
-import type { StatusQuestion } from './status-model.ts';
+import type { StatusAnswer, StatusQuestion } from './status-model.ts';
 import { stepOf } from './status-texts.ts';
 
 type HookCtx = Pick<Ctx, 'redis' | 'keys' | 'queues' | 'now'>;
@@ -43,8 +43,8 @@ export interface ReportNote {
 
 /**
  * A report (R-C5): a question opens (answer buttons appear) and replaces any earlier one; a report
- * of a later turn without a question closes the open one, since the executor went on; `done`
- * closes it and stops the clock.
+ * of a later turn without a question closes an unanswered one, since the executor went on; `done`
+ * closes it too and stops the clock. An answered question stays to show the choice.
  */
 export async function noteReport(ctx: HookCtx, ticketId: string, r: ReportNote): Promise<void> {
   const key = ctx.keys.ticketStatus(ticketId);
@@ -57,9 +57,11 @@ export async function noteReport(ctx: HookCtx, ticketId: string, r: ReportNote):
     };
     await ctx.redis.multi().hset(key, 'question', JSON.stringify(q)).hdel(key, 'answer').exec();
   } else {
-    const raw = await ctx.redis.hget(key, 'question');
-    const open = raw ? (JSON.parse(raw) as StatusQuestion) : undefined;
-    if (open && (r.status === 'done' || open.turnId !== r.turnId))
+    // An answered question stays, so the card shows what was chosen; only an open one closes.
+    const [raw, answer] = await ctx.redis.hmget(key, 'question', 'answer');
+    const asked = raw ? (JSON.parse(raw) as StatusQuestion) : undefined;
+    const answered = answer ? (JSON.parse(answer) as StatusAnswer).askedAt === asked?.at : false;
+    if (asked && !answered && (r.status === 'done' || asked.turnId !== r.turnId))
       await ctx.redis.hdel(key, 'question', 'answer');
   }
   if (r.status === 'done') await ctx.redis.hset(key, 'doneAt', String(ctx.now()));

@@ -28,8 +28,9 @@ const hashOf = (s: string): string => createHash('sha1').update(s).digest('hex')
 export async function syncStatus(ctx: Ctx, ticketId: string): Promise<SyncResult> {
   const lock = ctx.keys.statusLock(ticketId);
   if ((await ctx.redis.set(lock, '1', 'PX', 30_000, 'NX')) !== 'OK') {
-    await markStatusDirty(ctx, ticketId, RECHECK_MS);
-    return 'waiting';
+    // Another sync of this ticket runs: look again after it (this job's flag is ours to clear).
+    await ctx.redis.del(ctx.keys.statusScheduled(ticketId));
+    return again(ctx, ticketId, RECHECK_MS);
   }
   try {
     // Cleared before reading anything: a change from now on queues the next sync.

@@ -1,0 +1,78 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isPaused } from '../../../src/tickets/pause.ts';
+import { waitFor } from '../../kit/app.ts';
+import { toolCalls } from '../../kit/fake-llm.ts';
+import { githubPayloads, sendGitHubEvent } from '../../kit/github-webhook.ts';
+import { GITHUB_SECRET, gaps, type StatusWorld, scriptTurns, startStatusWorld } from './world.ts';
+
+describe('one sticky status comment per ticket on GitHub (issue 9)', () => {
+  let w: StatusWorld;
+  const comment = (body: string, commentId: number) =>
+    sendGitHubEvent(
+      w.app.url,
+      'issue_comment',
+      githubPayloads.mentionComment({ repo: 'acme/web', number: 7, commentId, body }),
+      { secret: GITHUB_SECRET },
+    );
+  const statusComments = () => w.gh.comments.filter((c) => c.number === 7 && /^### \S+ T\d+ · /.test(c.body));
+
+  beforeAll(async () => {
+    w = await startStatusWorld();
+    w.gh.setRepo('acme/web');
+    w.gh.addIssue('acme/web', { title: 'Flaky login test', user: { login: 'ada', type: 'User' } });
+    scriptTurns(w.llm, [
+      [
+        'wrap it up',
+        (k) => (k === 0 ? toolCalls(['report', { status: 'done', summary: 'Test fixed.' }]) : undefined),
+      ],
+      [
+        'fix the flaky test',
+        (k, card) => {
+          if (k === 0) return toolCalls(['reply', { to: card, text: 'I will fix the flaky login test.' }]);
+          if (k <= 30) return toolCalls(['report', { status: 'working', summary: `step ${k} of 30` }]);
+          return undefined;
+        },
+      ],
+    ]);
+  });
+  afterAll(async () => {
+    await w.close();
+  });
+
+  it('R-D1, R-B2: open → 30 steps → pause → resume → done is one comment, edited in place, never re-sent', async () => {
+    const { ctx } = w.app;
+    await comment(`@${w.gh.botLogin} please fix the flaky test`, 5001);
+    const status = await waitFor(() => statusComments()[0], 'the status comment', 15_000);
+    await waitFor(() => status.body.includes('step 30 of 30'), 'the last step on the comment', 15_000);
+    expect(status.body).toContain('/pause');
+
+    // Pause and resume by comment; the replies to the status comment's issue reach the ticket.
+    await comment('/pause', 5002);
+    await waitFor(() => status.body.includes('· Paused'), 'the paused comment', 10_000);
+    expect(status.body).toContain('**Paused by:** ada');
+    await comment('/resume', 5003);
+    await waitFor(
+      async () => !(await isPaused(ctx, 'T1')) && !status.body.includes('Paused'),
+      'resumed',
+      10_000,
+    );
+    await comment('wrap it up please', 5004);
+    await waitFor(() => status.body.includes('· Done'), 'the done comment', 15_000);
+    expect(status.body).toContain('Test fixed.');
+
+    expect(statusComments()).toHaveLength(1);
+    expect(w.gh.callsTo('POST', '/repos/acme/web/issues/7/comments').length).toBe(
+      w.gh.comments.filter((c) => c.number === 7).length,
+    );
+    const edits = w.gh.callsTo('PATCH', `/repos/acme/web/issues/comments/${status.id}`);
+    expect(edits.length).toBeGreaterThan(1);
+    expect(edits.length).toBeLessThan(25);
+    // Delivery times of the edits, as the outbox recorded them: at most one per 200 ms.
+    const keys = await ctx.redis.lrange(ctx.keys.outboxByTicket('T1'), 0, -1);
+    const sent = await Promise.all(
+      keys.filter((k) => k.startsWith('status:T1:')).map((k) => ctx.redis.get(ctx.keys.outboxSent(k))),
+    );
+    const times = sent.map((s) => (JSON.parse(s ?? '{}') as { at: number }).at);
+    expect(Math.min(...gaps(times))).toBeGreaterThanOrEqual(200);
+  }, 60_000);
+});
