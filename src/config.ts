@@ -77,6 +77,16 @@ const EnvSchema = z
     SHUTDOWN_GRACE_MS: z.coerce.number().int().positive().default(10_000),
     /** How long a worker's lock on a job lasts; a crashed worker's jobs resume elsewhere after about this long. */
     JOB_LOCK_MS: z.coerce.number().int().min(1000).default(30_000),
+    /** Per-ticket circuit breaker (issue 8): messages sent and model requests made per hour. */
+    BREAKER_MESSAGES_PER_HOUR: z.coerce.number().int().positive().default(30),
+    BREAKER_MODEL_REQUESTS_PER_HOUR: z.coerce.number().int().positive().default(200),
+    /** A ticket acknowledged and then silent this long (no executor step) is stalled (issue 8). */
+    STALL_AFTER_MS: z.coerce.number().int().positive().default(900_000),
+    WATCHDOG_INTERVAL_MS: z.coerce.number().int().positive().default(60_000),
+    /** GitHub App mode: how often failed webhook deliveries are looked for and redelivered. */
+    REDELIVERY_INTERVAL_MS: z.coerce.number().int().positive().default(600_000),
+    /** How long a looked-up GitHub repository permission is trusted (R-A5). */
+    PERMISSION_CACHE_SECONDS: z.coerce.number().int().positive().default(300),
   })
   .superRefine((env, ctx) => {
     if (Boolean(env.FEISHU_APP_ID) !== Boolean(env.FEISHU_APP_SECRET)) {

@@ -6,8 +6,9 @@ import { startOutboxWorker } from './outbox/worker.ts';
 import { startMainWorker } from './router/main/main-worker.ts';
 import { recoverWaitingWork } from './router/recover.ts';
 import { startRouteWorker } from './router/route-worker.ts';
-import { startStatusWorker } from './status/status-worker.ts';
 import { createRuntime, type Runtime } from './runtime.ts';
+import { startSafetyJobs } from './safety/safety-jobs.ts';
+import { startStatusWorker } from './status/status-worker.ts';
 
 /**
  * Starts every BullMQ worker of a `worker` (or `all`) process. Any number of such processes share
@@ -27,11 +28,13 @@ export async function startWorkers(
     startExecutorWorker(rt),
   ];
   await recoverWaitingWork(ctx);
+  // Issue 8: the watchdog and the missed-delivery sweep.
+  const safety = await startSafetyJobs(ctx);
   return {
     workers,
     // Worker.close() waits for active jobs to finish; an unfinished one is picked up elsewhere.
     stop: async () => {
-      await Promise.all(workers.map((w) => w.close()));
+      await Promise.all([...workers.map((w) => w.close()), safety.stop()]);
     },
   };
 }

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { sanitizeUntrusted } from '../safety/sanitize-text.ts';
 import { type CardDraft, TEXT_CAP, type TriggerCard, TriggerCardSchema } from './card.ts';
 import { truncateClean } from './truncate.ts';
 
@@ -14,9 +15,16 @@ export function resourcePointer(cardId: string): string {
 
 /**
  * Turns a channel's draft into a schema-checked card. Text over the cap is cut at a clean
- * boundary and only then carries a resource pointer; `fullText` is what ingest must keep.
+ * boundary and only then carries a resource pointer; `fullText` is what ingest must keep. Hidden
+ * markup is stripped first (issue 8), from the stored full text too: the original stays on its
+ * platform, and nothing a model can fetch carries it.
  */
-export function buildCard(draft: CardDraft, now = Date.now()): { card: TriggerCard; fullText?: string } {
+export function buildCard(input: CardDraft, now = Date.now()): { card: TriggerCard; fullText?: string } {
+  const draft = {
+    ...input,
+    text: sanitizeUntrusted(input.text),
+    ...(input.title ? { title: sanitizeUntrusted(input.title) } : {}),
+  };
   const id = cardIdFor(draft.source, draft.eventId);
   const { text, cut } = truncateClean(draft.text, TEXT_CAP);
   const card = TriggerCardSchema.parse({

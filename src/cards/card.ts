@@ -42,6 +42,8 @@ export const AuthorSchema = z.object({
   type: z.enum(['person', 'bot', 'self']),
   /** GitHub `author_association` or repository permission, when known (R-A5). */
   role: z.string().optional(),
+  /** GitHub repository permission (`admin`…`none`, `unknown`), looked up by the router (R-A5). */
+  permission: z.string().optional(),
 });
 export type Author = z.infer<typeof AuthorSchema>;
 

@@ -31,7 +31,8 @@ export function refLabel(ref: Ref): string {
  * are stated so the model sees who said what (R-E10: external text is data).
  */
 export function renderCard(card: TriggerCard): string {
-  const who = [card.author.name ?? card.author.id, card.author.type, card.author.role].filter(Boolean);
+  const perm = card.author.permission && `permission ${card.author.permission}`;
+  const who = [card.author.name ?? card.author.id, card.author.type, card.author.role, perm].filter(Boolean);
   const lines = [
     `<card id="${attr(card.id)}" source="${card.source}" kind="${card.kind}">`,
     `author: ${who.join(', ')}`,

@@ -6,6 +6,7 @@ import { loadCard } from '../cards/ingest.ts';
 import { renderCard } from '../cards/render-card.ts';
 import { buildSystemPrompt } from '../prompts/index.ts';
 import type { Runtime } from '../runtime.ts';
+import { safetyHooks } from '../safety/executor-hooks.ts';
 import { runTurn } from '../session/run-turn.ts';
 import { proceed, stopTurn, type TurnOutcome } from '../session/turn-outcome.ts';
 import { noteTurnSettled, withStatusSteps } from '../status/status-hooks.ts';
@@ -82,8 +83,8 @@ async function turn(rt: Runtime, ticketId: string, turnId: string): Promise<Exec
         });
         return { text: p.text, revision: p.promptsRevision };
       },
-      beforeModelRequest: gate,
-      beforeToolCall: gate,
+      // Issue 8: steps for the watchdog, model requests for the circuit breaker.
+      ...safetyHooks(ctx, ticketId, gate),
     },
     redis: ctx.redis,
     keys: ctx.keys,

@@ -1,5 +1,6 @@
 import { DelayedError, type Job, UnrecoverableError, Worker } from 'bullmq';
 import type { Ctx } from '../context.ts';
+import { admitTicketMessage } from '../safety/circuit-breaker.ts';
 import { workerOptions } from '../store/worker-options.ts';
 import { type Effect, type OutboxJob, OutboxJobSchema, type Sender } from './effect.ts';
 import { isDeliveryError } from './errors.ts';
@@ -52,6 +53,8 @@ async function deliverOne(ctx: Ctx, senders: Senders, job: Job, token?: string):
     ctx.metrics.deliveries.inc({ channel: channelOf(data.effect), outcome: 'held_paused' });
     return { status: 'held_paused' };
   }
+  // Issue 8: a ticket's messages count against its circuit breaker; over the limit it is paused.
+  if (!(await admitTicketMessage(ctx, data))) return { status: 'held_paused' };
   const channel = channelOf(data.effect);
   const sender = senders[channel];
   if (!sender) throw new UnrecoverableError(`channel ${channel} is off: no credentials configured`);

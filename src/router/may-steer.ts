@@ -4,6 +4,9 @@ import type { Config } from '../config.ts';
 /** GitHub author associations that carry write access to the repository. */
 const GITHUB_WRITERS = new Set(['OWNER', 'MEMBER', 'COLLABORATOR']);
 
+/** Repository permissions that may steer (R-A5). */
+const WRITE_PERMISSIONS = new Set(['admin', 'maintain', 'write']);
+
 /**
  * R-A5: may this card's author start, steer, pause or resume work? Bots never may (R-A2). On
  * Feishu the allow-lists decide when set; on GitHub write access (author association) or the
@@ -24,6 +27,9 @@ export function maySteer(
       return listedUser || config.ALLOWED_CHATS.includes(card.origin.chatId);
     }
     case 'github':
-      return listedUser || GITHUB_WRITERS.has((card.author.role ?? '').toUpperCase());
+      if (listedUser) return true;
+      // The router's looked-up permission decides when there is one (issue 8); else the association.
+      if (card.author.permission) return WRITE_PERMISSIONS.has(card.author.permission);
+      return GITHUB_WRITERS.has((card.author.role ?? '').toUpperCase());
   }
 }

@@ -1,8 +1,10 @@
 import type { TriggerCard } from '../cards/card.ts';
 import { loadCard } from '../cards/ingest.ts';
 import type { Ctx } from '../context.ts';
-import { noteAnswerButton } from '../status/answer-button.ts';
 import { scheduleTurn } from '../executor/schedule-turn.ts';
+import { withAuthorPermission } from '../safety/author-permission.ts';
+import { wakesExecutor } from '../safety/wakes-executor.ts';
+import { noteAnswerButton } from '../status/answer-button.ts';
 import { attachCard } from '../tickets/attach.ts';
 import { isPaused } from '../tickets/pause.ts';
 import { applyCommand } from './apply-command.ts';
@@ -26,7 +28,8 @@ export type RouteOutcome =
 export async function routeCard(ctx: Ctx, cardId: string): Promise<RouteOutcome> {
   const done = await ctx.redis.get(ctx.keys.cardRouted(cardId));
   if (done) return JSON.parse(done) as RouteOutcome;
-  const card = await loadCard(ctx, cardId);
+  const loaded = await loadCard(ctx, cardId);
+  const card = loaded && (await withAuthorPermission(ctx, loaded));
   const outcome: RouteOutcome = card ? await place(ctx, card) : { kind: 'ignored', reason: 'card expired' };
   await ctx.redis.set(ctx.keys.cardRouted(cardId), JSON.stringify(outcome), 'EX', 30 * 24 * 3600);
   ctx.log.debug({ cardId, outcome }, 'card routed');
@@ -49,7 +52,9 @@ async function place(ctx: Ctx, card: TriggerCard): Promise<RouteOutcome> {
     for (const [ticketId, ref] of matches) {
       const added = await attachCard(ctx, ticketId, card, `explicit reference ${ref}`);
       // R-D2: a paused ticket keeps the card but starts nothing.
-      if (added && !(await isPaused(ctx, ticketId))) await scheduleTurn(ctx, ticketId);
+      // R-A5: a person who may not steer is kept as data and wakes nothing.
+      if (added && !(await isPaused(ctx, ticketId)) && wakesExecutor(card, ctx.config))
+        await scheduleTurn(ctx, ticketId);
     }
     return { kind: 'attached', tickets: [...matches.keys()] };
   }

@@ -112,6 +112,18 @@ export function createKeys(prefix: string) {
     /** The people's messages of a local chat (JSON, oldest first), beside the bot's in `localChat`. */
     localPeople: (chatId: string) => k('local-people', chatId),
     chatRepos: () => k('settings', 'chat-repos'),
+
+    // safety (issue 8)
+    /** A GitHub user's permission on a repository, cached briefly (R-A5). */
+    permission: (repo: string, login: string) => k('perm', repo.toLowerCase(), login.toLowerCase()),
+    /** Sliding-window counts of a ticket's messages or model requests (the circuit breaker). */
+    breakerWindow: (ticketId: string, what: string) => k('breaker', ticketId, what),
+    /** When the ticket's breaker last tripped: counting restarts after a person's resume. */
+    breakerTrip: (ticketId: string) => k('breaker', ticketId, 'trip'),
+    /** Sorted set: ticket id → time of its executor's last step (the watchdog). */
+    ticketActivity: () => k('safety', 'activity'),
+    /** Set once the bot asked GitHub to redeliver a delivery (by GUID). */
+    redeliveryAsked: (guid: string) => k('redelivery', guid),
   };
 }
 

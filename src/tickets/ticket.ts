@@ -54,5 +54,6 @@ export interface Pause {
   by: string;
   at: number;
   cardId?: string;
-  via: 'message' | 'button' | 'api';
+  /** `breaker`: the circuit breaker stopped a runaway ticket; a person lifts it (issue 8). */
+  via: 'message' | 'button' | 'api' | 'breaker';
 }

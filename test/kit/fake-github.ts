@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { createHookDeliveries, type HookDeliveries } from './fake-hook-deliveries.ts';
 
 /**
  * A local GitHub (REST + GraphQL) on 127.0.0.1 that speaks enough of the API for the product to
@@ -101,6 +102,8 @@ export interface FakeGitHub {
   reactions: FakeReaction[];
   pulls: FakePull[];
   resolvedThreads: Set<string>;
+  /** The App's webhook deliveries and redelivery (issue 8). */
+  hooks: HookDeliveries;
   setRepo(fullName: string, patch?: Partial<Omit<FakeRepo, 'full_name'>>): FakeRepo;
   setPermission(repo: string, login: string, permission: 'admin' | 'write' | 'read' | 'none'): void;
   addIssue(repo: string, i: { title: string; body?: string; user?: FakeUser }): FakeIssue;
@@ -126,7 +129,11 @@ const notFound = (): Reply => json(404, { message: 'Not Found' });
 const iso = () => new Date().toISOString();
 const matches = (p: string | RegExp, path: string) => (typeof p === 'string' ? p === path : p.test(path));
 
-/** Starts the fake on a free loopback port. `token`, when given, is required on every REST call. */
+/**
+ * Starts the fake on a free loopback port. `token`, when given, is required on every REST call
+ * (App-JWT routes under `/app` aside). People have `write` permission unless `defaultPermission`
+ * or `setPermission` says otherwise.
+ */
 export async function startFakeGitHub(
   opts: { botLogin?: string; appSlug?: string; token?: string; defaultPermission?: string } = {},
 ): Promise<FakeGitHub> {
@@ -154,6 +161,7 @@ export async function startFakeGitHub(
     reactions: [] as FakeReaction[],
     pulls: [] as FakePull[],
     resolvedThreads: new Set<string>(),
+    hooks: createHookDeliveries(),
   };
   const setRepo = (full: string, patch: Partial<Omit<FakeRepo, 'full_name'>> = {}): FakeRepo => {
     const repo: FakeRepo = {
@@ -275,7 +283,7 @@ export async function startFakeGitHub(
       'GET',
       new RegExp(`^${R}/collaborators/([^/]+)/permission$`),
       ([, r, u = '']) => {
-        const permission = permissions.get(`${r}:${u.toLowerCase()}`) ?? opts.defaultPermission ?? 'read';
+        const permission = permissions.get(`${r}:${u.toLowerCase()}`) ?? opts.defaultPermission ?? 'write';
         return json(200, { permission, role_name: permission, user: { login: u } });
       },
     ],
@@ -421,6 +429,12 @@ export async function startFakeGitHub(
         return json(201, addReviewComment(r, Number(n), { body: String(b.body), in_reply_to_id: parent.id }));
       },
     ],
+    ['GET', /^\/app\/hook\/deliveries$/, () => json(200, fake.hooks.list())],
+    [
+      'POST',
+      /^\/app\/hook\/deliveries\/(\d+)\/attempts$/,
+      ([, id]) => (fake.hooks.redeliver(Number(id)) ? json(202, {}) : notFound()),
+    ],
     ['POST', /^\/graphql$/, (_m, _q, b) => graphql(b)],
   ];
 
@@ -491,6 +505,7 @@ export async function startFakeGitHub(
     const tokenOk =
       !opts.token ||
       u.pathname === '/app' ||
+      u.pathname.startsWith('/app/') ||
       auth === `token ${opts.token}` ||
       auth === `bearer ${opts.token}`;
     if (!tokenOk) return send(res, json(401, { message: 'Bad credentials' }), method, u, body, req);

@@ -1,4 +1,5 @@
 import type { Ref } from '../../cards/card.ts';
+import { sanitizeUntrusted } from '../../safety/sanitize-text.ts';
 import { authorOf } from './author.ts';
 import {
   conversationOf,
@@ -28,7 +29,7 @@ export const parseIssueComment: Parser = (payload, eventId, pctx) => {
   if (!COMMENT_ACTIONS.has(p.action ?? '')) return ignored(`issue_comment.${p.action}`);
   const repo = p.repository.full_name;
   const isPullRequest = Boolean(p.issue.pull_request);
-  const text = p.comment.body ?? '';
+  const text = sanitizeUntrusted(p.comment.body ?? '');
   const author = authorOf(p.sender, pctx.botLogin, sameUser(p.sender.login, p.comment.user.login, p.comment));
   return githubDraft({
     kind: 'issue_comment',
@@ -57,7 +58,7 @@ export const parseReviewComment: Parser = (payload, eventId, pctx) => {
   if (!COMMENT_ACTIONS.has(p.action ?? '')) return ignored(`pull_request_review_comment.${p.action}`);
   const repo = p.repository.full_name;
   const pr = p.pull_request;
-  const text = p.comment.body ?? '';
+  const text = sanitizeUntrusted(p.comment.body ?? '');
   const author = authorOf(p.sender, pctx.botLogin, sameUser(p.sender.login, p.comment.user.login, p.comment));
   const replyTo = p.comment.in_reply_to_id === undefined ? undefined : `comment:${p.comment.in_reply_to_id}`;
   const structural: Ref[] = [itemRef(repo, pr.number, true), ...headRefs(repo, pr.head)];
@@ -91,7 +92,7 @@ export const parseReview: Parser = (payload, eventId, pctx) => {
   if (p.action !== 'submitted' && p.action !== 'dismissed') return ignored(`pull_request_review.${p.action}`);
   const repo = p.repository.full_name;
   const pr = p.pull_request;
-  const text = p.review.body ?? '';
+  const text = sanitizeUntrusted(p.review.body ?? '');
   const author = authorOf(p.sender, pctx.botLogin, sameUser(p.sender.login, p.review.user.login, p.review));
   return githubDraft({
     kind: 'review',

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { sanitizeUntrusted } from '../../safety/sanitize-text.ts';
 import { authorOf, isBotLogin } from './author.ts';
 import { conversationOf, githubDraft, headRefs, ignored, itemRef, mergeRefs } from './draft.ts';
 import { isRequest, type Parser } from './parse-comments.ts';
@@ -42,7 +43,7 @@ export const parseIssues: Parser = (payload, eventId, pctx) => {
   if (!ISSUE_ACTIONS.has(p.action ?? '')) return ignored(`issues.${p.action}`);
   const repo = p.repository.full_name;
   const { issue } = p;
-  const text = issue.body ?? '';
+  const text = sanitizeUntrusted(issue.body ?? '');
   const association = p.sender.login === issue.user.login ? issue.author_association : undefined;
   const author = authorOf(p.sender, pctx.botLogin, association);
   return githubDraft({
@@ -66,7 +67,7 @@ export const parsePullRequest: Parser = (payload, eventId, pctx) => {
   if (!PR_ACTIONS.has(p.action ?? '')) return ignored(`pull_request.${p.action}`);
   const repo = p.repository.full_name;
   const pr = p.pull_request;
-  const text = pr.body ?? '';
+  const text = sanitizeUntrusted(pr.body ?? '');
   const association = p.sender.login === pr.user.login ? pr.author_association : undefined;
   const author = authorOf(p.sender, pctx.botLogin, association);
   return githubDraft({

@@ -1,0 +1,48 @@
+import { Queue, Worker } from 'bullmq';
+import type { Ctx } from '../context.ts';
+import { workerOptions } from '../store/worker-options.ts';
+import { redeliverMissed } from './redeliver-missed.ts';
+import { watchStalls } from './watch-stalls.ts';
+
+/** The safety queue's jobs: the watchdog and, in GitHub App mode, the missed-delivery sweep. */
+export const SAFETY_QUEUE = 'safety';
+
+function appMode(ctx: Ctx): boolean {
+  return ctx.config.githubEnabled && Boolean(ctx.config.GITHUB_APP_ID);
+}
+
+/**
+ * Starts the repeatable safety jobs (issue 8) and their worker. Job schedulers are upserted by a
+ * fixed id, so any number of worker processes share one schedule and BullMQ runs each tick once.
+ * The missed-delivery sweep also runs once at start-up: deliveries that failed while the bot was
+ * down are asked for as soon as it is back.
+ */
+export async function startSafetyJobs(ctx: Ctx): Promise<{ stop: () => Promise<void> }> {
+  const queue = new Queue(SAFETY_QUEUE, { connection: ctx.redis, prefix: ctx.keys.queuePrefix });
+  const keep = { removeOnComplete: { count: 100 }, removeOnFail: { count: 100 } };
+  await queue.upsertJobScheduler(
+    'watchdog',
+    { every: ctx.config.WATCHDOG_INTERVAL_MS },
+    { name: 'watchdog', opts: keep },
+  );
+  if (appMode(ctx)) {
+    await queue.upsertJobScheduler(
+      'redeliver',
+      { every: ctx.config.REDELIVERY_INTERVAL_MS },
+      { name: 'redeliver', opts: keep },
+    );
+    await queue.add('redeliver', {}, keep);
+  }
+  const worker = new Worker(
+    SAFETY_QUEUE,
+    async (job) => (job.name === 'redeliver' ? redeliverMissed(ctx) : watchStalls(ctx)),
+    workerOptions(ctx, 1),
+  );
+  worker.on('failed', (job, err) => ctx.log.warn({ err, job: job?.name }, 'safety job failed'));
+  return {
+    stop: async () => {
+      await worker.close();
+      await queue.close();
+    },
+  };
+}

@@ -1,0 +1,31 @@
+/**
+ * Untrusted text is cleaned of what a person reading it would not see, before a model, the
+ * reference extractor or the mention check reads it (R-E10: external text is data; issue 8
+ * "hidden markup is stripped"). The rule: keep everything that renders, drop what is hidden by
+ * construction, so what people see on GitHub or Feishu is what the bot reads.
+ *
+ * - HTML comments `<!-- … -->` (GitHub hides them; an unterminated one hides the rest).
+ * - Zero-width and invisible format characters (U+200B–U+200D, U+2060–U+2064, U+FEFF, U+00AD,
+ *   U+180E, U+034F) and Unicode tag characters (U+E0000–U+E007F, "ASCII smuggling").
+ * - Bidirectional controls (U+200E/F, U+061C, U+202A–U+202E, U+2066–U+2069), which reorder what
+ *   people see ("Trojan Source").
+ * - C0/C1 control characters other than tab and newlines.
+ *
+ * `<details>` bodies are kept: a reader can open them, so they are visible text. Idempotent.
+ */
+export function sanitizeUntrusted(text: string): string {
+  return text
+    .replace(/<!--[\s\S]*?(?:-->|$)/g, '')
+    .replace(INVISIBLE, '')
+    .replace(/\r\n?/g, '\n');
+}
+
+const INVISIBLE = new RegExp(
+  [
+    '[\\u200B-\\u200F\\u2060-\\u2064\\uFEFF\\u00AD\\u180E\\u034F\\u061C]',
+    '[\\u202A-\\u202E\\u2066-\\u2069]',
+    '[\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]',
+    '\\uDB40[\\uDC00-\\uDC7F]',
+  ].join('|'),
+  'g',
+);

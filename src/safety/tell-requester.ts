@@ -1,0 +1,31 @@
+import { loadCard } from '../cards/ingest.ts';
+import { replyEffectFor } from '../cards/reply-effect.ts';
+import type { Ctx } from '../context.ts';
+import { enqueueEffect } from '../outbox/enqueue.ts';
+import type { Ticket } from '../tickets/ticket.ts';
+
+/**
+ * Records a host report on the ticket (as a `blocked` report with a `human_action` question, the
+ * way an executor asks, R-C5) and asks the requester in reply to the message that opened the
+ * ticket. `kind` says which host check asked; `key` makes the message idempotent: telling twice under one key sends once.
+ */
+export async function tellRequester(
+  ctx: Ctx,
+  ticket: Ticket,
+  { key, kind }: { key: string; kind: 'stalled' | 'circuit_breaker' },
+  question: string,
+): Promise<void> {
+  const report = {
+    status: 'blocked',
+    kind,
+    summary: question,
+    human_action: { question },
+    by: 'host',
+    at: ctx.now(),
+  };
+  await ctx.redis.rpush(ctx.keys.ticketReports(ticket.id), JSON.stringify(report));
+  const origin = await loadCard(ctx, ticket.openedBy);
+  const effect = origin && replyEffectFor(origin, question);
+  // Exempt from the pause: the breaker pauses the ticket and must still ask a person.
+  if (effect) await enqueueEffect(ctx, { key, effect, ticketId: ticket.id, exemptFromPause: true });
+}
