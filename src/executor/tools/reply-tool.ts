@@ -7,6 +7,7 @@ import { defineTool, toolError, toolOk } from '../../session/tool.ts';
 import { recordTaken } from '../../tickets/handback.ts';
 import { threadKeys } from '../../tickets/ref-key.ts';
 import type { TurnScope } from '../turn-scope.ts';
+import { BOT_ROUNDS, isNoted } from '../workspace/bot-rounds.ts';
 
 /**
  * `reply({ to, text })` (R-C2, R-D1): answers a card where it came from. The first reply to a card
@@ -32,6 +33,11 @@ export function replyTool(scope: TurnScope) {
       const onTicket = await ctx.redis.sismember(ctx.keys.cardOwners(to), scope.ticket.id);
       const card = onTicket ? (scope.batch.get(to) ?? (await loadCard(ctx, to))) : undefined;
       if (!card) return toolError(`card ${to} is not attached to ${scope.ticket.id}`);
+      if (await isNoted(scope, to)) {
+        return toolError(
+          `refused: ${to} is an automated reviewer's comment past ${BOT_ROUNDS} rounds on this PR: noted, not worked (R-C7)`,
+        );
+      }
       const unrelated = await ctx.redis.smismember(
         ctx.keys.ticketUnrelated(scope.ticket.id),
         ...threadKeys(card),

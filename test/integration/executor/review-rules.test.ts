@@ -175,6 +175,8 @@ describe('reviews by outcome (R-C7)', () => {
       } else {
         expect(log[3]?.input).toMatch(/Noted, not worked: .*round 4 from automated reviewer lint-bot\[bot\]/);
         expect(results).toMatch(/refused: .* is noted, not worked/);
+        // Nor does it get an answer: `reply` refuses a noted card too.
+        expect(results).toMatch(/refused: .* past 3 rounds on this PR: noted, not worked/);
         expect(w.gh.resolvedThreads.has(`PRRT_${c.id}`)).toBe(false);
       }
     }
