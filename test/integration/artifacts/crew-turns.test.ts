@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { scheduleTurn } from '../../../src/executor/schedule-turn.ts';
+import { savePolicy } from '../../../src/prompts/index.ts';
 import { readTool } from '../../../src/router/main/context-tools.ts';
 import { getTicket } from '../../../src/tickets/ticket-store.ts';
 import { waitFor } from '../../kit/app.ts';
@@ -31,6 +32,7 @@ describe('crews in executor turns (R-G4, R-G5)', () => {
   /** Executor requests by ticket, in order. */
   const byTicket = new Map<string, RecordedRequest[]>();
   let crewToOpen: string | undefined;
+  let rulesToOpen: string[] | undefined;
   let executor: (
     req: RecordedRequest,
     ticket: string,
@@ -46,6 +48,7 @@ describe('crews in executor turns (R-G4, R-G5)', () => {
           card,
           action: 'open',
           ...(crewToOpen ? { crew: crewToOpen } : {}),
+          ...(rulesToOpen ? { rules: rulesToOpen } : {}),
         }));
         return toolCalls(['orchestrator_route', { decisions }]);
       }
@@ -162,5 +165,48 @@ describe('crews in executor turns (R-G4, R-G5)', () => {
     const input = woke.messages.filter((m) => m.role === 'user').at(-1)?.content ?? '';
     expect(input).toMatch(/executor \(a peer of your crew\): I renamed login\(\) to signIn\(\)\./);
     expect(before.has(first)).toBe(false);
+  });
+
+  it('R-G4: a ticket inferred under a policy rule that names a crew runs that crew, read-only for an explorer', async () => {
+    const saved = await savePolicy(
+      w.rt.prompts,
+      {
+        baseRevision: 0,
+        mode: 'inferred',
+        rules: [
+          {
+            id: 'questions',
+            name: 'Questions',
+            instruction: 'Answer code questions.',
+            enabled: true,
+            crew: 'explore',
+          },
+        ],
+      },
+      { source: 'api', who: 'test' },
+    );
+    expect(saved.ok).toBe(true);
+    crewToOpen = undefined;
+    rulesToOpen = ['questions'];
+    executor = () => text('Nothing to do.');
+    const before = new Set(byTicket.keys());
+    await send(w.app.ctx, localMessage('where is the retry policy defined?', { request: false }));
+    const id = await waitFor(() => [...byTicket.keys()].find((k) => !before.has(k)), 'the explorer turn');
+    const offered = toolNames(byTicket.get(id)?.[0] as RecordedRequest);
+    expect(offered).toEqual([
+      'reply',
+      'report',
+      'handback',
+      'orchestrator_thread_unrelated',
+      'list_files',
+      'read_file',
+      'search_files',
+    ]);
+    expect((await getTicket(w.app.ctx, id))?.crew).toMatchObject({
+      name: 'explore',
+      from: 'policy',
+      profile: 'explorer',
+    });
+    rulesToOpen = undefined;
   });
 });
