@@ -40,6 +40,6 @@ export async function send(ctx: Ctx, draft: CardDraft): Promise<string> {
 export async function botMessages(
   ctx: Ctx,
   chat = 'room',
-): Promise<{ id: string; text: string; messageId: string }[]> {
+): Promise<{ id: string; op: string; text: string; messageId: string }[]> {
   return (await ctx.redis.lrange(ctx.keys.localChat(chat), 0, -1)).map((s) => JSON.parse(s));
 }
