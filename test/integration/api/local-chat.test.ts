@@ -51,9 +51,8 @@ describe('/api/local/messages and pause/resume through the API', () => {
     const convo = await waitFor(
       async () => {
         const c = await conversation();
-        return c.items.some((i) => i.from === 'bot') && c.items.some((i) => i.type === 'reaction')
-          ? c
-          : undefined;
+        const acked = c.items.some((i) => i.from === 'bot' && i.text.includes(cardId));
+        return acked && c.items.some((i) => i.type === 'reaction') ? c : undefined;
       },
       'a bot reply and a reaction',
       15_000,
@@ -64,11 +63,12 @@ describe('/api/local/messages and pause/resume through the API', () => {
       text: 'Please add a health check endpoint',
       replyTo: null,
     });
-    const reply = convo.items.find((i) => i.from === 'bot') as Item;
+    const reply = convo.items.find((i) => i.from === 'bot' && i.text.includes(cardId)) as Item;
     expect(reply.replyTo).toBe(messageId);
     expect(reply.text).toContain(cardId);
     expect(convo.items.find((i) => i.type === 'reaction')).toMatchObject({ messageId, emoji: 'eyes' });
-    expect(convo.items.map((i) => i.type)).toEqual(['message', 'reaction', 'message']);
+    // The request, its reaction, the ticket's status message (issue 9), the acknowledgement.
+    expect(convo.items.map((i) => i.type)).toEqual(['message', 'reaction', 'message', 'message']);
     expect(convo.tickets).toHaveLength(1);
     ticketId = convo.tickets[0]?.id as string;
     expect(reply.tickets).toEqual([ticketId]);

@@ -103,6 +103,7 @@ describe('/api/tickets, /api/cards, /api/queues (issue 6 "Tickets")', () => {
       'main',
       'outbox',
       'route',
+      'status',
     ]);
     const route = body.queues.find((q: { name: string }) => q.name === 'route');
     // Workers are off here, so the routing jobs of the cards above wait.
