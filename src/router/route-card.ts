@@ -10,6 +10,7 @@ import { isPaused } from '../tickets/pause.ts';
 import { applyCommand } from './apply-command.ts';
 import { addCandidate } from './candidates.ts';
 import { commandOf } from './command.ts';
+import { noteFollowUp } from './follow-up-notices.ts';
 import { maySteer } from './may-steer.ts';
 import { politeRefusal } from './polite-refusal.ts';
 import { resolveTickets } from './resolve-tickets.ts';
@@ -56,6 +57,7 @@ async function place(ctx: Ctx, card: TriggerCard): Promise<RouteOutcome> {
       if (added && !(await isPaused(ctx, ticketId)) && wakesExecutor(card, ctx.config))
         await scheduleTurn(ctx, ticketId);
     }
+    if (card.author.type === 'person') await noteFollowUp(ctx, card.id, [...matches.keys()]);
     return { kind: 'attached', tickets: [...matches.keys()] };
   }
   if (card.author.type === 'bot' || card.kind === 'check') {

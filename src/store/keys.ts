@@ -77,6 +77,8 @@ export function createKeys(prefix: string) {
     cardRouted: (cardId: string) => k('card', cardId, 'routed'),
     /** Owners that took the card (acknowledged or answered it). */
     cardTaken: (cardId: string) => k('card', cardId, 'taken'),
+    /** Follow-up notices for the main session (R-B6): read with its next turn, never a turn of their own. */
+    mainNotices: () => k('main', 'notices'),
     mainScheduled: () => k('main', 'scheduled'),
     mainBatch: (turnId: string) => k('main', 'batch', turnId),
     mainSeq: () => k('main', 'seq'),

@@ -55,5 +55,5 @@ export interface Pause {
   at: number;
   cardId?: string;
   /** `breaker`: the circuit breaker stopped a runaway ticket; a person lifts it (issue 8). */
-  via: 'message' | 'button' | 'api' | 'breaker';
+  via: 'message' | 'button' | 'api' | 'breaker' | 'main';
 }

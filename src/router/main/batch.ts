@@ -7,4 +7,6 @@ export interface MainBatch {
   /** Hand-back reasons by card, by ticket (R-C3). */
   reasons: Map<string, Record<string, string>>;
   decided: Map<string, string>;
+  /** Follow-up notices by ticket: cards that attached to it by code since the last turn (R-B6). */
+  notices: Map<string, string[]>;
 }

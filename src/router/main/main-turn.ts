@@ -9,12 +9,14 @@ import type { AnyTool } from '../../session/tool.ts';
 import type { TurnOutcome } from '../../session/turn-outcome.ts';
 import { handbackReasons } from '../../tickets/handback.ts';
 import { addCandidate, scheduleMainTurn, takeCandidates } from '../candidates.ts';
+import { takeNotices } from '../follow-up-notices.ts';
 import type { MainBatch } from './batch.ts';
 import { evalTool, readTool } from './context-tools.ts';
 import { mainEnvironment } from './environment.ts';
 import { guardTools } from './guard-tools.ts';
 import { routeTool } from './route-tool.ts';
 import { noteTool, promptsSave } from './save-tools.ts';
+import { stopTool } from './stop-tool.ts';
 
 /** A candidate left undecided this many turns is dropped, so a confused model cannot loop. */
 const MAX_UNDECIDED_TURNS = 2;
@@ -46,7 +48,7 @@ export async function runMainTurn(rt: Runtime, job: Job): Promise<TurnOutcome | 
     const outcome = await runTurn({
       sessionId,
       turnId,
-      input: [{ role: 'user', content: renderBatch(batch) }],
+      input: [{ role: 'user', content: await renderBatch(rt, batch) }],
       model,
       tools: mainTools(rt, batch),
       hooks: {
@@ -83,6 +85,7 @@ export function mainTools(rt: Runtime, batch: MainBatch): AnyTool[] {
     readTool(rt),
     promptsSave(rt, batch),
     noteTool(rt),
+    stopTool(rt, batch),
     ...guardTools(),
   ];
 }
@@ -98,15 +101,32 @@ async function loadBatch(rt: Runtime, turnId: string): Promise<MainBatch> {
     const r = await handbackReasons(rt.ctx, id);
     if (Object.keys(r).length) reasons.set(id, r);
   }
-  return { turnId, cards, reasons, decided: new Map() };
+  // Notices ride with candidates only: a turn with none takes none (R-B6).
+  const notices = cards.size ? await takeNotices(rt.ctx, turnId) : new Map<string, string[]>();
+  return { turnId, cards, reasons, decided: new Map(), notices };
 }
 
-function renderBatch(batch: MainBatch): string {
+async function renderBatch(rt: Runtime, batch: MainBatch): Promise<string> {
   const parts = [`${batch.cards.size} candidate(s) wait. Decide all of them in one orchestrator_route call.`];
   for (const [id, card] of batch.cards) {
     parts.push(renderCard(card));
     const reasons = batch.reasons.get(id);
     if (reasons) parts.push(...Object.entries(reasons).map(([t, why]) => `handed back by ${t}: ${why}`));
+  }
+  if (batch.notices.size) {
+    const lines = [
+      'Follow-up notices (already with their tickets; you may only stop a ticket because of one, with orchestrator_stop):',
+    ];
+    for (const [ticket, cardIds] of batch.notices) {
+      for (const cardId of cardIds) {
+        const c = await loadCard(rt.ctx, cardId);
+        if (c)
+          lines.push(
+            `- ${ticket} ← ${c.author.name ?? c.author.id}: ${c.text.slice(0, 200).replace(/\s+/g, ' ')}`,
+          );
+      }
+    }
+    parts.push(lines.join('\n'));
   }
   return parts.join('\n\n');
 }

@@ -1,0 +1,41 @@
+import { z } from 'zod';
+import type { Runtime } from '../../runtime.ts';
+import { defineTool, toolError, toolOk } from '../../session/tool.ts';
+import { pauseTicket } from '../../tickets/pause.ts';
+import { setTicketState } from '../../tickets/ticket-store.ts';
+import type { MainBatch } from './batch.ts';
+
+/**
+ * `orchestrator_stop` (R-B6): the one thing the main session may do about a follow-up notice is
+ * stop that ticket's work — because of a notice it was shown this turn, and for no other ticket.
+ * Stopping pauses the ticket (the running turn stops before its next step) and cancels it; only a
+ * person's `/resume` lifts the pause.
+ */
+export function stopTool(rt: Runtime, batch: MainBatch) {
+  return defineTool({
+    name: 'orchestrator_stop',
+    description:
+      'Stop a ticket’s work because of a follow-up notice shown in this turn (for example the requester withdrew the request). Give the reason in one sentence.',
+    parameters: z.object({ ticket: z.string(), reason: z.string().min(1).max(300) }),
+    async run({ ticket, reason }) {
+      const cards = batch.notices.get(ticket);
+      if (!cards?.length)
+        return toolError(
+          `refused: no follow-up notice about ${ticket} in this turn; the main session may stop work only because of one (R-B6)`,
+        );
+      const { ctx } = rt;
+      await pauseTicket(ctx, ticket, {
+        by: 'main session',
+        at: ctx.now(),
+        cardId: cards.at(-1) as string,
+        via: 'main',
+      });
+      await setTicketState(ctx, ticket, 'cancelled');
+      await ctx.redis.rpush(
+        ctx.keys.ticketReports(ticket),
+        JSON.stringify({ status: 'stopped', summary: reason, by: 'main session', at: ctx.now() }),
+      );
+      return toolOk(`stopped ${ticket}`);
+    },
+  });
+}
