@@ -14,8 +14,8 @@ function appMode(ctx: Ctx): boolean {
 /**
  * Starts the repeatable safety jobs (issue 8) and their worker. Job schedulers are upserted by a
  * fixed id, so any number of worker processes share one schedule and BullMQ runs each tick once.
- * The missed-delivery sweep also runs once at start-up: deliveries that failed while the bot was
- * down are asked for as soon as it is back.
+ * The missed-delivery sweep also runs at every start-up: deliveries that failed while the bot was
+ * down are asked for as soon as it is back. Sweeps may overlap; each delivery is claimed once.
  */
 export async function startSafetyJobs(ctx: Ctx): Promise<{ stop: () => Promise<void> }> {
   const queue = new Queue(SAFETY_QUEUE, { connection: ctx.redis, prefix: ctx.keys.queuePrefix });
@@ -31,6 +31,7 @@ export async function startSafetyJobs(ctx: Ctx): Promise<{ stop: () => Promise<v
       { every: ctx.config.REDELIVERY_INTERVAL_MS },
       { name: 'redeliver', opts: keep },
     );
+    // An existing scheduler keeps its next time across restarts: sweep at this start-up too.
     await queue.add('redeliver', {}, keep);
   }
   const worker = new Worker(
