@@ -105,7 +105,11 @@ export interface FakeGitHub {
   /** The App's webhook deliveries and redelivery (issue 8). */
   hooks: HookDeliveries;
   setRepo(fullName: string, patch?: Partial<Omit<FakeRepo, 'full_name'>>): FakeRepo;
-  setPermission(repo: string, login: string, permission: 'admin' | 'write' | 'read' | 'none'): void;
+  setPermission(
+    repo: string,
+    login: string,
+    permission: 'admin' | 'maintain' | 'write' | 'triage' | 'read' | 'none',
+  ): void;
   addIssue(repo: string, i: { title: string; body?: string; user?: FakeUser }): FakeIssue;
   addPull(
     repo: string,
@@ -284,7 +288,9 @@ export async function startFakeGitHub(
       new RegExp(`^${R}/collaborators/([^/]+)/permission$`),
       ([, r, u = '']) => {
         const permission = permissions.get(`${r}:${u.toLowerCase()}`) ?? opts.defaultPermission ?? 'write';
-        return json(200, { permission, role_name: permission, user: { login: u } });
+        // GitHub's `permission` is the legacy level; `role_name` the role (maintain, triage, …).
+        const legacy = permission === 'maintain' ? 'write' : permission === 'triage' ? 'read' : permission;
+        return json(200, { permission: legacy, role_name: permission, user: { login: u } });
       },
     ],
     [
