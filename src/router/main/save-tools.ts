@@ -1,7 +1,9 @@
 import { z } from 'zod';
+import { scheduleTurn } from '../../executor/schedule-turn.ts';
 import { promptsSaveTool } from '../../prompts/index.ts';
 import type { Runtime } from '../../runtime.ts';
 import { defineTool, toolError, toolOk } from '../../session/tool.ts';
+import { isPaused } from '../../tickets/pause.ts';
 import { maySteer } from '../may-steer.ts';
 import { countWords, LIMITS } from '../words.ts';
 import type { MainBatch } from './batch.ts';
@@ -56,6 +58,8 @@ export function noteTool(rt: Runtime) {
         rt.ctx.keys.ticketNotes(ticket),
         JSON.stringify({ from: 'main', text, at: rt.ctx.now() }),
       );
+      // Delivered with the executor's next turn; a note alone wakes it (unless paused, R-D2).
+      if (!(await isPaused(rt.ctx, ticket))) await scheduleTurn(rt.ctx, ticket);
       return toolOk(`note queued for ${ticket}'s executor`);
     },
   });
