@@ -12,11 +12,15 @@ export function createContext(config: Config, opts: { log?: Logger; defaultMetri
   const redis = connectRedis(config.REDIS_URL);
   redis.on('error', (err) => log.warn({ err: err.message }, 'redis connection error'));
   const keys = createKeys(config.KEY_PREFIX);
+  const queues = createQueues(redis, keys.queuePrefix);
+  // Without a listener BullMQ prints every lost connection to stderr, outside the JSON log.
+  for (const q of Object.values(queues))
+    q.on('error', (err) => log.warn({ err: err.message, queue: q.name }, 'queue connection error'));
   return {
     config,
     redis,
     keys,
-    queues: createQueues(redis, keys.queuePrefix),
+    queues,
     metrics: createMetrics(opts.defaultMetrics ?? false),
     log,
     now: () => Date.now(),

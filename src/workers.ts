@@ -27,6 +27,10 @@ export async function startWorkers(
     startMainWorker(rt),
     startExecutorWorker(rt),
   ];
+  // A lost Redis connection is reported by every worker; unheard, BullMQ prints it outside the log.
+  for (const w of workers)
+    if (!w.listenerCount('error'))
+      w.on('error', (err) => ctx.log.warn({ err: err.message, queue: w.name }, 'worker connection error'));
   await recoverWaitingWork(ctx);
   // Issue 8: the watchdog and the missed-delivery sweep.
   const safety = await startSafetyJobs(ctx);
