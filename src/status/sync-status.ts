@@ -67,6 +67,8 @@ async function syncLocked(ctx: Ctx, ticketId: string): Promise<SyncResult> {
   const effect = editEffect(target, posted.id, content, msg.key);
   await enqueueEffect(ctx, { key, effect, ticketId, exemptFromPause: true });
   await writeStatusMessage(ctx, ticketId, { pending: key, hash });
+  // Look again once it should be out: a failure for good is noticed even if nothing changes.
+  await markStatusDirty(ctx, ticketId, MIN_EDIT_GAP_MS);
   return 'edited';
 }
 
@@ -86,6 +88,7 @@ async function post(
   // The status shows the pause, so it goes out while paused (R-D2 holds only the ticket's work).
   await enqueueEffect(ctx, { key, effect: postEffect(target, content), ticketId, exemptFromPause: true });
   await writeStatusMessage(ctx, ticketId, { key, pending: key, postedAt: ctx.now(), hash: hashOf(content) });
+  await markStatusDirty(ctx, ticketId, MIN_EDIT_GAP_MS);
   return 'posted';
 }
 

@@ -13,9 +13,12 @@ describe('one live status card per ticket on Feishu (issue 9)', () => {
   const cardsTo = (messageId: string) =>
     w.feishu.messages.filter((m) => m.msgType === 'interactive' && m.parentId === messageId);
   const patchesOf = (messageId: string) => w.feishu.patches.filter((p) => p.messageId === messageId);
+  /** The card as people see it now: its last edit, else as it was sent. */
   const lastCard = (messageId: string) => {
-    const p = patchesOf(messageId).at(-1);
-    return p ? (JSON.parse(p.content) as { header: { subtitle: { content: string } } }) : undefined;
+    const content =
+      patchesOf(messageId).at(-1)?.content ??
+      w.feishu.messages.find((m) => m.messageId === messageId)?.content;
+    return content ? (JSON.parse(content) as { header: { subtitle: { content: string } } }) : undefined;
   };
   const subtitle = (messageId: string) => lastCard(messageId)?.header.subtitle.content ?? '';
   const patchCallTimes = (messageId: string) =>
@@ -44,6 +47,15 @@ describe('one live status card per ticket on Feishu (issue 9)', () => {
               'report',
               { status: 'working', summary: 'Need a choice.', human_action: QUESTION },
             ]);
+          return undefined;
+        },
+      ],
+      [
+        'please rename the module',
+        (k, card) => {
+          if (k === 0) return toolCalls(['reply', { to: card, text: 'I will rename the module.' }]);
+          if (k <= 5) return toolCalls(['report', { status: 'working', summary: `rename step ${k}` }]);
+          if (k === 6) return toolCalls(['report', { status: 'done', summary: 'Module renamed.' }]);
           return undefined;
         },
       ],
@@ -150,5 +162,26 @@ describe('one live status card per ticket on Feishu (issue 9)', () => {
     expect(refused.length).toBe(3);
     expect(Math.min(...gaps(calls.map((c) => c.at)))).toBeGreaterThanOrEqual(200);
     expect(cardsTo('om_req_logs')).toHaveLength(1);
+  }, 60_000);
+
+  it('R-D1: an edit that fails for good falls back to one new status message, once, edited from then on', async () => {
+    await send(
+      groupMention('please rename the module', w.feishu.bot.openId, {
+        messageId: 'om_req_rename',
+        senderOpenId: 'ou_alice',
+      }),
+    );
+    const first = await waitFor(() => cardsTo('om_req_rename')[0], 'the status card');
+    // Feishu refuses every edit of the first card for good (not a rate limit: no retry helps).
+    w.feishu.fail(
+      1000,
+      { code: 230031, msg: 'message cannot be edited' },
+      new RegExp(`/messages/${first.messageId}$`),
+    );
+    const second = await waitFor(() => cardsTo('om_req_rename')[1], 'the one fallback card', 20_000);
+    await waitFor(() => subtitle(second.messageId).includes('Done'), 'the fallback card done', 20_000);
+    expect(JSON.stringify(lastCard(second.messageId))).toContain('Module renamed.');
+    expect(patchesOf(first.messageId)).toEqual([]);
+    expect(cardsTo('om_req_rename')).toHaveLength(2);
   }, 60_000);
 });
