@@ -20,6 +20,11 @@ export interface Runtime {
   models: { main?: ModelClient; executor?: ModelClient };
   /** Bundled roles, skills, crews and workflows at the registry's revision (issue 7, R-G5). */
   artifacts: ArtifactSource;
+  /**
+   * Aborted when this process's workers stop (SIGTERM): running executor turns cancel their model
+   * request and hand the turn back to the queue, to resume on another worker.
+   */
+  shutdown: AbortController;
 }
 
 const DEFAULT_LLM = 'https://api.deepseek.com';
@@ -47,5 +52,6 @@ export async function createRuntime(
     prompts: { ...deps, reader: createPromptReader(deps) },
     models: modelOn ? { main: model(c.mainModel), executor: model(c.executorModel) } : {},
     artifacts: await createArtifactSource(ctx, b.skills, artifactDirs),
+    shutdown: new AbortController(),
   };
 }

@@ -38,6 +38,8 @@ export async function startWorkers(
     workers,
     // Worker.close() waits for active jobs to finish; an unfinished one is picked up elsewhere.
     stop: async () => {
+      // Running turns stop at their next step (or now, mid model request) and go back to the queue.
+      rt.shutdown.abort();
       await Promise.all([...workers.map((w) => w.close()), safety.stop()]);
     },
   };

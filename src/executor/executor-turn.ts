@@ -39,6 +39,12 @@ export async function runExecutorTurn(rt: Runtime, job: Job, token?: string): Pr
     await job.moveToDelayed(Date.now() + 500, token);
     throw new DelayedError();
   }
+  if (result.kind === 'stopped' && result.reason === 'shutdown') {
+    // Graceful hand-over: the same job (same turn id, batch and transcript) runs again on another
+    // worker and resumes from the last completed step; nothing done is done twice.
+    await job.moveToDelayed(Date.now(), token);
+    throw new DelayedError();
+  }
   if (result.kind !== 'paused' && (await ctx.redis.llen(ctx.keys.ticketInbox(ticketId))) > 0)
     await scheduleTurn(ctx, ticketId);
   return result;
@@ -64,7 +70,12 @@ async function turn(rt: Runtime, ticketId: string, turnId: string): Promise<Exec
   const scope: TurnScope = { rt, ticket, turnId, batch, artifacts };
   const noted = await noteBotRounds(scope);
   const sessionId = `exec-${ticketId}`;
-  const gate = async () => ((await isPaused(ctx, ticketId)) ? stopTurn('paused') : proceed);
+  const gate = async () =>
+    rt.shutdown.signal.aborted
+      ? stopTurn('shutdown')
+      : (await isPaused(ctx, ticketId))
+        ? stopTurn('paused')
+        : proceed;
   const outcome = await runTurn({
     sessionId,
     turnId,
@@ -91,7 +102,10 @@ async function turn(rt: Runtime, ticketId: string, turnId: string): Promise<Exec
     sessionKind: 'executor',
     log: ctx.log,
     metrics: ctx.metrics,
+    signal: rt.shutdown.signal,
   });
+  // Handed over (see `runExecutorTurn`): the batch stays with the turn for whoever resumes it.
+  if (outcome.kind === 'stopped' && outcome.reason === 'shutdown') return outcome;
   await settleTurn(scope, outcome);
   await noteTurnSettled(ctx, ticketId, outcome);
   return outcome;

@@ -14,7 +14,8 @@ export interface ModelRequest {
 /** One Chat Completions endpoint and model. */
 export interface ModelClient {
   readonly model: string;
-  complete(request: ModelRequest): Promise<ModelReply>;
+  /** `signal` aborts the request in flight (a worker shutting down hands its turn over). */
+  complete(request: ModelRequest, signal?: AbortSignal): Promise<ModelReply>;
 }
 
 export interface ModelClientOptions {
@@ -39,21 +40,21 @@ export function createModelClient(opts: ModelClientOptions): ModelClient {
   });
   return {
     model: opts.model,
-    async complete(req) {
+    async complete(req, signal) {
+      const options = signal ? { signal } : undefined;
       const body = {
         model: opts.model,
         messages: [{ role: 'system' as const, content: req.system }, ...req.messages],
         ...(req.tools.length ? { tools: req.tools } : {}),
       };
       if (opts.stream) {
-        const stream = await client.chat.completions.create({
-          ...body,
-          stream: true,
-          stream_options: { include_usage: true },
-        });
+        const stream = await client.chat.completions.create(
+          { ...body, stream: true, stream_options: { include_usage: true } },
+          options,
+        );
         return checkReply(await collectStream(stream));
       }
-      return checkReply(fromCompletion(await client.chat.completions.create(body)));
+      return checkReply(fromCompletion(await client.chat.completions.create(body, options)));
     },
   };
 }

@@ -23,12 +23,17 @@ export async function modelStep(run: TurnRun): Promise<StepResult> {
     { system: prompt.text, messages: run.messages, tools: run.functionTools },
     run.retry,
     {
+      ...(run.signal ? { signal: run.signal } : {}),
       onError: (err, n, willRetry) => {
         countRequest(run.metrics, run.sessionKind, 'error');
         run.log?.warn({ sessionId: run.sessionId, attempt: n, willRetry, err }, 'model request failed');
       },
     },
   );
+  if (!attempt.ok && attempt.aborted) {
+    // Nothing of the answer was stored: the turn resumes with this same request elsewhere.
+    return outcome(run, { kind: 'stopped', reason: 'shutdown', before: 'model_request' });
+  }
   if (!attempt.ok) {
     await recordRevision(run.redis, run.keys, run.sessionId, prompt.revision);
     return outcome(run, { kind: 'failed', reason: `${attempt.reason} (after ${attempt.attempts} attempts)` });

@@ -2,12 +2,16 @@ import type { ModelClient, ModelRequest } from './model-client.ts';
 import type { ModelReply } from './model-reply.ts';
 import { describeModelError, type RetryPolicy, retryDelay } from './retry-policy.ts';
 
-export type ModelAttempt = { ok: true; reply: ModelReply } | { ok: false; reason: string; attempts: number };
+export type ModelAttempt =
+  | { ok: true; reply: ModelReply }
+  | { ok: false; reason: string; attempts: number; aborted?: true };
 
 export interface RetryHooks {
   /** Told about every failed attempt, retried or not (metrics, logs). */
   onError?: (err: unknown, attempt: number, willRetry: boolean) => void;
   sleep?: (ms: number) => Promise<void>;
+  /** Aborts the request in flight and stops retrying (the worker is shutting down). */
+  signal?: AbortSignal;
 }
 
 const realSleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
@@ -24,8 +28,9 @@ export async function requestWithRetry(
 ): Promise<ModelAttempt> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return { ok: true, reply: await model.complete(request) };
+      return { ok: true, reply: await model.complete(request, hooks.signal) };
     } catch (err) {
+      if (hooks.signal?.aborted) return { ok: false, reason: 'aborted', attempts: attempt, aborted: true };
       const delay = retryDelay(err, attempt, policy);
       hooks.onError?.(err, attempt, delay !== undefined);
       if (delay === undefined) return { ok: false, reason: describeModelError(err), attempts: attempt };

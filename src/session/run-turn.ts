@@ -43,6 +43,7 @@ export async function runTurn(opts: RunTurnOptions): Promise<TurnOutcome> {
     messages: transcript.messages,
     results: transcript.results,
     turn: opened.turn,
+    signal: opts.signal,
   };
   if (opened.resumed) run.log?.info({ step: transcript.step }, 'resuming turn from transcript');
   return finish(run, (opened.resumed ? endedBeforeCrash(run) : undefined) ?? (await loop(run)));

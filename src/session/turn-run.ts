@@ -46,6 +46,11 @@ export interface RunTurnOptions {
   sessionKind?: string;
   log?: Logger;
   now?: () => number;
+  /**
+   * Aborted when the worker shuts down: a model request in flight is cancelled and the turn
+   * stops as `stopped`/`shutdown`, resumable under the same `turnId` elsewhere.
+   */
+  signal?: AbortSignal;
 }
 
 /** One turn in progress: its options resolved, and the transcript mirrored in memory. */
@@ -67,6 +72,7 @@ export interface TurnRun {
   messages: ChatMessage[];
   results: Map<string, ToolResult>;
   turn: TurnState;
+  signal: AbortSignal | undefined;
 }
 
 /** A step either finishes the turn with an outcome or lets it go on. */

@@ -128,7 +128,7 @@ describe('Redis restarts during a burst of webhooks', () => {
     // reaction is queued in the outbox (GitHub writes go out about one a second, as GitHub asks,
     // so they are not all sent yet) while reactions keep reaching GitHub, none twice.
     await waitFor(
-      async () => (await app.ctx.queues.route.getJobCounts('completed')).completed >= BURST,
+      async () => ((await app.ctx.queues.route.getJobCounts('completed')).completed ?? 0) >= BURST,
       'every routing job to complete',
       20_000,
     );
