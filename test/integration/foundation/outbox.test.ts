@@ -62,9 +62,12 @@ describe('outbox (nothing lost, nothing twice)', () => {
       'a failed job',
     );
     expect(failed.failedReason).toMatch(/channel github is off/);
-    const metrics = await app.ctx.metrics.registry.getSingleMetricAsString(
-      'switchyard_outbox_deliveries_total',
+    // The counter is bumped by the worker's `failed` event, just after the job is marked failed.
+    const metric = () =>
+      app.ctx.metrics.registry.getSingleMetricAsString('switchyard_outbox_deliveries_total');
+    await waitFor(
+      async () => /channel="github",outcome="failed"} 1/.test(await metric()),
+      'the failure to be counted',
     );
-    expect(metrics).toMatch(/channel="github",outcome="failed"} 1/);
   });
 });
