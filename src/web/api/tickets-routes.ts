@@ -2,6 +2,7 @@ import type { Hono } from 'hono';
 import type { Ctx } from '../../context.ts';
 import { HttpError } from '../../errors/http-error.ts';
 import { getStatus } from '../../status/get-status.ts';
+import { renderStatusMarkdown } from '../../status/render-status-markdown.ts';
 import { listTickets } from '../../tickets/ticket-store.ts';
 import type { ApiRoutes } from '../app.ts';
 import { ticketDetail } from './ticket-detail.ts';
@@ -26,7 +27,10 @@ export function ticketsRoutes(ctx: Ctx): ApiRoutes {
       const id = c.req.param('id');
       const detail = await ticketDetail(ctx, id);
       if (!detail) throw new HttpError(404, 'not_found', `no ticket ${id}`);
-      return c.json({ ...detail, status: (await getStatus(ctx, id)) ?? null });
+      const status = (await getStatus(ctx, id)) ?? null;
+      // The same Markdown the GitHub comment and local chat show, so the panel matches the card.
+      const statusText = status ? renderStatusMarkdown(status) : null;
+      return c.json({ ...detail, status, statusText });
     });
   };
 }

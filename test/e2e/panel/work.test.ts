@@ -85,6 +85,9 @@ describe('panel: try it, tickets, policy and queues', () => {
     const detail = (await api(app, 'GET', `/tickets/${ticketId}`)).body;
     expect(detail.pause).toMatchObject({ by: 'ada', via: 'api' });
     await page.getByText('Paused by ada').waitFor();
+    // Issue 9: the page shows the same live status as the status card and comment.
+    expect(detail.statusText).toContain('**Paused by:** ada');
+    await page.locator('pre.status-text', { hasText: 'Paused by:** ada' }).waitFor();
     await shoot(page, '08-ticket-detail');
   });
 

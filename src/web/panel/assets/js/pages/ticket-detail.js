@@ -36,6 +36,12 @@ export async function ticketDetailView(root, id) {
       ),
       h('div', { class: 'actions' }, pauseButton(t, again)),
     ),
+    t.statusText
+      ? block(
+          'Live status (as the status card and comment show it)',
+          h('pre', { class: 'text status-text' }, t.statusText),
+        )
+      : null,
     h(
       'div',
       { class: 'grid-2' },
