@@ -51,7 +51,7 @@ describe('/api/local/messages and pause/resume through the API', () => {
     const convo = await waitFor(
       async () => {
         const c = await conversation();
-        const acked = c.items.some((i) => i.from === 'bot' && i.text.includes(cardId));
+        const acked = c.items.some((i) => i.from === 'bot' && (i.text ?? '').includes(cardId));
         return acked && c.items.some((i) => i.type === 'reaction') ? c : undefined;
       },
       'a bot reply and a reaction',
@@ -63,7 +63,7 @@ describe('/api/local/messages and pause/resume through the API', () => {
       text: 'Please add a health check endpoint',
       replyTo: null,
     });
-    const reply = convo.items.find((i) => i.from === 'bot' && i.text.includes(cardId)) as Item;
+    const reply = convo.items.find((i) => i.from === 'bot' && (i.text ?? '').includes(cardId)) as Item;
     expect(reply.replyTo).toBe(messageId);
     expect(reply.text).toContain(cardId);
     expect(convo.items.find((i) => i.type === 'reaction')).toMatchObject({ messageId, emoji: 'eyes' });
