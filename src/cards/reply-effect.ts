@@ -10,7 +10,13 @@ export function replyEffectFor(card: Pick<TriggerCard, 'origin'>, text: string):
   const o = card.origin;
   switch (o.source) {
     case 'feishu':
-      return { op: 'feishu.reply', messageId: o.messageId, text, ...(o.threadId ? { inThread: true } : {}) };
+      return {
+        op: 'feishu.reply',
+        messageId: o.messageId,
+        chatId: o.chatId,
+        text,
+        ...(o.threadId ? { inThread: true } : {}),
+      };
     case 'local':
       return { op: 'local.reply', chatId: o.chatId, messageId: o.messageId, text };
     case 'github':

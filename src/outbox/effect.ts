@@ -14,6 +14,8 @@ export const EffectSchema = z.discriminatedUnion('op', [
     text: z.string(),
     /** Reply inside the message's thread (topic) rather than as a quoted reply. */
     inThread: z.boolean().optional(),
+    /** The chat the message is in: replies count against its 5 messages/s like sends do. */
+    chatId: z.string().optional(),
   }),
   z.object({ op: z.literal('feishu.send'), chatId: z.string(), text: z.string() }),
   /** An interactive card (v2 JSON) sent in reply to a message. */

@@ -17,6 +17,8 @@ function rateScope(effect: Effect): string | undefined {
     case 'feishu.send':
       return `feishu:${effect.chatId}`;
     case 'feishu.reply':
+      // Feishu's 5 messages/s is per chat, replies included; older jobs name no chat.
+      return effect.chatId ? `feishu:${effect.chatId}` : `feishu:reply:${effect.messageId}`;
     case 'feishu.card.reply':
       return `feishu:reply:${effect.messageId}`;
     case 'github.comment':

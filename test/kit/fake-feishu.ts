@@ -52,6 +52,8 @@ export interface FeishuFailure {
   code?: number;
   msg?: string;
   headers?: Record<string, string>;
+  /** Never answer (a time-out at the client); nothing is stored. */
+  hang?: boolean;
 }
 
 export interface FakeFeishu {
@@ -98,6 +100,7 @@ export async function startFakeFeishu(opts: FakeFeishuOptions = {}): Promise<Fak
     if (scripted) {
       scripted.left -= 1;
       const f = scripted.failure;
+      if (f.hang) return [0, undefined];
       return [f.status ?? 200, { code: f.code ?? 99991400, msg: f.msg ?? 'scripted failure' }, f.headers];
     }
     const { method, path, body } = call;
@@ -211,7 +214,8 @@ export async function startFakeFeishu(opts: FakeFeishuOptions = {}): Promise<Fak
     const [status, body, headers] = route(call);
     call.status = status;
     calls.push(call);
-    reply(res, status, body, headers);
+    // Status 0: a scripted hang, never answered (the client's time-out ends it).
+    if (status !== 0) reply(res, status, body, headers);
   }
 
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

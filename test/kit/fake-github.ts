@@ -87,6 +87,8 @@ export interface FailRule {
   headers?: Record<string, string>;
   /** Handle the request (state changes) and only then answer with the failure. */
   afterHandling?: boolean;
+  /** Never answer (a time-out at the client); with `afterHandling`, after taking effect. */
+  hang?: boolean;
 }
 
 export interface FakeGitHub {
@@ -529,6 +531,10 @@ export async function startFakeGitHub(
           break;
         }
       }
+    }
+    if (rule?.hang) {
+      fake.calls.push({ method, path: u.pathname, query: u.searchParams, body, auth, status: 0 });
+      return;
     }
     if (rule) {
       const headers = {

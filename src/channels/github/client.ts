@@ -4,6 +4,20 @@ import { Octokit } from '@octokit/rest';
 import type { Logger } from '../../logger.ts';
 
 const GitHubOctokit = Octokit.plugin(throttling, retry);
+
+/** A GitHub call that hangs must not hold an outbox worker slot (or a tool call) for ever. */
+export const GITHUB_TIMEOUT_MS = 10_000;
+
+/**
+ * `fetch` with a time-out per request, started when the request is really sent (after the
+ * throttling plugin's queue). Octokit reports an abort as a 500, which the outbox retries; a
+ * retried comment first looks for its marker, so a request that did land is not posted twice.
+ */
+const fetchWithTimeout: typeof fetch = (input, init) => {
+  const timeout = AbortSignal.timeout(GITHUB_TIMEOUT_MS);
+  const signal = init?.signal ? AbortSignal.any([init.signal, timeout]) : timeout;
+  return fetch(input, { ...init, signal });
+};
 export type GitHubClient = InstanceType<typeof GitHubOctokit>;
 
 export interface GitHubClientOptions {
@@ -30,6 +44,7 @@ export function createGitHubClient(opts: GitHubClientOptions): GitHubClient {
     baseUrl: opts.baseUrl.replace(/\/+$/, ''),
     ...(opts.auth ? { auth: opts.auth } : {}),
     userAgent: 'switchyard',
+    request: { fetch: fetchWithTimeout },
     log: {
       debug: () => {},
       info: () => {},
