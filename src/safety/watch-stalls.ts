@@ -43,12 +43,11 @@ export async function watchStalls(ctx: Ctx): Promise<string[]> {
     }
     // Not acknowledged yet: the executor's first turn is still under way or queued.
     if (!(await ctx.redis.hlen(keys.ticketAcked(id)))) continue;
-    const minutes = Math.max(1, Math.round(limit / 60_000));
     await tellRequester(
       ctx,
       ticket,
       { key: `stalled:${id}:${at}`, kind: 'stalled' },
-      `${id} has stalled: after acknowledging, its executor took no step for ${minutes} minute(s) (last at ${new Date(Number(at)).toISOString()}). Reply here to tell me how to go on, or /pause it.`,
+      `${id} has stalled: after acknowledging, its executor took no step for ${span(limit)} (last at ${new Date(Number(at)).toISOString()}). Reply here to tell me how to go on, or /pause it.`,
     );
     await setTicketState(ctx, id, 'waiting');
     await forget();
@@ -56,4 +55,11 @@ export async function watchStalls(ctx: Ctx): Promise<string[]> {
     stalled.push(id);
   }
   return stalled;
+}
+
+/** `15 minutes`, or `2 seconds` for limits under a minute. */
+function span(ms: number): string {
+  return ms >= 60_000
+    ? `${Math.round(ms / 60_000)} minutes`
+    : `${Math.max(1, Math.round(ms / 1000))} seconds`;
 }
