@@ -1,52 +1,47 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp, waitFor } from '../../kit/app.ts';
-import { type FakeLlm, startFakeLlm, text } from '../../kit/fake-llm.ts';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { waitFor } from '../../kit/app.ts';
+import { text } from '../../kit/fake-llm.ts';
+import { useModelApp } from '../../kit/model-app.ts';
 import { ackAll, openAll, roleOf, scriptedModel } from '../../kit/scripted-model.ts';
 import { botMessages, localMessage, send } from './helpers.ts';
 
 describe('routing by explicit reference (R-B2)', () => {
-  let llm: FakeLlm;
-  let app: TestApp;
-  beforeAll(async () => {
-    llm = await startFakeLlm();
-    app = await startTestApp({ LLM_BASE_URL: llm.baseURL, LLM_API_KEY: 'test-key' });
-  });
-  afterAll(async () => {
-    await app.close();
-    await llm.close();
-  });
+  const w = useModelApp();
   beforeEach(() => {
-    llm.requests.length = 0;
+    w.llm.requests.length = 0;
   });
-  const mainRequests = () => llm.requests.filter((r) => roleOf(r) === 'main').length;
+  const mainRequests = () => w.llm.requests.filter((r) => roleOf(r) === 'main').length;
 
   it('R-B2: a follow-up reply to an acknowledgement reaches its executor with no main-session model request', async () => {
-    llm.respond(scriptedModel({ main: openAll, executor: ackAll }));
-    const first = await send(app.ctx, localMessage('Please fix the login redirect loop in the web app'));
+    w.llm.respond(scriptedModel({ main: openAll, executor: ackAll }));
+    const first = await send(w.app.ctx, localMessage('Please fix the login redirect loop in the web app'));
     const ack = await waitFor(
-      async () => (await botMessages(app.ctx)).find((m) => m.text.includes(first)),
+      async () => (await botMessages(w.app.ctx)).find((m) => m.text.includes(first)),
       'the acknowledgement',
     );
     const mainBefore = mainRequests();
     expect(mainBefore).toBeGreaterThan(0);
 
-    const followUp = await send(app.ctx, localMessage('also keep the ?next= parameter', { replyTo: ack.id }));
+    const followUp = await send(
+      w.app.ctx,
+      localMessage('also keep the ?next= parameter', { replyTo: ack.id }),
+    );
     await waitFor(
-      async () => (await botMessages(app.ctx)).find((m) => m.text.includes(followUp)),
+      async () => (await botMessages(w.app.ctx)).find((m) => m.text.includes(followUp)),
       'the follow-up acknowledgement',
     );
     expect(mainRequests()).toBe(mainBefore);
-    const executorInputs = llm.requests
+    const executorInputs = w.llm.requests
       .filter((r) => roleOf(r) === 'executor')
       .map((r) => JSON.stringify(r.messages));
     expect(executorInputs.some((m) => m.includes(followUp))).toBe(true);
-    const routed = JSON.parse((await app.ctx.redis.get(app.ctx.keys.cardRouted(followUp))) ?? '{}');
+    const routed = JSON.parse((await w.app.ctx.redis.get(w.app.ctx.keys.cardRouted(followUp))) ?? '{}');
     expect(routed).toEqual({ kind: 'attached', tickets: ['T1'] });
   });
 
   it('R-B2: a same-topic message in the same chat without a reference goes to the main session', async () => {
     let sawIt = false;
-    llm.respond(
+    w.llm.respond(
       scriptedModel({
         main: (req) => {
           sawIt = JSON.stringify(req.messages).includes('login redirect');
@@ -56,13 +51,13 @@ describe('routing by explicit reference (R-B2)', () => {
       }),
     );
     const card = await send(
-      app.ctx,
+      w.app.ctx,
       localMessage('the login redirect loop is also on staging', { request: false }),
     );
     await waitFor(() => sawIt, 'the main session to see the candidate');
-    const routed = JSON.parse((await app.ctx.redis.get(app.ctx.keys.cardRouted(card))) ?? '{}');
+    const routed = JSON.parse((await w.app.ctx.redis.get(w.app.ctx.keys.cardRouted(card))) ?? '{}');
     expect(routed).toEqual({ kind: 'candidate' });
-    const t1Cards = await app.ctx.redis.lrange(app.ctx.keys.ticketCards('T1'), 0, -1);
+    const t1Cards = await w.app.ctx.redis.lrange(w.app.ctx.keys.ticketCards('T1'), 0, -1);
     expect(t1Cards.join()).not.toContain(card);
   });
 });

@@ -1,6 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp, waitFor } from '../../kit/app.ts';
-import { type FakeLlm, type RecordedRequest, startFakeLlm, text, toolCalls } from '../../kit/fake-llm.ts';
+import { describe, expect, it } from 'vitest';
+import { waitFor } from '../../kit/app.ts';
+import { type RecordedRequest, text, toolCalls } from '../../kit/fake-llm.ts';
+import { useModelApp } from '../../kit/model-app.ts';
 import { ackAll, cardsIn, lastToolResults, openAll, roleOf } from '../../kit/scripted-model.ts';
 import { botMessages, localMessage, send } from './helpers.ts';
 
@@ -8,21 +9,12 @@ import { botMessages, localMessage, send } from './helpers.ts';
 const inputOf = (r: RecordedRequest) => r.messages.findLast((m) => m.role === 'user')?.content ?? '';
 
 describe('cross-ticket notes (R-B5)', () => {
-  let llm: FakeLlm;
-  let app: TestApp;
-  beforeAll(async () => {
-    llm = await startFakeLlm();
-    app = await startTestApp({ LLM_BASE_URL: llm.baseURL, LLM_API_KEY: 'k' });
-  });
-  afterAll(async () => {
-    await app.close();
-    await llm.close();
-  });
+  const w = useModelApp();
 
   it('R-B5: a note over 100 words is refused; a short one reaches the executor as facts that grant nothing', async () => {
     const long = Array.from({ length: 101 }, (_, i) => `fact${i}`).join(' ');
     let results: string[] = [];
-    llm.respond((req) => {
+    w.llm.respond((req) => {
       if (roleOf(req) === 'executor') return req.messages.at(-1)?.role === 'tool' ? text('ok') : ackAll(req);
       if (req.messages.at(-1)?.role === 'tool') {
         results = lastToolResults(req);
@@ -35,17 +27,17 @@ describe('cross-ticket notes (R-B5)', () => {
         ['orchestrator_route', { decisions: cardsIn(req).map((card) => ({ card, action: 'ignore' })) }],
       );
     });
-    const first = await send(app.ctx, localMessage('Please document parseConfig'));
+    const first = await send(w.app.ctx, localMessage('Please document parseConfig'));
     await waitFor(
-      async () => (await botMessages(app.ctx)).find((m) => m.text.includes(first)),
+      async () => (await botMessages(w.app.ctx)).find((m) => m.text.includes(first)),
       'T1 to start',
     );
-    await send(app.ctx, localMessage('fyi parseConfig was renamed in another PR', { request: false }));
+    await send(w.app.ctx, localMessage('fyi parseConfig was renamed in another PR', { request: false }));
     await waitFor(() => results.length === 3, 'the notes');
     expect(results[0]).toMatch(/^Error: note has 101 words; at most 100 \(R-B5\)/);
     expect(results[1]).toBe("note queued for T1's executor");
     const noted = await waitFor(
-      () => llm.requests.find((r) => roleOf(r) === 'executor' && inputOf(r).includes('PR #41 in T2')),
+      () => w.llm.requests.find((r) => roleOf(r) === 'executor' && inputOf(r).includes('PR #41 in T2')),
       'the note to reach T1',
     );
     expect(inputOf(noted)).toContain(

@@ -1,8 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { getPause } from '../../../src/tickets/pause.ts';
 import { getTicket } from '../../../src/tickets/ticket-store.ts';
-import { startTestApp, type TestApp, waitFor } from '../../kit/app.ts';
-import { type FakeLlm, type RecordedRequest, startFakeLlm, text, toolCalls } from '../../kit/fake-llm.ts';
+import { waitFor } from '../../kit/app.ts';
+import { type RecordedRequest, text, toolCalls } from '../../kit/fake-llm.ts';
+import { useModelApp } from '../../kit/model-app.ts';
 import { ackAll, cardsIn, lastToolResults, openAll, roleOf } from '../../kit/scripted-model.ts';
 import { botMessages, localMessage, send } from './helpers.ts';
 
@@ -10,21 +11,12 @@ import { botMessages, localMessage, send } from './helpers.ts';
 const inputOf = (r: RecordedRequest) => r.messages.find((m) => m.role === 'user')?.content ?? '';
 
 describe('follow-up notices (R-B6)', () => {
-  let llm: FakeLlm;
-  let app: TestApp;
-  beforeAll(async () => {
-    llm = await startFakeLlm();
-    app = await startTestApp({ LLM_BASE_URL: llm.baseURL, LLM_API_KEY: 'k' });
-  });
-  afterAll(async () => {
-    await app.close();
-    await llm.close();
-  });
-  const mains = () => llm.requests.filter((r) => roleOf(r) === 'main');
+  const w = useModelApp();
+  const mains = () => w.llm.requests.filter((r) => roleOf(r) === 'main');
 
   it('R-B6: the main session sees follow-ups with its next turn and may only stop a ticket because of one', async () => {
     let stopResults: string[] = [];
-    llm.respond((req: RecordedRequest) => {
+    w.llm.respond((req: RecordedRequest) => {
       if (roleOf(req) === 'executor') return req.messages.at(-1)?.role === 'tool' ? text('ok') : ackAll(req);
       if (req.messages.at(-1)?.role === 'tool') {
         stopResults = lastToolResults(req);
@@ -37,26 +29,29 @@ describe('follow-up notices (R-B6)', () => {
         ['orchestrator_route', { decisions: cardsIn(req).map((card) => ({ card, action: 'ignore' })) }],
       );
     });
-    const first = await send(app.ctx, localMessage('Please rename the billing module'));
+    const first = await send(w.app.ctx, localMessage('Please rename the billing module'));
     const ack = await waitFor(
-      async () => (await botMessages(app.ctx)).find((m) => m.text.includes(first)),
+      async () => (await botMessages(w.app.ctx)).find((m) => m.text.includes(first)),
       'the acknowledgement',
     );
     const before = mains().length;
-    const followUp = await send(app.ctx, localMessage('never mind, cancel this please', { replyTo: ack.id }));
+    const followUp = await send(
+      w.app.ctx,
+      localMessage('never mind, cancel this please', { replyTo: ack.id }),
+    );
     await waitFor(
-      async () => (await botMessages(app.ctx)).find((m) => m.text.includes(followUp)),
+      async () => (await botMessages(w.app.ctx)).find((m) => m.text.includes(followUp)),
       'the follow-up to reach T1',
     );
     expect(mains().length).toBe(before);
 
-    await send(app.ctx, localMessage('what is the weather like?', { request: false }));
+    await send(w.app.ctx, localMessage('what is the weather like?', { request: false }));
     await waitFor(() => stopResults.length === 3, 'the main turn with the notice');
     const withNotice = mains().find((r) => inputOf(r).includes('Follow-up notices ('));
     expect(inputOf(withNotice as RecordedRequest)).toContain('- T1 ← ada: never mind, cancel this please');
     expect(stopResults[0]).toMatch(/^Error: refused: no follow-up notice about T9.*R-B6/);
     expect(stopResults[1]).toBe('stopped T1');
-    expect(await getPause(app.ctx, 'T1')).toMatchObject({ by: 'main session', via: 'main' });
-    expect((await getTicket(app.ctx, 'T1'))?.state).toBe('cancelled');
+    expect(await getPause(w.app.ctx, 'T1')).toMatchObject({ by: 'main session', via: 'main' });
+    expect((await getTicket(w.app.ctx, 'T1'))?.state).toBe('cancelled');
   });
 });

@@ -1,34 +1,26 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { loadCard } from '../../../src/cards/ingest.ts';
 import { addTicketRefs, createTicket } from '../../../src/tickets/ticket-store.ts';
-import { startTestApp, type TestApp, waitFor } from '../../kit/app.ts';
-import { type FakeLlm, type RecordedRequest, startFakeLlm, text, toolCalls } from '../../kit/fake-llm.ts';
+import { waitFor } from '../../kit/app.ts';
+import { type RecordedRequest, text, toolCalls } from '../../kit/fake-llm.ts';
+import { useModelApp } from '../../kit/model-app.ts';
 import { cardsIn, roleOf } from '../../kit/scripted-model.ts';
 import { localMessage, send } from './helpers.ts';
 
 /** Two tickets subscribed to one thread: a card in it is owned by both (R-C3). */
 describe('hand-back (R-C3)', () => {
-  let llm: FakeLlm;
-  let app: TestApp;
-  beforeAll(async () => {
-    llm = await startFakeLlm();
-    app = await startTestApp({ LLM_BASE_URL: llm.baseURL, LLM_API_KEY: 'test-key' });
-  });
-  afterAll(async () => {
-    await app.close();
-    await llm.close();
-  });
+  const w = useModelApp();
 
   async function twoTicketsOnThread(thread: string) {
     const ids: string[] = [];
     for (const title of ['billing export', 'login page']) {
       const card = (await loadCard(
-        app.ctx,
-        await send(app.ctx, localMessage(`seed ${title} ${thread}`, { request: false })),
+        w.app.ctx,
+        await send(w.app.ctx, localMessage(`seed ${title} ${thread}`, { request: false })),
       ))!;
-      const t = await createTicket(app.ctx, card, { why: 'test', title });
-      await app.ctx.redis.del(app.ctx.keys.ticketInbox(t.id));
-      await addTicketRefs(app.ctx, t.id, [`msg:${thread}`]);
+      const t = await createTicket(w.app.ctx, card, { why: 'test', title });
+      await w.app.ctx.redis.del(w.app.ctx.keys.ticketInbox(t.id));
+      await addTicketRefs(w.app.ctx, t.id, [`msg:${thread}`]);
       ids.push(t.id);
     }
     return ids as [string, string];
@@ -40,7 +32,7 @@ describe('hand-back (R-C3)', () => {
 
   it('R-C3: handed back by one owner and taken by the other, a card does not become a candidate', async () => {
     const [a, b] = await twoTicketsOnThread('thread-1');
-    llm.respond((req) => {
+    w.llm.respond((req) => {
       if (roleOf(req) === 'main') return text('nothing');
       if (req.messages.at(-1)?.role === 'tool') return text('ok');
       const card = cardsIn(req)[0] ?? '';
@@ -48,26 +40,26 @@ describe('hand-back (R-C3)', () => {
         ? toolCalls(['handback', { card, reason: 'This is about the login page, not billing.' }])
         : toolCalls(['reply', { to: card, text: 'On it: the login page spacing.' }]);
     });
-    const card = await send(app.ctx, localMessage('the spacing looks off', { replyTo: 'thread-1' }));
+    const card = await send(w.app.ctx, localMessage('the spacing looks off', { replyTo: 'thread-1' }));
     await waitFor(
-      async () => (await app.ctx.redis.smembers(app.ctx.keys.cardTaken(card))).includes(b),
+      async () => (await w.app.ctx.redis.smembers(w.app.ctx.keys.cardTaken(card))).includes(b),
       'b to take it',
     );
     await waitFor(
-      async () => (await app.ctx.redis.hexists(app.ctx.keys.cardHandbacks(card), a)) === 1,
+      async () => (await w.app.ctx.redis.hexists(w.app.ctx.keys.cardHandbacks(card), a)) === 1,
       'a to hand it back',
     );
     await new Promise((r) => setTimeout(r, 300));
-    expect(await app.ctx.redis.zscore(app.ctx.keys.candidates(), card)).toBeNull();
+    expect(await w.app.ctx.redis.zscore(w.app.ctx.keys.candidates(), card)).toBeNull();
     expect(
-      llm.requests.filter((r) => roleOf(r) === 'main' && JSON.stringify(r.messages).includes(card)),
+      w.llm.requests.filter((r) => roleOf(r) === 'main' && JSON.stringify(r.messages).includes(card)),
     ).toHaveLength(0);
   });
 
   it('R-C3: handed back by both owners, a card reaches the main session with both reasons', async () => {
     const [a, b] = await twoTicketsOnThread('thread-2');
     const mains: RecordedRequest[] = [];
-    llm.respond((req) => {
+    w.llm.respond((req) => {
       if (roleOf(req) === 'main') {
         mains.push(req);
         return text('noted');
@@ -78,7 +70,7 @@ describe('hand-back (R-C3)', () => {
       return toolCalls(['handback', { card, reason }]);
     });
     const card = await send(
-      app.ctx,
+      w.app.ctx,
       localMessage('can someone update the changelog?', { replyTo: 'thread-2' }),
     );
     const seen = await waitFor(() => mains.find((r) => cardsIn(r).includes(card)), 'the main session');

@@ -1,38 +1,30 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { loadCard } from '../../../src/cards/ingest.ts';
 import { savePolicy } from '../../../src/prompts/index.ts';
 import { createRuntime } from '../../../src/runtime.ts';
 import { createTicket } from '../../../src/tickets/ticket-store.ts';
-import { startTestApp, type TestApp, waitFor } from '../../kit/app.ts';
-import { type FakeLlm, type RecordedRequest, startFakeLlm, text, toolCalls } from '../../kit/fake-llm.ts';
+import { waitFor } from '../../kit/app.ts';
+import { type RecordedRequest, text, toolCalls } from '../../kit/fake-llm.ts';
+import { useModelApp } from '../../kit/model-app.ts';
 import { ackAll, cardsIn, openAll, roleOf, scriptedModel } from '../../kit/scripted-model.ts';
 import { localMessage, send } from './helpers.ts';
 
 describe('the main session (R-B1, R-B3, R-B8)', () => {
-  let llm: FakeLlm;
-  let app: TestApp;
-  beforeAll(async () => {
-    llm = await startFakeLlm();
-    app = await startTestApp({ LLM_BASE_URL: llm.baseURL, LLM_API_KEY: 'test-key' });
-  });
-  afterAll(async () => {
-    await app.close();
-    await llm.close();
-  });
+  const w = useModelApp();
   beforeEach(() => {
-    llm.requests.length = 0;
+    w.llm.requests.length = 0;
   });
-  const mains = () => llm.requests.filter((r) => roleOf(r) === 'main');
+  const mains = () => w.llm.requests.filter((r) => roleOf(r) === 'main');
   const toolResultsOf = (r: RecordedRequest) =>
     r.messages.filter((m) => m.role === 'tool').map((m) => m.content ?? '');
 
   it('R-B1: five candidates arriving together are decided in one orchestrator_route call', async () => {
-    llm.respond(scriptedModel({ main: openAll, executor: ackAll }));
+    w.llm.respond(scriptedModel({ main: openAll, executor: ackAll }));
     const ids = await Promise.all(
-      [1, 2, 3, 4, 5].map((i) => send(app.ctx, localMessage(`task number ${i}: rename module ${i}`))),
+      [1, 2, 3, 4, 5].map((i) => send(w.app.ctx, localMessage(`task number ${i}: rename module ${i}`))),
     );
     await waitFor(async () => {
-      const routed = await Promise.all(ids.map((id) => app.ctx.redis.get(app.ctx.keys.cardRouted(id))));
+      const routed = await Promise.all(ids.map((id) => w.app.ctx.redis.get(w.app.ctx.keys.cardRouted(id))));
       return routed.every(Boolean) && mains().length >= 2;
     }, 'the main turn');
     const firstMain = mains()[0] as RecordedRequest;
@@ -41,22 +33,22 @@ describe('the main session (R-B1, R-B3, R-B8)', () => {
       .flatMap((r) => r.messages.flatMap((m) => m.tool_calls ?? []))
       .filter((c) => c.function.name === 'orchestrator_route');
     expect(new Set(routeCalls.map((c) => c.id)).size).toBe(1);
-    await waitFor(async () => (await app.ctx.redis.zcard(app.ctx.keys.tickets())) >= 5, 'five tickets');
+    await waitFor(async () => (await w.app.ctx.redis.zcard(w.app.ctx.keys.tickets())) >= 5, 'five tickets');
   });
 
   it('R-B2/R-B1/R-B3: a refused attach, a refused 31-word note and a refused sleep each return an error and change nothing', async () => {
     // A bot's card is ignored by routing, so only the card under test reaches the main session.
     const target = await createTicket(
-      app.ctx,
+      w.app.ctx,
       (await loadCard(
-        app.ctx,
-        await send(app.ctx, { ...localMessage('seed ticket'), author: { id: 'seed-bot', type: 'bot' } }),
+        w.app.ctx,
+        await send(w.app.ctx, { ...localMessage('seed ticket'), author: { id: 'seed-bot', type: 'bot' } }),
       ))!,
       { why: 'test' },
     );
     let step = 0;
     const note31 = Array.from({ length: 31 }, (_, i) => `w${i}`).join(' ');
-    llm.respond((req) => {
+    w.llm.respond((req) => {
       if (roleOf(req) !== 'main') return text('ok');
       const cards = cardsIn(req);
       step++;
@@ -67,9 +59,9 @@ describe('the main session (R-B1, R-B3, R-B8)', () => {
       if (step === 4) return toolCalls(['orchestrator_route', all({ action: 'ignore' })]);
       return text('done');
     });
-    const before = await app.ctx.redis.zcard(app.ctx.keys.tickets());
+    const before = await w.app.ctx.redis.zcard(w.app.ctx.keys.tickets());
     const card = await send(
-      app.ctx,
+      w.app.ctx,
       localMessage('the same login topic, no reference at all', { request: false }),
     );
     await waitFor(() => step >= 5, 'five main requests');
@@ -78,12 +70,12 @@ describe('the main session (R-B1, R-B3, R-B8)', () => {
     expect(results[1]).toMatch(/^Error: refused.*31 words.*at most 30/s);
     expect(results[2]).toMatch(/^Error: refused: the main session never waits \(R-B3\)/);
     expect(results[3]).toContain(`${card}: ignored`);
-    expect(await app.ctx.redis.zcard(app.ctx.keys.tickets())).toBe(before);
-    expect(await app.ctx.redis.lrange(app.ctx.keys.ticketCards(target.id), 0, -1)).toHaveLength(1);
+    expect(await w.app.ctx.redis.zcard(w.app.ctx.keys.tickets())).toBe(before);
+    expect(await w.app.ctx.redis.lrange(w.app.ctx.keys.ticketCards(target.id), 0, -1)).toHaveLength(1);
   });
 
   it('R-B8: an inferred ticket opens only under a matching enabled rule, and its executor is restricted to it', async () => {
-    const rt = await createRuntime(app.ctx);
+    const rt = await createRuntime(w.app.ctx);
     const saved = await savePolicy(
       rt.prompts,
       {
@@ -103,7 +95,7 @@ describe('the main session (R-B1, R-B3, R-B8)', () => {
     );
     expect(saved.ok).toBe(true);
     let step = 0;
-    llm.respond((req) => {
+    w.llm.respond((req) => {
       if (roleOf(req) === 'executor') return req.messages.at(-1)?.role === 'tool' ? text('ok') : ackAll(req);
       const card = cardsIn(req)[0] ?? '';
       step++;
@@ -117,9 +109,9 @@ describe('the main session (R-B1, R-B3, R-B8)', () => {
         ]);
       return text('done');
     });
-    await send(app.ctx, localMessage('test_checkout fails one run in five on main', { request: false }));
+    await send(w.app.ctx, localMessage('test_checkout fails one run in five on main', { request: false }));
     const exec = await waitFor(
-      () => llm.requests.find((r) => roleOf(r) === 'executor' && (r.system ?? '').includes('flaky-tests')),
+      () => w.llm.requests.find((r) => roleOf(r) === 'executor' && (r.system ?? '').includes('flaky-tests')),
       'the executor',
     );
     const results = toolResultsOf(mains().at(-1) as RecordedRequest);
