@@ -1,3 +1,4 @@
+import { hostname } from 'node:os';
 import type { WorkerOptions } from 'bullmq';
 import type { Ctx } from '../context.ts';
 
@@ -8,6 +9,8 @@ import type { Ctx } from '../context.ts';
  */
 export function workerOptions(ctx: Ctx, concurrency: number): WorkerOptions {
   return {
+    // Recorded on each job it runs (`processedBy`): which process did what, when many share a queue.
+    name: `${hostname()}:${process.pid}`,
     connection: ctx.redis.duplicate(),
     prefix: ctx.keys.queuePrefix,
     concurrency,
