@@ -5,11 +5,13 @@ import type { BenchRow } from './row.ts';
 /** Every benchmark module and the function it exports; a module not present yet is skipped with a note. */
 const BENCHES: [file: string, fn: string][] = [
   ['./ingest-github.ts', 'benchGitHubIngest'],
+  ['./probot.ts', 'benchProbot'],
   ['./ingest-feishu.ts', 'benchFeishuIngest'],
   ['./routing.ts', 'benchRouting'],
   ['./latency.ts', 'benchLatency'],
   ['./prompts.ts', 'benchPrompts'],
   ['./agent-loop.ts', 'benchAgentLoop'],
+  ['./load.ts', 'benchLoad'],
 ];
 
 const fmt = (n: number | undefined) =>
