@@ -53,7 +53,12 @@ export const EffectSchema = z.discriminatedUnion('op', [
     commentId: z.number().int(),
     body: z.string(),
   }),
-  z.object({ op: z.literal('github.resolve_thread'), threadId: z.string() }),
+  z.object({
+    op: z.literal('github.resolve_thread'),
+    threadId: z.string(),
+    /** The PR's repository: App mode needs it to pick the installation token. */
+    repo: z.string().optional(),
+  }),
   // The panel's local chat
   z.object({ op: z.literal('local.reply'), chatId: z.string(), messageId: z.string(), text: z.string() }),
   z.object({ op: z.literal('local.react'), messageId: z.string(), emoji: z.string() }),

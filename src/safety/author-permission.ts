@@ -1,22 +1,23 @@
 import type { TriggerCard } from '../cards/card.ts';
-import { createGitHubClient, type GitHubClient, splitRepo } from '../channels/github/client.ts';
+import { splitRepo } from '../channels/github/client.ts';
+import { type GitHubRepoAccess, githubRepoAccess } from '../channels/github/repo-client.ts';
 import type { Ctx } from '../context.ts';
 
 /** Repository roles GitHub reports; a custom role's name falls back to its base `permission`. */
 const KNOWN_ROLES = new Set(['admin', 'maintain', 'write', 'triage', 'read', 'none']);
 
-const clients = new WeakMap<Ctx, GitHubClient>();
+const access = new WeakMap<Ctx, GitHubRepoAccess>();
 
-/** The client for permission look-ups: token mode only (App mode has no installation tokens yet). */
-function permissionClient(ctx: Ctx): GitHubClient | undefined {
-  const token = ctx.config.GITHUB_TOKEN;
-  if (!token) return undefined;
-  let client = clients.get(ctx);
-  if (!client) {
-    client = createGitHubClient({ baseUrl: ctx.config.GITHUB_API_URL, auth: token, log: ctx.log });
-    clients.set(ctx, client);
+/** GitHub access for permission look-ups: `GITHUB_TOKEN`, or the App's installation tokens. */
+function permissionAccess(ctx: Ctx): GitHubRepoAccess | undefined {
+  const { GITHUB_TOKEN, GITHUB_APP_ID } = ctx.config;
+  if (!GITHUB_TOKEN && !GITHUB_APP_ID) return undefined;
+  let a = access.get(ctx);
+  if (!a) {
+    a = githubRepoAccess(ctx.config, ctx.log);
+    access.set(ctx, a);
   }
-  return client;
+  return a;
 }
 
 /**
@@ -27,20 +28,21 @@ function permissionClient(ctx: Ctx): GitHubClient | undefined {
  */
 export async function withAuthorPermission(ctx: Ctx, card: TriggerCard): Promise<TriggerCard> {
   if (card.origin.source !== 'github' || card.author.type !== 'person' || card.author.permission) return card;
-  const client = permissionClient(ctx);
-  if (!client) return card;
-  const permission = await lookUp(ctx, client, card.origin.repo, card.author.id);
+  const github = permissionAccess(ctx);
+  if (!github) return card;
+  const permission = await lookUp(ctx, github, card.origin.repo, card.author.id);
   const enriched: TriggerCard = { ...card, author: { ...card.author, permission } };
   await ctx.redis.set(ctx.keys.card(card.id), JSON.stringify(enriched), 'KEEPTTL');
   return enriched;
 }
 
-async function lookUp(ctx: Ctx, client: GitHubClient, repo: string, login: string): Promise<string> {
+async function lookUp(ctx: Ctx, github: GitHubRepoAccess, repo: string, login: string): Promise<string> {
   const key = ctx.keys.permission(repo, login);
   const cached = await ctx.redis.get(key);
   if (cached) return cached;
   let permission: string;
   try {
+    const client = await github.clientFor(repo);
     const { data } = await client.rest.repos.getCollaboratorPermissionLevel({
       ...splitRepo(repo),
       username: login,

@@ -2,10 +2,11 @@ import type { Config } from '../../config.ts';
 import type { Logger } from '../../logger.ts';
 import type { DeliveryResult, EffectOf, Sender } from '../../outbox/effect.ts';
 import { DeliveryError } from '../../outbox/errors.ts';
-import { createGitHubClient, type GitHubClient, splitRepo } from './client.ts';
+import { type GitHubClient, splitRepo } from './client.ts';
 import { toDeliveryError } from './delivery-error.ts';
 import { findMarkedIssueComment, findMarkedReviewComment } from './find-marked.ts';
 import { markerOf, withMarker } from './marker.ts';
+import { githubRepoAccess } from './repo-client.ts';
 
 const RESOLVE_THREAD = `mutation($threadId: ID!) {
   resolveReviewThread(input: { threadId: $threadId }) { thread { id isResolved } }
@@ -88,17 +89,22 @@ async function deliverOne(
   }
 }
 
+/** The client an effect goes out with: the one given, or its repository's (App mode). */
+type ClientOf = (e: GitHubEffect) => Promise<GitHubClient>;
+
 /**
  * The outbox's GitHub sender: reactions, comments, comment edits, review-thread replies and
  * thread resolution, each mapped to `DeliveryError` so the outbox worker decides about retries.
  */
-export function githubSender(client: GitHubClient): Sender {
+export function githubSender(client: GitHubClient | ClientOf): Sender {
+  const clientOf: ClientOf = typeof client === 'function' ? client : async () => client;
   return {
     async deliver(effect, key, attempt) {
       if (!effect.op.startsWith('github.'))
         throw new DeliveryError(`not a GitHub effect: ${effect.op}`, true);
       try {
-        return await deliverOne(client, effect as GitHubEffect, key, attempt);
+        const e = effect as GitHubEffect;
+        return await deliverOne(await clientOf(e), e, key, attempt);
       } catch (err) {
         throw toDeliveryError(err);
       }
@@ -108,14 +114,14 @@ export function githubSender(client: GitHubClient): Sender {
 
 /**
  * The sender as `createSenders` builds it from config: token mode authenticates with
- * `GITHUB_TOKEN`. App mode has no installation tokens yet, so its writes are refused by GitHub and
- * fail for good; the start-up log says so once.
+ * `GITHUB_TOKEN`; App mode with the installation token of the effect's repository. A
+ * `resolve_thread` queued without its repository can only go out in token mode.
  */
 export function githubSenderFor(config: Config, log: Logger): Sender {
-  if (!config.GITHUB_TOKEN) {
-    log.warn(
-      'GitHub App mode: installation tokens are not implemented yet, outgoing GitHub effects will fail',
-    );
-  }
-  return githubSender(createGitHubClient({ baseUrl: config.GITHUB_API_URL, auth: config.GITHUB_TOKEN, log }));
+  const access = githubRepoAccess(config, log);
+  return githubSender(async (e) => {
+    if (e.repo !== undefined) return access.clientFor(e.repo);
+    if (access.mode === 'token') return access.clientFor('');
+    throw new DeliveryError(`${e.op} names no repository, which App mode needs`, true);
+  });
 }

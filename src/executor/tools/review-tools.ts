@@ -74,7 +74,7 @@ export function resolveReviewThreadTool(scope: TurnScope) {
         await recordTaken(ctx, id, scope.ticket.id);
         await enqueueEffect(ctx, {
           key: `resolve:${threadId}`,
-          effect: { op: 'github.resolve_thread', threadId },
+          effect: { op: 'github.resolve_thread', threadId, repo: pr.repo },
           ticketId: scope.ticket.id,
         });
         return toolOk(`resolving ${threadId} (no comment posted)`);
