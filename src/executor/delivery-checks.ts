@@ -46,7 +46,7 @@ export const draftDoneCheck: DoneCheck = async (scope) => {
   const { ctx } = scope.rt;
   const pr = await ticketPr(ctx, scope.ticket.id);
   if (!pr) return undefined;
-  const { data } = await githubAccess(ctx).client.rest.pulls.get({
+  const { data } = await (await githubAccess(ctx).client(pr.repo)).rest.pulls.get({
     ...splitRepo(pr.repo),
     pull_number: pr.number,
   });

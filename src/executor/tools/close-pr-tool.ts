@@ -55,7 +55,8 @@ async function closePr(
   const number = prNumberIn(mine.repo, instead);
   if (!number || number === mine.number)
     return toolError(`refused: "${instead}" is not another PR of ${mine.repo}`);
-  const { client, login } = githubAccess(ctx);
+  const { login } = githubAccess(ctx);
+  const client = await githubAccess(ctx).client(mine.repo);
   const where = splitRepo(mine.repo);
   const theirs = (await client.rest.pulls.get({ ...where, pull_number: number }).catch(() => undefined))
     ?.data;

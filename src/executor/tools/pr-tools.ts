@@ -36,7 +36,7 @@ export function openPrTool(scope: TurnScope) {
           return toolError('refused: HEAD is not pushed; commit_and_push first');
         if ((await g.run(['rev-list', '--count', `origin/${ws.base}..HEAD`])) === '0')
           return toolError(`refused: the branch has no commits beyond ${ws.base}`);
-        const { client } = githubAccess(ctx);
+        const client = await githubAccess(ctx).client(ws.repo);
         const where = splitRepo(ws.repo);
         const open = await client.rest.pulls.list({
           ...where,
@@ -94,7 +94,7 @@ export function markPrReadyTool(scope: TurnScope) {
         if (!pr) return toolError('refused: no PR yet; open_pr first');
         const problem = await readinessProblem(scope, ws, login);
         if (problem) return toolError(`refused: ${problem} (R-C6)`);
-        await githubAccess(ctx).client.graphql(MARK_READY, { pullRequestId: pr.nodeId });
+        await (await githubAccess(ctx).client(pr.repo)).graphql(MARK_READY, { pullRequestId: pr.nodeId });
         return toolOk(`${pr.repo}#${pr.number} is ready for review`);
       }),
   });

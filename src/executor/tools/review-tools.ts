@@ -28,7 +28,8 @@ interface Threads {
 
 /** The GraphQL id of the review thread holding a comment. */
 async function threadOf(scope: TurnScope, repo: string, number: number, commentId: number) {
-  const res = await githubAccess(scope.rt.ctx).client.graphql<Threads>(THREADS, {
+  const client = await githubAccess(scope.rt.ctx).client(repo);
+  const res = await client.graphql<Threads>(THREADS, {
     ...splitRepo(repo),
     number,
   });

@@ -24,8 +24,8 @@ const exists = (p: string) =>
  */
 export async function ensureWorkspace(scope: TurnScope): Promise<EnsureResult> {
   const { ctx } = scope.rt;
-  const { client, login: loginOf } = githubAccess(ctx);
-  const login = await loginOf();
+  const github = githubAccess(ctx);
+  const login = await github.login();
   const known = await loadWorkspace(ctx, scope.ticket.id);
   if (known && (await exists(`${known.dir}/.git`))) return { ok: true, ws: known, login };
   const choice = known ? { repo: known.repo, why: 'recorded' } : await chooseRepo(ctx, scope.ticket);
@@ -35,7 +35,7 @@ export async function ensureWorkspace(scope: TurnScope): Promise<EnsureResult> {
       why: `${choice.why}; ask which repository through report with human_action (issue 4)`,
     };
   }
-  const { data } = await client.rest.repos.get(splitRepo(choice.repo));
+  const { data } = await (await github.client(choice.repo)).rest.repos.get(splitRepo(choice.repo));
   const paths = workspacePaths(ctx, scope.ticket.id);
   const ws: Workspace = {
     repo: data.full_name,
@@ -46,7 +46,7 @@ export async function ensureWorkspace(scope: TurnScope): Promise<EnsureResult> {
     base: data.default_branch,
   };
   await mkdir(`${ws.home}/tmp`, { recursive: true });
-  await cloneInto(ws, gitEnv(ctx, ws, login, true));
+  await cloneInto(ws, gitEnv(ctx, ws, login, await github.token(ws.repo)));
   await ctx.redis.set(ctx.keys.ticketWorkspace(scope.ticket.id), JSON.stringify(ws));
   await updateTicket(ctx, scope.ticket.id, { repo: ws.repo });
   scope.ticket.repo = ws.repo;

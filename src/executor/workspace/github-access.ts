@@ -1,26 +1,29 @@
 import { botIdentity } from '../../channels/github/bot-identity.ts';
-import { createGitHubClient, type GitHubClient } from '../../channels/github/client.ts';
+import type { GitHubClient } from '../../channels/github/client.ts';
+import { githubRepoAccess } from '../../channels/github/repo-client.ts';
 import type { Ctx } from '../../context.ts';
 
 interface Access {
-  client: GitHubClient;
+  /** The client for calls on `owner/name`: `GITHUB_TOKEN`, or its App installation token. */
+  client: (repo: string) => Promise<GitHubClient>;
+  /** The token git sends to the repository's https host (`gitAuthConfig`). */
+  token: (repo: string) => Promise<string | undefined>;
   login: () => Promise<string>;
 }
 
 const cache = new WeakMap<Ctx, Access>();
 
-/** The executor's GitHub client (token mode) and the bot's login, built once per context. */
+/** The executor's GitHub access (token or App mode) and the bot's login, built once per context. */
 export function githubAccess(ctx: Ctx): Access {
   let a = cache.get(ctx);
   if (!a) {
-    const { config } = ctx;
-    const identity = botIdentity(config, ctx.log);
-    const client = createGitHubClient({
-      baseUrl: config.GITHUB_API_URL,
-      auth: config.GITHUB_TOKEN,
-      log: ctx.log,
-    });
-    a = { client, login: () => identity.login().catch(() => 'switchyard-bot') };
+    const identity = botIdentity(ctx.config, ctx.log);
+    const repos = githubRepoAccess(ctx.config, ctx.log);
+    a = {
+      client: (repo) => repos.clientFor(repo),
+      token: (repo) => repos.tokenFor(repo),
+      login: () => identity.login().catch(() => 'switchyard-bot'),
+    };
     cache.set(ctx, a);
   }
   return a;

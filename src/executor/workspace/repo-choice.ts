@@ -49,7 +49,7 @@ function chatOf(ticket: Ticket): string | undefined {
 
 async function repoExists(ctx: Ctx, fullName: string): Promise<boolean> {
   try {
-    await githubAccess(ctx).client.rest.repos.get(splitRepo(fullName));
+    await (await githubAccess(ctx).client(fullName)).rest.repos.get(splitRepo(fullName));
     return true;
   } catch (err) {
     if ((err as { status?: number }).status === 404) return false;

@@ -2,7 +2,7 @@ import { join, resolve } from 'node:path';
 import type { Ctx } from '../../context.ts';
 import type { TurnScope } from '../turn-scope.ts';
 import { commandEnv } from './command-env.ts';
-import { gitAuthConfig } from './github-access.ts';
+import { gitAuthConfig, githubAccess } from './github-access.ts';
 import { type ProcessResult, runProcess } from './run-process.ts';
 
 /** A ticket's checkout as recorded in Redis (`ticketWorkspace`). */
@@ -44,18 +44,19 @@ export function branchName(ticketId: string, title: string): string {
 /**
  * The environment of the host's own git processes: the command allow-list, the bot as author,
  * and settings that keep anything the model wrote into `.git` (hooks, an fsmonitor command) from
- * running inside them. Only `network` calls carry the token (`gitAuthConfig`).
+ * running inside them. Only network calls pass `token` (`GITHUB_TOKEN`, or the App's installation
+ * token for the repository), sent to the clone URL's host only (`gitAuthConfig`).
  */
 export function gitEnv(
-  ctx: Pick<Ctx, 'config'>,
+  _ctx: Pick<Ctx, 'config'>,
   ws: Pick<Workspace, 'home' | 'cloneUrl'>,
   login: string,
-  network = false,
+  token?: string,
 ): Record<string, string> {
   const pairs: [string, string][] = [
     ['core.hooksPath', '/dev/null'],
     ['core.fsmonitor', 'false'],
-    ...(network ? gitAuthConfig(ws.cloneUrl, ctx.config.GITHUB_TOKEN) : []),
+    ...gitAuthConfig(ws.cloneUrl, token),
   ];
   const config: Record<string, string> = { GIT_CONFIG_COUNT: String(pairs.length) };
   pairs.forEach(([k, v], i) => {
@@ -97,15 +98,18 @@ export async function git(
  * the `clone_url` itself rather than a remote the model could have re-pointed), and HEAD.
  */
 export function gitIn(scope: TurnScope, ws: Workspace, login: string) {
-  const env = gitEnv(scope.rt.ctx, ws, login);
-  const netEnv = gitEnv(scope.rt.ctx, ws, login, true);
+  const { ctx } = scope.rt;
+  const env = gitEnv(ctx, ws, login);
+  // Asked for at each call: an App installation token may have been replaced since.
+  const netEnv = async () => gitEnv(ctx, ws, login, await githubAccess(ctx).token(ws.repo));
   return {
     run: (args: string[], timeoutMs?: number) => git(env, ws.dir, args, timeoutMs),
-    net: (args: string[], timeoutMs = 300_000) => git(netEnv, ws.dir, args, timeoutMs),
+    net: async (args: string[], timeoutMs = 300_000) => git(await netEnv(), ws.dir, args, timeoutMs),
     head: () => git(env, ws.dir, ['rev-parse', 'HEAD']),
     /** The sha of the ticket's branch at the remote, or undefined. */
     remoteHead: async () =>
-      (await git(netEnv, ws.dir, ['ls-remote', ws.cloneUrl, `refs/heads/${ws.branch}`])).split(/\s/)[0] ||
-      undefined,
+      (await git(await netEnv(), ws.dir, ['ls-remote', ws.cloneUrl, `refs/heads/${ws.branch}`])).split(
+        /\s/,
+      )[0] || undefined,
   };
 }
