@@ -41,22 +41,41 @@ export function createModelClient(opts: ModelClientOptions): ModelClient {
   return {
     model: opts.model,
     async complete(req, signal) {
-      const options = signal ? { signal } : undefined;
       const body = {
         model: opts.model,
         messages: [{ role: 'system' as const, content: req.system }, ...req.messages],
         ...(req.tools.length ? { tools: req.tools } : {}),
       };
-      if (opts.stream) {
-        const stream = await client.chat.completions.create(
-          { ...body, stream: true, stream_options: { include_usage: true } },
-          options,
-        );
-        return checkReply(await collectStream(stream));
+      const scoped = scopedSignal(signal);
+      const options = scoped ? { signal: scoped.signal } : undefined;
+      try {
+        if (opts.stream) {
+          const stream = await client.chat.completions.create(
+            { ...body, stream: true, stream_options: { include_usage: true } },
+            options,
+          );
+          return checkReply(await collectStream(stream));
+        }
+        return checkReply(fromCompletion(await client.chat.completions.create(body, options)));
+      } finally {
+        scoped?.release();
       }
-      return checkReply(fromCompletion(await client.chat.completions.create(body, options)));
     },
   };
+}
+
+/**
+ * A per-request signal following a long-lived one (the process's shutdown). The `openai` client
+ * adds an abort listener to the signal it is given and never removes it, so handing it the
+ * shutdown signal itself would grow that signal's listeners by one per request.
+ */
+function scopedSignal(parent?: AbortSignal): { signal: AbortSignal; release: () => void } | undefined {
+  if (!parent) return undefined;
+  const controller = new AbortController();
+  const abort = () => controller.abort(parent.reason);
+  if (parent.aborted) abort();
+  else parent.addEventListener('abort', abort, { once: true });
+  return { signal: controller.signal, release: () => parent.removeEventListener('abort', abort) };
 }
 
 function fromCompletion(completion: ChatCompletion): ModelReply {
