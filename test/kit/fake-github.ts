@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { type AppInstallations, createAppInstallations } from './fake-app-installations.ts';
 import { createHookDeliveries, type HookDeliveries } from './fake-hook-deliveries.ts';
 
 /**
@@ -7,7 +8,8 @@ import { createHookDeliveries, type HookDeliveries } from './fake-hook-deliverie
  * run against it (ARCHITECTURE "outside services in tests are real HTTP servers"): the bot's
  * identity, repositories with a settable `clone_url` (`file://` included), issues and comments,
  * reactions, pull requests and review-comment replies, permissions, and the GraphQL mutations
- * `resolveReviewThread` / `markPullRequestReadyForReview` plus a `reviewThreads` query. Every
+ * `resolveReviewThread` / `markPullRequestReadyForReview` plus a `reviewThreads` query, App
+ * installations and their access tokens. Every
  * call is recorded; failures (429 with Retry-After, 500, …) can be scripted, also after the
  * request took effect, like a crash between storing and answering.
  */
@@ -106,6 +108,8 @@ export interface FakeGitHub {
   resolvedThreads: Set<string>;
   /** The App's webhook deliveries and redelivery (issue 8). */
   hooks: HookDeliveries;
+  /** App installations and the tokens minted for them (`ghs_…`, accepted on their repositories). */
+  apps: AppInstallations;
   setRepo(fullName: string, patch?: Partial<Omit<FakeRepo, 'full_name'>>): FakeRepo;
   setPermission(
     repo: string,
@@ -168,6 +172,7 @@ export async function startFakeGitHub(
     pulls: [] as FakePull[],
     resolvedThreads: new Set<string>(),
     hooks: createHookDeliveries(),
+    apps: createAppInstallations(),
   };
   const setRepo = (full: string, patch: Partial<Omit<FakeRepo, 'full_name'>> = {}): FakeRepo => {
     const repo: FakeRepo = {
@@ -285,6 +290,19 @@ export async function startFakeGitHub(
     ['GET', /^\/user$/, () => json(200, { login: botLogin, id: 1, type: 'User' })],
     ['GET', /^\/app$/, () => json(200, { id: 1, slug: appSlug, name: appSlug })],
     ['GET', new RegExp(`^${R}$`), ([, r = '']) => json(200, repoJson(r))],
+    [
+      'GET',
+      new RegExp(`^${R}/installation$`),
+      ([, r = '']) => json(200, { id: fake.apps.installationOf(r), app_slug: appSlug }),
+    ],
+    [
+      'POST',
+      /^\/app\/installations\/(\d+)\/access_tokens$/,
+      ([, id]) => {
+        const { token, expires_at } = fake.apps.mint(Number(id));
+        return json(201, { token, expires_at, permissions: {}, repository_selection: 'all' });
+      },
+    ],
     [
       'GET',
       new RegExp(`^${R}/collaborators/([^/]+)/permission$`),
@@ -510,12 +528,12 @@ export async function startFakeGitHub(
       return send(res, { status: 400, body: { message: 'Problems parsing JSON' } }, method, u, raw, req);
     }
     const auth = req.headers.authorization;
+    // App-JWT routes pass; an installation token (`ghs_`) must be live and of the repo's installation.
     const tokenOk =
-      !opts.token ||
-      u.pathname === '/app' ||
-      u.pathname.startsWith('/app/') ||
-      auth === `token ${opts.token}` ||
-      auth === `bearer ${opts.token}`;
+      /^\/app(\/|$)|^\/repos\/[^/]+\/[^/]+\/installation$/.test(u.pathname) ||
+      (/^(token|bearer) ghs_/i.test(auth ?? '')
+        ? fake.apps.accepts(auth, /^\/repos\/([^/]+\/[^/]+)/.exec(u.pathname)?.[1])
+        : !opts.token || auth === `token ${opts.token}` || auth === `bearer ${opts.token}`);
     if (!tokenOk) return send(res, json(401, { message: 'Bad credentials' }), method, u, body, req);
     const rule = failure(method, u.pathname);
     let reply: Reply = notFound();
