@@ -16,6 +16,20 @@ export interface RetryHooks {
 
 const realSleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
+/** A back-off wait that a shutdown cuts short (a 429 may ask for 20 s, longer than the grace). */
+function abortable(wait: Promise<void>, signal?: AbortSignal): Promise<void> {
+  if (!signal) return wait;
+  if (signal.aborted) return Promise.resolve();
+  return new Promise<void>((resolve) => {
+    const done = () => {
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    signal.addEventListener('abort', done, { once: true });
+    void wait.then(done);
+  });
+}
+
 /**
  * Asks the model, retrying transient failures with back-off. Gives up with a reason the turn
  * reports as `failed`, so a dead endpoint ends the turn instead of hanging the job.
@@ -34,7 +48,8 @@ export async function requestWithRetry(
       const delay = retryDelay(err, attempt, policy);
       hooks.onError?.(err, attempt, delay !== undefined);
       if (delay === undefined) return { ok: false, reason: describeModelError(err), attempts: attempt };
-      await (hooks.sleep ?? realSleep)(delay);
+      await abortable((hooks.sleep ?? realSleep)(delay), hooks.signal);
+      if (hooks.signal?.aborted) return { ok: false, reason: 'aborted', attempts: attempt, aborted: true };
     }
   }
 }
