@@ -40,6 +40,9 @@ export async function startSafetyJobs(ctx: Ctx): Promise<{ stop: () => Promise<v
     workerOptions(ctx, 1),
   );
   worker.on('failed', (job, err) => ctx.log.warn({ err, job: job?.name }, 'safety job failed'));
+  // A lost Redis connection is logged like everywhere else, not printed raw to stderr.
+  worker.on('error', (err) => ctx.log.warn({ err: err.message }, 'safety worker connection error'));
+  queue.on('error', (err) => ctx.log.warn({ err: err.message }, 'safety queue connection error'));
   return {
     stop: async () => {
       await worker.close();

@@ -48,6 +48,9 @@ function retryAfterMs(err: unknown): number | undefined {
 export function describeModelError(err: unknown): string {
   if (err instanceof APIError && err.status !== undefined)
     return `model endpoint answered ${err.status}: ${err.message}`;
+  // People read this in the blocked message: name the tool, never echo the garbled arguments.
+  if (err instanceof MalformedToolCallError)
+    return `the model sent a malformed tool call "${err.toolName}" (its arguments are not JSON)`;
   if (err instanceof Error) return `${err.name}: ${err.message}`;
   return String(err);
 }

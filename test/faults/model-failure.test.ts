@@ -109,6 +109,8 @@ describe('the model failing mid-turn', () => {
     expect(at).toHaveLength(4);
     expect(said).toHaveLength(1);
     expect(said[0]?.text).toMatch(new RegExp(`${ticket.id}.*model failed.*[Mm]alformed`));
+    // The garbled arguments are not echoed to people.
+    expect(said[0]?.text).not.toContain('On it');
     // The half-written reply never went out: the only reply is the one naming why (the ticket's
     // live status message aside).
     const replies = (await botMessages(app.ctx, 'mbad')).filter((m) => m.op === 'local.reply');
