@@ -84,7 +84,7 @@ describe('one live status card per ticket on Feishu (issue 9)', () => {
     );
     const status = await waitFor(() => cardsTo('om_req_cache')[0], 'the status card');
     const id = status.messageId;
-    await waitFor(() => subtitle(id).includes('Waiting for an answer'), 'the question on the card', 15_000);
+    await waitFor(() => subtitle(id).includes('Waiting for an answer'), 'the question on the card', 30_000);
     const waiting = JSON.stringify(lastCard(id));
     expect(waiting).toContain('Which database should the cache use?');
     expect(waiting).toContain('"action":"answer:2"');
@@ -104,31 +104,31 @@ describe('one live status card per ticket on Feishu (issue 9)', () => {
     const answered = await waitFor(
       () => w.llm.requests.find((r) => JSON.stringify(r.messages).includes('pressed answer 2')),
       'the executor to see the answer',
-      10_000,
+      20_000,
     );
     expect(JSON.stringify(answered.messages)).toContain('Postgres');
     await waitFor(
       () => JSON.stringify(lastCard(id)).includes('Going with Postgres.'),
       'the answer on the card',
-      10_000,
+      20_000,
     );
     expect(JSON.stringify(lastCard(id))).toContain('**Answered:** Postgres');
 
     await send(cardAction({ value: { action: 'pause' }, openMessageId: id, operatorOpenId: 'ou_alice' }));
-    await waitFor(() => subtitle(id).includes('Paused'), 'the paused card', 10_000);
+    await waitFor(() => subtitle(id).includes('Paused'), 'the paused card', 20_000);
     expect(JSON.stringify(lastCard(id))).toContain('"action":"resume"');
     await send(cardAction({ value: { action: 'resume' }, openMessageId: id, operatorOpenId: 'ou_alice' }));
     await waitFor(
       async () => !(await isPaused(ctx, 'T1')) && subtitle(id).includes('Working'),
       'resumed',
-      10_000,
+      20_000,
     );
 
     // R-B2: a reply to the status card attaches to the ticket and reaches its executor.
     await send(
       threadReply('looks good, finish up', id, { senderOpenId: 'ou_alice', messageId: 'om_finish' }),
     );
-    await waitFor(() => subtitle(id).includes('Done'), 'the done card', 15_000);
+    await waitFor(() => subtitle(id).includes('Done'), 'the done card', 30_000);
     expect(JSON.stringify(lastCard(id))).toContain('Cache added.');
 
     expect(cardsTo('om_req_cache')).toHaveLength(1);
@@ -143,7 +143,7 @@ describe('one live status card per ticket on Feishu (issue 9)', () => {
     });
     const detail = (await res.json()) as { status: { state: string; summary: string; question?: unknown } };
     expect(detail.status).toMatchObject({ state: 'done', summary: 'Cache added.' });
-  }, 60_000);
+  }, 120_000);
 
   it('R-D1: a 230020 rate-limit answer slows edits without losing the final state', async () => {
     await send(
@@ -162,7 +162,7 @@ describe('one live status card per ticket on Feishu (issue 9)', () => {
     expect(refused.length).toBe(3);
     expect(Math.min(...gaps(calls.map((c) => c.at)))).toBeGreaterThanOrEqual(200);
     expect(cardsTo('om_req_logs')).toHaveLength(1);
-  }, 60_000);
+  }, 120_000);
 
   it('R-D1: an edit that fails for good falls back to one new status message, once, edited from then on', async () => {
     await send(
@@ -183,5 +183,5 @@ describe('one live status card per ticket on Feishu (issue 9)', () => {
     expect(JSON.stringify(lastCard(second.messageId))).toContain('Module renamed.');
     expect(patchesOf(first.messageId)).toEqual([]);
     expect(cardsTo('om_req_rename')).toHaveLength(2);
-  }, 60_000);
+  }, 120_000);
 });

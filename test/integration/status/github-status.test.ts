@@ -42,22 +42,22 @@ describe('one sticky status comment per ticket on GitHub (issue 9)', () => {
   it('R-D1, R-B2: open → 30 steps → pause → resume → done is one comment, edited in place, never re-sent', async () => {
     const { ctx } = w.app;
     await comment(`@${w.gh.botLogin} please fix the flaky test`, 5001);
-    const status = await waitFor(() => statusComments()[0], 'the status comment', 15_000);
-    await waitFor(() => status.body.includes('step 30 of 30'), 'the last step on the comment', 15_000);
+    const status = await waitFor(() => statusComments()[0], 'the status comment', 30_000);
+    await waitFor(() => status.body.includes('step 30 of 30'), 'the last step on the comment', 30_000);
     expect(status.body).toContain('/pause');
 
     // Pause and resume by comment; the replies to the status comment's issue reach the ticket.
     await comment('/pause', 5002);
-    await waitFor(() => status.body.includes('· Paused'), 'the paused comment', 10_000);
+    await waitFor(() => status.body.includes('· Paused'), 'the paused comment', 20_000);
     expect(status.body).toContain('**Paused by:** ada');
     await comment('/resume', 5003);
     await waitFor(
       async () => !(await isPaused(ctx, 'T1')) && !status.body.includes('Paused'),
       'resumed',
-      10_000,
+      20_000,
     );
     await comment('wrap it up please', 5004);
-    await waitFor(() => status.body.includes('· Done'), 'the done comment', 15_000);
+    await waitFor(() => status.body.includes('· Done'), 'the done comment', 30_000);
     expect(status.body).toContain('Test fixed.');
 
     expect(statusComments()).toHaveLength(1);
@@ -74,5 +74,5 @@ describe('one sticky status comment per ticket on GitHub (issue 9)', () => {
     );
     const times = sent.map((s) => (JSON.parse(s ?? '{}') as { at: number }).at);
     expect(Math.min(...gaps(times))).toBeGreaterThanOrEqual(200);
-  }, 60_000);
+  }, 120_000);
 });
