@@ -53,7 +53,7 @@ export async function startTestApp(
 export async function waitFor<T>(
   check: () => Promise<T> | T,
   what: string,
-  timeoutMs = 5000,
+  timeoutMs = 10_000,
 ): Promise<NonNullable<T>> {
   const end = Date.now() + timeoutMs;
   for (;;) {
