@@ -8,7 +8,9 @@ import { defineTool, toolOk } from '../src/session/tool.ts';
 import { proceed } from '../src/session/turn-outcome.ts';
 import { createKeys, type Keys } from '../src/store/keys.ts';
 import { type RecordedRequest, startFakeLlm, text, toolCalls } from '../test/kit/fake-llm.ts';
+import { deletePrefix } from './kit.ts';
 import type { BenchRow } from './row.ts';
+import { quantile } from './stats.ts';
 
 const STEPS_PER_TURN = 10;
 const TURNS = 40;
@@ -107,7 +109,12 @@ async function bareRoundTrips(baseURL: string, body: Record<string, unknown>, n:
 
 function rows(steps: number[], bare: number[]): BenchRow[] {
   const round = (x: number) => Math.round(x * 1000) / 1000;
-  const [s50, s99, b50, b99] = [q(steps, 0.5), q(steps, 0.99), q(bare, 0.5), q(bare, 0.99)];
+  const [s50, s99, b50, b99] = [
+    quantile(steps, 0.5),
+    quantile(steps, 0.99),
+    quantile(bare, 0.5),
+    quantile(bare, 0.99),
+  ];
   const n = `${steps.length} steps, fake model answering at once`;
   return [
     {
@@ -133,20 +140,6 @@ function rows(steps: number[], bare: number[]): BenchRow[] {
       note: 'step minus bare HTTP round trip: prompt hook, gates, 2 transcript writes, tool dispatch, openai client',
     },
   ];
-}
-
-function q(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? 0;
-}
-
-async function deletePrefix(redis: Redis, prefix: string): Promise<void> {
-  let cursor = '0';
-  do {
-    const [next, found] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 500);
-    cursor = next;
-    if (found.length) await redis.unlink(...found);
-  } while (cursor !== '0');
 }
 
 // `npx tsx bench/agent-loop.ts` runs this bench alone.

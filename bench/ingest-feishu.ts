@@ -1,6 +1,5 @@
 import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { pathToFileURL } from 'node:url';
 import { serve } from '@hono/node-server';
 import { loadConfig } from '../src/config.ts';
@@ -8,7 +7,9 @@ import { closeContext, createContext } from '../src/create-context.ts';
 import { createApp } from '../src/web/app.ts';
 import { startFakeFeishu } from '../test/kit/fake-feishu.ts';
 import { feishuRequest, groupMention } from '../test/kit/feishu-webhook.ts';
+import { closeServer, deletePrefix, listening } from './kit.ts';
 import type { BenchRow } from './row.ts';
+import { quantile } from './stats.ts';
 
 const EVENTS = 2000;
 const WARMUP = 200;
@@ -60,8 +61,8 @@ export async function benchFeishuIngest(
     const baseline = await run(bareUrl, pushes(EVENTS));
     return rows(product, baseline);
   } finally {
-    await Promise.all([close(app), close(bare)]);
-    await deletePrefix(ctx, config.KEY_PREFIX);
+    await Promise.all([closeServer(app), closeServer(bare)]);
+    await deletePrefix(ctx.redis, config.KEY_PREFIX);
     await closeContext(ctx);
     await feishu.close();
   }
@@ -131,30 +132,6 @@ function rows(p: RunResult, b: RunResult): BenchRow[] {
     row('feishu ingest answer p50', quantile(p.latencies, 0.5), quantile(b.latencies, 0.5), 'ms'),
     row('feishu ingest answer p99', quantile(p.latencies, 0.99), quantile(b.latencies, 0.99), 'ms'),
   ];
-}
-
-function quantile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? 0;
-}
-
-async function listening(server: Server | ReturnType<typeof serve>): Promise<string> {
-  if (!server.listening) await new Promise<void>((resolve) => server.once('listening', () => resolve()));
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-}
-
-function close(server: Server | ReturnType<typeof serve>): Promise<void> {
-  if ('closeAllConnections' in server) server.closeAllConnections();
-  return new Promise((resolve) => server.close(() => resolve()));
-}
-
-async function deletePrefix(ctx: ReturnType<typeof createContext>, prefix: string): Promise<void> {
-  let cursor = '0';
-  do {
-    const [next, found] = await ctx.redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
-    cursor = next;
-    if (found.length) await ctx.redis.unlink(...found);
-  } while (cursor !== '0');
 }
 
 // `npx tsx bench/ingest-feishu.ts` runs this bench alone.

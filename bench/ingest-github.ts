@@ -1,13 +1,14 @@
 import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { pathToFileURL } from 'node:url';
 import { serve } from '@hono/node-server';
 import { loadConfig } from '../src/config.ts';
 import { closeContext, createContext } from '../src/create-context.ts';
 import { createApp } from '../src/web/app.ts';
 import { githubPayloads, signGitHubBody } from '../test/kit/github-webhook.ts';
+import { closeServer, deletePrefix, listening } from './kit.ts';
 import type { BenchRow } from './row.ts';
+import { quantile } from './stats.ts';
 
 const EVENTS = 2000;
 const WARMUP = 200;
@@ -49,8 +50,8 @@ export async function benchGitHubIngest(
     const baseline = await run(bareUrl, events.slice(WARMUP));
     return rows(product, baseline);
   } finally {
-    await Promise.all([close(app), close(bare)]);
-    await deletePrefix(ctx, config.KEY_PREFIX);
+    await Promise.all([closeServer(app), closeServer(bare)]);
+    await deletePrefix(ctx.redis, config.KEY_PREFIX);
     await closeContext(ctx);
   }
 }
@@ -121,33 +122,9 @@ function rows(p: RunResult, b: RunResult): BenchRow[] {
   });
   return [
     row('github ingest throughput', rate(p), rate(b), 'events/s'),
-    row('github ingest answer p50', q(p.latencies, 0.5), q(b.latencies, 0.5), 'ms'),
-    row('github ingest answer p99', q(p.latencies, 0.99), q(b.latencies, 0.99), 'ms'),
+    row('github ingest answer p50', quantile(p.latencies, 0.5), quantile(b.latencies, 0.5), 'ms'),
+    row('github ingest answer p99', quantile(p.latencies, 0.99), quantile(b.latencies, 0.99), 'ms'),
   ];
-}
-
-function q(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? 0;
-}
-
-async function listening(server: Server | ReturnType<typeof serve>): Promise<string> {
-  if (!server.listening) await new Promise<void>((resolve) => server.once('listening', () => resolve()));
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-}
-
-function close(server: Server | ReturnType<typeof serve>): Promise<void> {
-  if ('closeAllConnections' in server) server.closeAllConnections();
-  return new Promise((resolve) => server.close(() => resolve()));
-}
-
-async function deletePrefix(ctx: ReturnType<typeof createContext>, prefix: string): Promise<void> {
-  let cursor = '0';
-  do {
-    const [next, found] = await ctx.redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
-    cursor = next;
-    if (found.length) await ctx.redis.unlink(...found);
-  } while (cursor !== '0');
 }
 
 // `npx tsx bench/ingest-github.ts` runs this bench alone.

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { pathToFileURL } from 'node:url';
 import { serve } from '@hono/node-server';
 import { Redis } from 'ioredis';
@@ -10,6 +9,7 @@ import { loadConfig } from '../src/config.ts';
 import { closeContext, createContext } from '../src/create-context.ts';
 import { createApp } from '../src/web/app.ts';
 import { githubPayloads, signGitHubBody } from '../test/kit/github-webhook.ts';
+import { listening } from './kit.ts';
 import type { BenchRow } from './row.ts';
 import { quantile } from './stats.ts';
 
@@ -176,11 +176,6 @@ function rows(p: RunResult, b: RunResult): BenchRow[] {
       'ms',
     ),
   ];
-}
-
-async function listening(server: Server | ReturnType<typeof serve>): Promise<string> {
-  if (!server.listening) await new Promise<void>((resolve) => server.once('listening', () => resolve()));
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }
 
 // `npx tsx bench/probot.ts` runs this bench alone.

@@ -17,7 +17,9 @@ import {
 } from '../src/prompts/index.ts';
 import { SECTION_FILES } from '../src/prompts/section-keys.ts';
 import { createKeys } from '../src/store/keys.ts';
+import { deletePrefix } from './kit.ts';
 import type { BenchRow } from './row.ts';
+import { quantile } from './stats.ts';
 
 const WARM = 2000;
 const AFTER_SAVE = 300;
@@ -133,7 +135,7 @@ async function time(fn: () => Promise<unknown>): Promise<number> {
 function rows(warm: Samples, afterSave: Samples, pure: Samples): BenchRow[] {
   const r = (x: number) => Math.round(x * 10) / 10;
   const row = (name: string, s: Samples, p: number, note: string): BenchRow => {
-    const [v, b] = [q(s.values, p), q(s.baseline, p)];
+    const [v, b] = [quantile(s.values, p), quantile(s.baseline, p)];
     return { name, value: r(v), unit: 'µs', baseline: r(b), ratio: Math.round((v / b) * 1000) / 1000, note };
   };
   const base = 'baseline: read + concatenate the built-in files, same run';
@@ -146,20 +148,6 @@ function rows(warm: Samples, afterSave: Samples, pure: Samples): BenchRow[] {
     row('prompt per request, right after a save p99', afterSave, 0.99, saveNote),
     row('prompt assembly alone p50 (no Redis)', pure, 0.5, `${pure.values.length} assemblies; ${base}`),
   ];
-}
-
-function q(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? 0;
-}
-
-async function deletePrefix(redis: Redis, prefix: string): Promise<void> {
-  let cursor = '0';
-  do {
-    const [next, found] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 500);
-    cursor = next;
-    if (found.length) await redis.unlink(...found);
-  } while (cursor !== '0');
 }
 
 // `npx tsx bench/prompts.ts` runs this bench alone.

@@ -12,6 +12,7 @@ import { addTicketRefs, createTicket } from '../src/tickets/ticket-store.ts';
 import { localMessage } from '../test/integration/routing/helpers.ts';
 import { startFakeLlm } from '../test/kit/fake-llm.ts';
 import { openAll, roleOf, scriptedModel } from '../test/kit/scripted-model.ts';
+import { deletePrefix } from './kit.ts';
 import type { BenchRow } from './row.ts';
 import { quantile, timed } from './stats.ts';
 
@@ -55,7 +56,7 @@ export async function benchRouting(
     ];
   } finally {
     await worker?.close();
-    await deletePrefix(ctx, config.KEY_PREFIX);
+    await deletePrefix(ctx.redis, config.KEY_PREFIX);
     await closeContext(ctx);
     await llm.close();
   }
@@ -114,15 +115,6 @@ async function burst(ctx: Ctx, mainRequests: () => number): Promise<number> {
     await new Promise((r) => setTimeout(r, 50));
   }
   return mainRequests() - before;
-}
-
-async function deletePrefix(ctx: Ctx, prefix: string): Promise<void> {
-  let cursor = '0';
-  do {
-    const [next, found] = await ctx.redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 500);
-    cursor = next;
-    if (found.length) await ctx.redis.unlink(...found);
-  } while (cursor !== '0');
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
