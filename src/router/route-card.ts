@@ -55,7 +55,7 @@ async function place(ctx: Ctx, card: TriggerCard): Promise<RouteOutcome> {
       // R-D2: a paused ticket keeps the card but starts nothing.
       // R-A5: a person who may not steer is kept as data and wakes nothing.
       if (added && !(await isPaused(ctx, ticketId)) && wakesExecutor(card, ctx.config))
-        await scheduleTurn(ctx, ticketId);
+        await scheduleTurn(ctx, ticketId, batchDelayMs(card));
     }
     if (card.author.type === 'person') await noteFollowUp(ctx, card.id, [...matches.keys()]);
     return { kind: 'attached', tickets: [...matches.keys()] };
@@ -70,3 +70,11 @@ async function place(ctx: Ctx, card: TriggerCard): Promise<RouteOutcome> {
   await addCandidate(ctx, card.id);
   return { kind: 'candidate' };
 }
+
+/**
+ * R-C7: review comments arrive as one webhook each, a few hundred milliseconds apart; waiting a
+ * moment before the turn lets a review's comments reach the executor as one batch (one turn).
+ */
+export const REVIEW_BATCH_MS = 1500;
+const batchDelayMs = (card: TriggerCard): number =>
+  card.kind === 'review_comment' || card.kind === 'review' ? REVIEW_BATCH_MS : 0;

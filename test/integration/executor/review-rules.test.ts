@@ -140,6 +140,32 @@ describe('reviews by outcome (R-C7)', () => {
     expect(w.gh.comments.filter((c) => c.number === pr)).toEqual([]);
   });
 
+  it('R-C7: three review comments sent together reach the executor as one turn', async () => {
+    const pr = await ticketWithPr(w, 'Please tidy the login module');
+    const log = turns(w, () => text('Looking at the three comments.'));
+    const user = { login: 'grace', type: 'User' as const };
+    const comments = ['Rename next()', 'Add a test', 'Drop the console.log'].map((body) =>
+      w.gh.addReviewComment('acme/web', pr, { body, user }),
+    );
+    for (const c of comments) {
+      const res = await hook(
+        w,
+        githubPayloads.reviewComment({
+          repo: 'acme/web',
+          number: pr,
+          author: 'grace',
+          commentId: c.id,
+          body: c.body,
+        }),
+      );
+      expect(res.status).toBe(202);
+    }
+    await waitFor(() => log.length > 0, 'the review turn', 20_000);
+    await new Promise((r) => setTimeout(r, 2500));
+    expect(log).toHaveLength(1);
+    for (const c of comments) expect(log[0]?.input).toContain(c.body);
+  }, 60_000);
+
   it('R-C7: an automated reviewer’s threads are resolved once answered, and its fourth round on the PR is noted, not worked', async () => {
     const pr = await ticketWithPr(w, 'Please add a login fallback for staging');
     let card = '';
