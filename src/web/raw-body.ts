@@ -11,7 +11,10 @@ export const MAX_WEBHOOK_BYTES = 1024 * 1024;
 export async function readRawBody(c: Context, max = MAX_WEBHOOK_BYTES): Promise<Buffer> {
   const declared = Number(c.req.header('content-length') ?? '0');
   if (declared > max) throw new HttpError(400, 'body_too_large', `body over ${max} bytes`);
-  const stream = c.req.raw.body;
+  // On Node, read the IncomingMessage itself: touching `c.req.raw.body` makes the adapter build a
+  // whole Web Request (and an AbortSignal) for every webhook, a large share of the edge's CPU.
+  const incoming = (c.env as { incoming?: AsyncIterable<Uint8Array> } | undefined)?.incoming;
+  const stream = incoming ?? c.req.raw.body;
   if (!stream) return Buffer.alloc(0);
   const chunks: Buffer[] = [];
   let size = 0;
