@@ -1,9 +1,9 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
+import { freePort, redisAnswersAt } from '../kit/local-net.ts';
 
 /**
  * A test's own `redis-server` (from PATH) with AOF on (`appendfsync always`, as
@@ -20,30 +20,6 @@ export interface OwnRedis {
   start(): Promise<void>;
   /** Stop for good and remove the temp dir. */
   destroy(): Promise<void>;
-}
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const addr = srv.address();
-      srv.close(() => (typeof addr === 'object' && addr ? resolve(addr.port) : reject(new Error('no port'))));
-    });
-  });
-}
-
-async function answers(url: string): Promise<boolean> {
-  const r = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
-  r.on('error', () => {});
-  try {
-    await r.connect();
-    return (await r.ping()) === 'PONG';
-  } catch {
-    return false;
-  } finally {
-    r.disconnect();
-  }
 }
 
 export async function startOwnRedis(): Promise<OwnRedis> {
@@ -77,7 +53,7 @@ export async function startOwnRedis(): Promise<OwnRedis> {
     const c = child;
     exited = new Promise((resolve) => c.once('exit', () => resolve()));
     for (let i = 0; i < 200; i++) {
-      if (await answers(url)) return;
+      if (await redisAnswersAt(url)) return;
       if (c.exitCode !== null) throw new Error(`redis-server exited with ${c.exitCode}`);
       await new Promise((r) => setTimeout(r, 50));
     }

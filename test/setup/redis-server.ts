@@ -1,45 +1,16 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { createServer } from 'node:net';
-import { Redis } from 'ioredis';
+import { freePort, redisAnswersAt } from '../kit/local-net.ts';
 
 /**
  * Finds a Redis for the suite (CONTRACT: `npm test`): `REDIS_URL` when it answers, else a
  * throwaway `redis-server` from PATH on a free port, else a clear failure saying how to get one.
  */
-async function answers(url: string): Promise<boolean> {
-  const r = new Redis(url, {
-    lazyConnect: true,
-    maxRetriesPerRequest: 0,
-    retryStrategy: () => null,
-    connectTimeout: 1000,
-  });
-  r.on('error', () => {});
-  try {
-    await r.connect();
-    return (await r.ping()) === 'PONG';
-  } catch {
-    return false;
-  } finally {
-    r.disconnect();
-  }
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const addr = srv.address();
-      srv.close(() => (typeof addr === 'object' && addr ? resolve(addr.port) : reject(new Error('no port'))));
-    });
-  });
-}
 
 let child: ChildProcess | undefined;
 
 export async function setup(): Promise<void> {
   const wanted = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
-  if (await answers(wanted)) {
+  if (await redisAnswersAt(wanted)) {
     process.env.REDIS_URL = wanted;
     return;
   }
@@ -58,7 +29,7 @@ export async function setup(): Promise<void> {
   );
   const url = `redis://127.0.0.1:${port}`;
   for (let i = 0; i < 100; i++) {
-    if (await answers(url)) {
+    if (await redisAnswersAt(url)) {
       process.env.REDIS_URL = url;
       return;
     }
