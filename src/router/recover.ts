@@ -1,6 +1,5 @@
 import type { Ctx } from '../context.ts';
 import { scheduleTurn } from '../executor/schedule-turn.ts';
-import { isPaused } from '../tickets/pause.ts';
 import { scheduleMainTurn } from './candidates.ts';
 
 /**
@@ -14,9 +13,14 @@ export async function recoverWaitingWork(ctx: Ctx): Promise<{ main: boolean; tic
   if (main) await scheduleMainTurn(ctx, 0);
   const woken: string[] = [];
   const ids = await ctx.redis.zrange(ctx.keys.tickets(), 0, -1);
-  for (const id of ids) {
-    if ((await ctx.redis.llen(ctx.keys.ticketInbox(id))) === 0 || (await isPaused(ctx, id))) continue;
-    if (await scheduleTurn(ctx, id)) woken.push(id);
+  // One pipelined round trip for every ticket's inbox and pause, not two per ticket.
+  const tx = ctx.redis.pipeline();
+  for (const id of ids) tx.llen(ctx.keys.ticketInbox(id)).exists(ctx.keys.pause(id));
+  const rows = (await tx.exec()) ?? [];
+  for (const [i, id] of ids.entries()) {
+    const waiting = Number(rows[2 * i]?.[1] ?? 0) > 0;
+    const paused = Number(rows[2 * i + 1]?.[1] ?? 0) === 1;
+    if (waiting && !paused && (await scheduleTurn(ctx, id))) woken.push(id);
   }
   if (main || woken.length) ctx.log.info({ main, tickets: woken }, 'recovered waiting work');
   return { main, tickets: woken };
