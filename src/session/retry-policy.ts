@@ -1,3 +1,7 @@
+import {
+  APIError as AnthropicAPIError,
+  APIConnectionError as AnthropicConnectionError,
+} from '@anthropic-ai/sdk';
 import { APIConnectionError, APIError } from 'openai';
 import { MalformedToolCallError } from './errors/malformed-tool-call-error.ts';
 
@@ -26,17 +30,31 @@ export function retryDelay(err: unknown, attempt: number, policy: RetryPolicy): 
 
 export function isTransient(err: unknown): boolean {
   if (err instanceof MalformedToolCallError || err instanceof APIConnectionError) return true;
-  if (err instanceof APIError && err.status !== undefined) {
-    return [408, 409, 429].includes(err.status) || err.status >= 500;
-  }
-  return false;
+  if (err instanceof AnthropicConnectionError) return true;
+  const status = httpStatus(err);
+  // Anthropic's 529 `overloaded_error` falls under >= 500.
+  return status !== undefined && ([408, 409, 429].includes(status) || status >= 500);
+}
+
+/** An HTTP error from either SDK (the Chat Completions one or Anthropic's). */
+function httpError(
+  err: unknown,
+): { status: number; headers: Headers | undefined; message: string } | undefined {
+  if ((err instanceof APIError || err instanceof AnthropicAPIError) && err.status !== undefined)
+    return { status: err.status, headers: err.headers, message: err.message };
+  return undefined;
+}
+
+function httpStatus(err: unknown): number | undefined {
+  return httpError(err)?.status;
 }
 
 function retryAfterMs(err: unknown): number | undefined {
-  if (!(err instanceof APIError) || !err.headers) return undefined;
-  const ms = Number(err.headers.get('retry-after-ms'));
+  const headers = httpError(err)?.headers;
+  if (!headers) return undefined;
+  const ms = Number(headers.get('retry-after-ms'));
   if (ms > 0) return ms;
-  const raw = err.headers.get('retry-after');
+  const raw = headers.get('retry-after');
   if (!raw) return undefined;
   const seconds = Number(raw);
   if (!Number.isNaN(seconds)) return Math.max(0, seconds * 1000);
@@ -46,8 +64,8 @@ function retryAfterMs(err: unknown): number | undefined {
 
 /** One line for a person: what failed, without the stack. */
 export function describeModelError(err: unknown): string {
-  if (err instanceof APIError && err.status !== undefined)
-    return `model endpoint answered ${err.status}: ${err.message}`;
+  const http = httpError(err);
+  if (http) return `model endpoint answered ${http.status}: ${http.message}`;
   // People read this in the blocked message: name the tool, never echo the garbled arguments.
   if (err instanceof MalformedToolCallError)
     return `the model sent a malformed tool call "${err.toolName}" (its arguments are not JSON)`;

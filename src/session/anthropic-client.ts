@@ -1,0 +1,50 @@
+import Anthropic from '@anthropic-ai/sdk';
+import { fromAnthropicMessage } from './anthropic-reply.ts';
+import { toAnthropicParams } from './anthropic-request.ts';
+import type { ModelClient } from './model-client.ts';
+import { scopedSignal } from './scoped-signal.ts';
+
+export interface AnthropicClientOptions {
+  /** `https://api.anthropic.com` (a trailing `/v1` is dropped: the SDK adds it). */
+  baseURL: string;
+  apiKey: string;
+  model: string;
+  /** The answer's token cap; the Messages API requires one on every request. */
+  maxTokens: number;
+  /** Per-request time-out; a time-out is retried by the turn like a 5xx. */
+  timeoutMs?: number;
+  stream?: boolean;
+}
+
+/**
+ * A model client over Anthropic's Messages API with the official SDK (R-H1). It speaks the same
+ * `ModelClient` contract as the Chat Completions client: our transcript goes out as Messages API
+ * blocks (`anthropic-request.ts`) and the answer comes back as an assistant message with tool
+ * calls (`anthropic-reply.ts`). The SDK's own retries are off: the turn retries with its own
+ * back-off (`requestWithRetry`), and `retry-policy.ts` classes the SDK's errors (429 and 529
+ * retried, 400 not).
+ */
+export function createAnthropicClient(opts: AnthropicClientOptions): ModelClient {
+  const client = new Anthropic({
+    baseURL: opts.baseURL.replace(/\/+$/, '').replace(/\/v1$/, ''),
+    apiKey: opts.apiKey,
+    maxRetries: 0,
+    timeout: opts.timeoutMs ?? 120_000,
+  });
+  return {
+    model: opts.model,
+    async complete(req, signal) {
+      const params = toAnthropicParams(req, opts.model, opts.maxTokens);
+      const scoped = scopedSignal(signal);
+      const options = scoped ? { signal: scoped.signal } : undefined;
+      try {
+        const message = opts.stream
+          ? await client.messages.stream(params, options).finalMessage()
+          : await client.messages.create(params, options);
+        return fromAnthropicMessage(message);
+      } finally {
+        scoped?.release();
+      }
+    },
+  };
+}
