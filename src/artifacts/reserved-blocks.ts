@@ -22,7 +22,24 @@ const RESERVED_HEADINGS: readonly RegExp[] = [
 /** Tags of code-owned blocks, opening or closing (agents-fleet's and our AGENTS.md fence). */
 const RESERVED_TAG = /<\/?(central-block|core-block|repository-instructions)\b[^>]*>/i;
 
-const HEADING = /^ {0,3}#{1,6}[ \t]+(.*?)(?:[ \t]+#+)?[ \t]*$/;
+/** An ATX heading's opening; the rest of the line is read by `headingText`. */
+const HEADING_OPEN = /^ {0,3}#{1,6}[ \t]/;
+
+/**
+ * The text of an ATX heading line without its optional closing `#`s, or undefined for another
+ * line. A scan, not a regex: `(.*?)(?:[ \t]+#+)?[ \t]*$` retried per character, so one long line
+ * of a checkout's file took seconds (issue 14 "input costs nothing").
+ */
+function headingText(line: string): string | undefined {
+  const open = HEADING_OPEN.exec(line);
+  if (!open) return undefined;
+  const text = line.slice(open[0].length).trim();
+  let end = text.length;
+  while (end > 0 && text.charAt(end - 1) === '#') end--;
+  if (end === 0) return '';
+  const before = text.charAt(end - 1);
+  return end < text.length && (before === ' ' || before === '\t') ? text.slice(0, end).trim() : text;
+}
 
 /**
  * The reserved tags and headings a role, skill or workflow body uses, one problem per line with
@@ -42,7 +59,7 @@ export function reservedBlockProblems(body: string, file: string, firstLine: num
         message: `uses the reserved tag ${tag[0]}; the runtime writes that block itself (R-G3)`,
       });
     }
-    const heading = HEADING.exec(text)?.[1];
+    const heading = headingText(text);
     if (heading !== undefined && RESERVED_HEADINGS.some((re) => re.test(heading.trim()))) {
       problems.push({
         file,

@@ -3,9 +3,16 @@ import type { Ref } from './card.ts';
 /** Hosts whose URLs are read as GitHub objects; GitHub Enterprise hosts can be added per call. */
 const GITHUB_HOSTS = ['github.com', 'www.github.com'];
 
-const URL_PATTERN = /https?:\/\/[^\s<>"'`，。、；）】》]+/g;
+/** URLs longer than browsers keep are not references; the bound also keeps each match linear. */
+const URL_PATTERN = /https?:\/\/[^\s<>"'`，。、；）】》]{1,2048}/g;
 /** Punctuation that ends a sentence rather than a URL (`see https://…/pull/3.`). */
-const TRAILING = /[).,;:!?'"\]}>*_~]+$/;
+const TRAILING = new Set(').,;:!?\'"]}>*_~');
+/**
+ * Issue 14 "input costs nothing": references are read from the first this-many characters only,
+ * and at most `MAX_REFS` of them, so a 65 KB comment costs what a short one does.
+ */
+export const REFS_TEXT_CAP = 16_000;
+export const MAX_REFS = 50;
 const REPO = String.raw`[A-Za-z0-9][\w.-]*\/[\w.-]*[\w-]`;
 const QUALIFIED = new RegExp(String.raw`(?<![\w.\/-])(${REPO})#(\d+)\b`, 'g');
 const BARE = /(?<![\w/#&])#(\d+)\b/g;
@@ -23,18 +30,19 @@ export interface ExtractRefsOptions {
  * GitHub numbers issues and pull requests in one sequence, so routing matches both types on
  * (repo, number). Results are de-duplicated, in order of appearance.
  */
-export function extractTextRefs(text: string, defaultRepo?: string, opts: ExtractRefsOptions = {}): Ref[] {
+export function extractTextRefs(whole: string, defaultRepo?: string, opts: ExtractRefsOptions = {}): Ref[] {
+  const text = whole.slice(0, REFS_TEXT_CAP);
   const hosts = new Set([...GITHUB_HOSTS, ...(opts.githubHosts ?? []).map((h) => h.toLowerCase())]);
   const refs: Ref[] = [];
   const seen = new Set<string>();
   const add = (ref: Ref) => {
     const key = JSON.stringify(ref);
-    if (seen.has(key)) return;
+    if (seen.has(key) || refs.length >= MAX_REFS) return;
     seen.add(key);
     refs.push(ref);
   };
   for (const m of text.matchAll(URL_PATTERN)) {
-    for (const ref of refsOfUrl(m[0].replace(TRAILING, ''), hosts)) add(ref);
+    for (const ref of refsOfUrl(trimTrailing(m[0]), hosts)) add(ref);
   }
   // URLs are blanked out first so `https://x/o/r#12` is not read again as shorthand.
   const rest = text.replace(URL_PATTERN, (u) => ' '.repeat(u.length));
@@ -49,6 +57,16 @@ export function extractTextRefs(text: string, defaultRepo?: string, opts: Extrac
     }
   }
   return refs;
+}
+
+/**
+ * The URL without sentence punctuation at its end, by a backwards scan: the regex `[…]+$` it
+ * replaces retried from every position of a long punctuation run (65,000 `)` took ~2 s).
+ */
+function trimTrailing(url: string): string {
+  let end = url.length;
+  while (end > 0 && TRAILING.has(url.charAt(end - 1))) end--;
+  return url.slice(0, end);
 }
 
 /** The refs one URL stands for: GitHub objects when it names one, else the URL itself. */

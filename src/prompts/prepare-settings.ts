@@ -30,7 +30,7 @@ export function prepareSettings(input: unknown, ctx: PrepareContext): PrepareRes
     ...overrideProblems(raw.overrides, ctx),
     ...skillProblems(raw.skills, ctx),
   ];
-  const size = settingsSize(raw as Parameters<typeof settingsSize>[0]);
+  const size = settingsSize(raw);
   if (size > ctx.sizeCap) {
     errors.push({
       key: '(total)',

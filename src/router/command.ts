@@ -4,6 +4,15 @@ export type Command = 'pause' | 'resume';
 
 const PAUSE = new Set(['pause', 'stop', '暂停', '停止']);
 const RESUME = new Set(['resume', '继续']);
+const MAX_COMMAND_CHARS = 500;
+const TRAILING = new Set(['.', '!', '。', '！']);
+
+/** Drops trailing spaces and `.!。！` by a backwards scan (a `[…]+$` regex retries per position). */
+function trimEnd(s: string): string {
+  let end = s.length;
+  while (end > 0 && (TRAILING.has(s.charAt(end - 1)) || /\s/.test(s.charAt(end - 1)))) end--;
+  return s.slice(0, end);
+}
 
 /**
  * A pause or resume command (CONTRACT "In chat and on GitHub"): `/pause`, `pause`, `stop`, `暂停`,
@@ -18,12 +27,14 @@ export function commandOf(card: TriggerCard): Command | undefined {
   }
   if (card.kind !== 'message' && card.kind !== 'issue_comment' && card.kind !== 'review_comment')
     return undefined;
-  const word = card.text
-    .replace(/@[\w.\-[\]]+/g, ' ')
-    .trim()
-    .replace(/^\//, '')
-    .replace(/[\s.!。！]+$/u, '')
-    .toLowerCase();
+  // A command is the whole message: a long text is none, and is never scanned (issue 14).
+  if (card.text.length > MAX_COMMAND_CHARS) return undefined;
+  const word = trimEnd(
+    card.text
+      .replace(/@[\w.\-[\]]+/g, ' ')
+      .trim()
+      .replace(/^\//, ''),
+  ).toLowerCase();
   if (PAUSE.has(word)) return 'pause';
   if (RESUME.has(word)) return 'resume';
   return undefined;

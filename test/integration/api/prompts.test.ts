@@ -78,6 +78,26 @@ describe('/api/prompts (R-E1, R-E6, R-F1, R-F2, R-F4)', () => {
     expect((await call(app, 'GET', '/prompts')).body.revision).toBe(head);
   });
 
+  it('issue 14: fields of the wrong JSON type are 422 by key, never a 500, and write nothing', async () => {
+    const head = (await call(app, 'GET', '/prompts')).body.revision;
+    const shapes = [
+      { skills: { name: 'x', text: 'y' } },
+      { skills: 'text' },
+      { team: 'about us' },
+      { team: ['a'] },
+      { overrides: [{ text: 'x' }] },
+      { overrides: { harness: 'plain text' } },
+      { skills: [null, 3, 'x'] },
+    ];
+    for (const shape of shapes) {
+      const r = await call(app, 'PUT', '/prompts', { body: { baseRevision: head, ...shape } });
+      expect(r.status, JSON.stringify(shape)).toBe(422);
+      expect(r.body.code).toBe('invalid');
+      expect(r.body.errors.length).toBeGreaterThan(0);
+    }
+    expect((await call(app, 'GET', '/prompts')).body.revision).toBe(head);
+  });
+
   it('400 for a body that is not JSON or not an object', async () => {
     for (const body of ['{"baseRevision": 1,', '[1,2]', '"text"']) {
       const r = await call(app, 'PUT', '/prompts', { body });

@@ -1,0 +1,104 @@
+import { describe, expect, it } from 'vitest';
+import { reservedBlockProblems } from '../../../src/artifacts/reserved-blocks.ts';
+import type { TriggerCard } from '../../../src/cards/card.ts';
+import { extractTextRefs, MAX_REFS } from '../../../src/cards/extract-refs.ts';
+import { truncateClean } from '../../../src/cards/truncate.ts';
+import { mentionsBot } from '../../../src/channels/github/mentions.ts';
+import { namedRepos } from '../../../src/executor/workspace/repo-choice.ts';
+import { commandOf } from '../../../src/router/command.ts';
+import { countWords } from '../../../src/router/words.ts';
+import { sanitizeUntrusted } from '../../../src/safety/sanitize-text.ts';
+
+const N = 65_000;
+
+/**
+ * Shapes that make backtracking regexes retry from every position: a long run of one character
+ * class, after a prefix that starts a match, before a character that ends it in failure.
+ */
+function hostileShapes(): Record<string, string> {
+  const runs = [
+    ' ',
+    '\t',
+    '\n',
+    ')',
+    '.',
+    '/',
+    '#',
+    'a',
+    '1',
+    '@',
+    '-',
+    '<!--',
+    '\u200b',
+    'http://a/',
+    'a/',
+    '# ',
+    '\n ',
+  ];
+  const prefixes = ['', 'http://a/', 'a/', '# a', '@', 'a', '<!--'];
+  const shapes: Record<string, string> = {};
+  for (const pre of prefixes)
+    for (const run of runs)
+      for (const end of ['', '!x', '\n'])
+        shapes[`${JSON.stringify(pre)} + ${JSON.stringify(run)}×n + ${JSON.stringify(end)}`] =
+          pre + run.repeat(Math.floor(N / run.length)) + end;
+  return shapes;
+}
+
+const asCard = (text: string) => ({ kind: 'message', text, refs: [] }) as unknown as TriggerCard;
+
+/** Every function that reads external text (comments, messages, checkout files) with regexes. */
+const readers: Record<string, (text: string) => unknown> = {
+  extractTextRefs: (t) => extractTextRefs(t, 'o/r'),
+  sanitizeUntrusted,
+  countWords,
+  mentionsBot: (t) => mentionsBot(t, 'bot'),
+  reservedBlockProblems: (t) => reservedBlockProblems(t, 'f.md', 1),
+  truncateClean: (t) => truncateClean(t, 4000),
+  commandOf: (t) => commandOf(asCard(t)),
+  namedRepos: (t) => namedRepos(asCard(t)),
+};
+
+describe('issue 14 "input costs nothing": regexes over external text run in linear time', () => {
+  const shapes = hostileShapes();
+  for (const [name, read] of Object.entries(readers)) {
+    it(`${name}: no 65k-character hostile shape costs more than 150 ms`, () => {
+      // Before the fix: `http://a/` + 65,000 `)` + `x` took ~2 s in extractTextRefs, a long
+      // space run ~3.7 s in commandOf and a long heading line ~3.7 s in reservedBlockProblems.
+      // Linear code takes ~1 ms here; the bound leaves room for a loaded 2-core machine.
+      const slow: string[] = [];
+      for (const [shape, text] of Object.entries(shapes)) {
+        const start = performance.now();
+        read(text);
+        const ms = performance.now() - start;
+        if (ms > 150) slow.push(`${shape}: ${ms.toFixed(0)} ms`);
+      }
+      expect(slow).toEqual([]);
+    });
+  }
+
+  it('a closing-punctuation run after a URL still ends the URL, as before', () => {
+    expect(extractTextRefs('see https://github.com/o/r/pull/3).')).toEqual([
+      { type: 'pr', repo: 'o/r', number: 3 },
+    ]);
+    expect(extractTextRefs(`http://a/${')'.repeat(N)}x`)).toEqual([{ type: 'url', url: 'http://a/' }]);
+  });
+
+  it('a text naming thousands of issues yields at most MAX_REFS references', () => {
+    const refs = extractTextRefs(Array.from({ length: 3000 }, (_, i) => `#${i + 1}`).join(' '), 'o/r');
+    expect(refs).toHaveLength(MAX_REFS);
+  });
+
+  it('commands survive the rewrite: trailing punctuation and mentions aside', () => {
+    expect(commandOf(asCard('@bot /pause!! '))).toBe('pause');
+    expect(commandOf(asCard('继续。'))).toBe('resume');
+    expect(commandOf(asCard(`pause${' '.repeat(600)}`))).toBeUndefined();
+  });
+
+  it('reserved headings are still found, closing hashes and all', () => {
+    expect(reservedBlockProblems('## Policy ##', 'f.md', 1)).toHaveLength(1);
+    expect(reservedBlockProblems('  # Team: x', 'f.md', 1)).toHaveLength(1);
+    expect(reservedBlockProblems('#Policy', 'f.md', 1)).toHaveLength(0);
+    expect(reservedBlockProblems('# Policy#', 'f.md', 1)).toHaveLength(0);
+  });
+});
