@@ -28,7 +28,12 @@ export async function benchAgentLoop(
   const redis = new Redis(redisUrl, { maxRetriesPerRequest: null });
   const keys = createKeys(`bench-${randomUUID().slice(0, 8)}`);
   try {
-    const model = createModelClient({ baseURL: llm.baseURL, apiKey: 'bench', model: 'fake-model' });
+    const model = createModelClient({
+      baseURL: llm.baseURL,
+      apiKey: 'bench',
+      model: 'deepseek-flash',
+      contract: { provider: 'deepseek', thinking: 'enabled' },
+    });
     const steps: number[] = [];
     const bare: number[] = [];
     // Turns and bare round trips alternate, so load from elsewhere on the machine hits both alike.

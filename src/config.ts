@@ -19,6 +19,23 @@ const flag = (dflt: boolean) =>
 
 const url = (dflt: string) => z.url().default(dflt);
 
+/** The model contracts the product speaks (R-H1). */
+export const LLM_PROVIDERS = ['deepseek', 'openai', 'compatible', 'anthropic'] as const;
+export type LlmProvider = (typeof LLM_PROVIDERS)[number];
+
+const thinking = (dflt: 'enabled' | 'disabled') =>
+  z.enum(['enabled', 'disabled'], { message: 'enabled or disabled' }).default(dflt);
+const effort = z.enum(['high', 'max'], { message: 'high or max' }).default('high');
+
+/** The provider a base URL belongs to when `LLM_PROVIDER` is unset: the public hosts by name, anything else `compatible`. */
+export function providerOfBaseUrl(baseUrl: string): LlmProvider {
+  const host = new URL(baseUrl).hostname.toLowerCase();
+  if (host === 'api.deepseek.com') return 'deepseek';
+  if (host === 'api.openai.com') return 'openai';
+  if (host === 'api.anthropic.com') return 'anthropic';
+  return 'compatible';
+}
+
 /** `chat_id=owner/name,…` → Map(chat → repo). */
 const chatRepos = z
   .string()
@@ -64,9 +81,17 @@ const EnvSchema = z
     GITHUB_BOT_LOGIN: z.string().min(1).optional(),
     LLM_BASE_URL: url('https://api.deepseek.com'),
     LLM_API_KEY: z.string().min(1).optional(),
-    LLM_MODEL: z.string().min(1).default('deepseek-chat'),
+    /** Which provider's contract to speak (R-H1); unset: derived from `LLM_BASE_URL` (`llmProvider`). */
+    LLM_PROVIDER: z.enum(LLM_PROVIDERS, { message: `one of ${LLM_PROVIDERS.join(', ')}` }).optional(),
+    /** DeepSeek's current name (issue 12): `deepseek-chat` / `deepseek-reasoner` were retired on 2026-07-24. */
+    LLM_MODEL: z.string().min(1).default('deepseek-flash'),
     MAIN_MODEL: z.string().min(1).optional(),
     EXECUTOR_MODEL: z.string().min(1).optional(),
+    /** DeepSeek thinking mode per session kind: routing is cheap and latency-bound, executors do the hard work. */
+    MAIN_THINKING: thinking('disabled'),
+    EXECUTOR_THINKING: thinking('enabled'),
+    MAIN_REASONING_EFFORT: effort,
+    EXECUTOR_REASONING_EFFORT: effort,
     WORKSPACE_DIR: z.string().min(1).default('./data/workspaces'),
     CHAT_REPOS: chatRepos,
     ALLOWED_USERS: list,
@@ -114,6 +139,8 @@ export type Config = Env & {
   githubEnabled: boolean;
   mainModel: string;
   executorModel: string;
+  /** `LLM_PROVIDER`, or the one `LLM_BASE_URL` belongs to. */
+  llmProvider: LlmProvider;
 };
 
 /** Thrown when the environment is wrong; `message` is one line per bad variable. */
@@ -140,5 +167,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     githubEnabled: Boolean(e.GITHUB_WEBHOOK_SECRET && (e.GITHUB_TOKEN || e.GITHUB_APP_ID)),
     mainModel: e.MAIN_MODEL ?? e.LLM_MODEL,
     executorModel: e.EXECUTOR_MODEL ?? e.LLM_MODEL,
+    llmProvider: e.LLM_PROVIDER ?? providerOfBaseUrl(e.LLM_BASE_URL),
   };
 }

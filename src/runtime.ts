@@ -7,7 +7,8 @@ import {
   type PromptDeps,
   type PromptReader,
 } from './prompts/index.ts';
-import { createModelClient, type ModelClient } from './session/model-client.ts';
+import { createModelForConfig } from './session/create-model-for-config.ts';
+import type { ModelClient } from './session/model-client.ts';
 
 /**
  * What sessions need beyond the shared context: this release's built-in prompt texts, a
@@ -45,12 +46,12 @@ export async function createRuntime(
   const c = ctx.config;
   // A local OpenAI-compatible server may need no key; the default public endpoint does.
   const modelOn = Boolean(c.LLM_API_KEY) || c.LLM_BASE_URL.replace(/\/$/, '') !== DEFAULT_LLM;
-  const model = (name: string) =>
-    createModelClient({ baseURL: c.LLM_BASE_URL, apiKey: c.LLM_API_KEY ?? 'none', model: name });
   return {
     ctx,
     prompts: { ...deps, reader: createPromptReader(deps) },
-    models: modelOn ? { main: model(c.mainModel), executor: model(c.executorModel) } : {},
+    models: modelOn
+      ? { main: createModelForConfig(c, 'main'), executor: createModelForConfig(c, 'executor') }
+      : {},
     artifacts: await createArtifactSource(ctx, b.skills, artifactDirs),
     shutdown: new AbortController(),
   };

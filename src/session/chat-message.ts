@@ -11,7 +11,17 @@ export interface ToolCall {
 
 export type ChatMessage =
   | { role: 'user'; content: string }
-  | { role: 'assistant'; content: string | null; tool_calls?: ToolCall[] }
+  | {
+      role: 'assistant';
+      content: string | null;
+      tool_calls?: ToolCall[];
+      /**
+       * The model's chain of thought (DeepSeek thinking mode), kept as it came, streamed or not
+       * (R-H1). Whether it goes back to the model is the provider's rule (`toWireMessages`).
+       * Transcripts written before issue 12 have none.
+       */
+      reasoning_content?: string;
+    }
   | { role: 'tool'; tool_call_id: string; content: string };
 
 export type AssistantMessage = Extract<ChatMessage, { role: 'assistant' }>;

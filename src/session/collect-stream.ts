@@ -1,26 +1,29 @@
 import type { ChatCompletionChunk } from 'openai/resources/chat/completions';
 import type { ToolCall } from './chat-message.ts';
 import type { ModelReply } from './model-reply.ts';
+import { usageFromWire, type WireUsage } from './usage-from-wire.ts';
+
+/** DeepSeek streams its chain of thought in `delta.reasoning_content`, beside `content`. */
+type Delta = ChatCompletionChunk.Choice.Delta & { reasoning_content?: string | null };
 
 /**
- * Folds a streamed completion into one reply: content pieces are joined, tool-call deltas are
- * merged by `index` (the first delta carries id and name, later ones argument pieces).
+ * Folds a streamed completion into one reply: content and reasoning pieces are joined, tool-call
+ * deltas are merged by `index` (the first delta carries id and name, later ones argument pieces).
  */
 export async function collectStream(stream: AsyncIterable<ChatCompletionChunk>): Promise<ModelReply> {
   let content = '';
   let sawContent = false;
+  let reasoning: string | undefined;
   const calls = new Map<number, ToolCall>();
-  const usage = { promptTokens: 0, completionTokens: 0 };
+  let usage: WireUsage | undefined;
   for await (const chunk of stream) {
-    if (chunk.usage) {
-      usage.promptTokens = chunk.usage.prompt_tokens;
-      usage.completionTokens = chunk.usage.completion_tokens;
-    }
-    const delta = chunk.choices[0]?.delta;
+    if (chunk.usage) usage = chunk.usage as WireUsage;
+    const delta = chunk.choices[0]?.delta as Delta | undefined;
     if (delta?.content) {
       content += delta.content;
       sawContent = true;
     }
+    if (typeof delta?.reasoning_content === 'string') reasoning = (reasoning ?? '') + delta.reasoning_content;
     for (const d of delta?.tool_calls ?? []) {
       const call = calls.get(d.index) ?? {
         id: '',
@@ -39,7 +42,8 @@ export async function collectStream(stream: AsyncIterable<ChatCompletionChunk>):
       role: 'assistant',
       content: sawContent ? content : null,
       ...(toolCalls.length ? { tool_calls: toolCalls } : {}),
+      ...(reasoning !== undefined ? { reasoning_content: reasoning } : {}),
     },
-    usage,
+    usage: usageFromWire(usage),
   };
 }

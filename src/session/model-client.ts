@@ -1,9 +1,16 @@
 import OpenAI from 'openai';
-import type { ChatCompletion, ChatCompletionFunctionTool } from 'openai/resources/chat/completions';
+import type {
+  ChatCompletion,
+  ChatCompletionCreateParamsNonStreaming,
+  ChatCompletionFunctionTool,
+} from 'openai/resources/chat/completions';
+import type { ChatContract } from './chat-contract.ts';
 import type { ChatMessage, ToolCall } from './chat-message.ts';
+import { chatRequestBody } from './chat-request-body.ts';
 import { collectStream } from './collect-stream.ts';
 import { MalformedToolCallError } from './errors/malformed-tool-call-error.ts';
 import type { ModelReply } from './model-reply.ts';
+import { usageFromWire } from './usage-from-wire.ts';
 
 export interface ModelRequest {
   system: string;
@@ -25,6 +32,8 @@ export interface ModelClientOptions {
   /** Per-request time-out; a time-out is retried by the turn like a 5xx. */
   timeoutMs?: number;
   stream?: boolean;
+  /** Which provider's contract to speak and, for DeepSeek, the thinking settings (R-H1); default `compatible`. */
+  contract?: ChatContract;
 }
 
 /**
@@ -41,11 +50,12 @@ export function createModelClient(opts: ModelClientOptions): ModelClient {
   return {
     model: opts.model,
     async complete(req, signal) {
-      const body = {
-        model: opts.model,
-        messages: [{ role: 'system' as const, content: req.system }, ...req.messages],
-        ...(req.tools.length ? { tools: req.tools } : {}),
-      };
+      // DeepSeek's fields (`thinking`, `reasoning_content` on messages) are not in the package's types.
+      const body = chatRequestBody(
+        opts.model,
+        opts.contract ?? { provider: 'compatible' },
+        req,
+      ) as unknown as ChatCompletionCreateParamsNonStreaming;
       const scoped = scopedSignal(signal);
       const options = scoped ? { signal: scoped.signal } : undefined;
       try {
@@ -79,7 +89,10 @@ function scopedSignal(parent?: AbortSignal): { signal: AbortSignal; release: () 
 }
 
 function fromCompletion(completion: ChatCompletion): ModelReply {
-  const msg = completion.choices[0]?.message;
+  // DeepSeek's thinking mode answers `message.reasoning_content` beside `content`.
+  const msg = completion.choices[0]?.message as
+    | (ChatCompletion.Choice['message'] & { reasoning_content?: string | null })
+    | undefined;
   const calls: ToolCall[] = (msg?.tool_calls ?? []).flatMap((c) =>
     c.type === 'function'
       ? [
@@ -96,11 +109,9 @@ function fromCompletion(completion: ChatCompletion): ModelReply {
       role: 'assistant',
       content: msg?.content ?? null,
       ...(calls.length ? { tool_calls: calls } : {}),
+      ...(typeof msg?.reasoning_content === 'string' ? { reasoning_content: msg.reasoning_content } : {}),
     },
-    usage: {
-      promptTokens: completion.usage?.prompt_tokens ?? 0,
-      completionTokens: completion.usage?.completion_tokens ?? 0,
-    },
+    usage: usageFromWire(completion.usage),
   };
 }
 

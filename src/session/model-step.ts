@@ -41,10 +41,10 @@ export async function modelStep(run: TurnRun): Promise<StepResult> {
 
   const { message, usage } = attempt.reply;
   countRequest(run.metrics, run.sessionKind, 'ok');
-  countTokens(run.metrics, run.sessionKind, usage);
+  countTokens(run.metrics, run.sessionKind, run.model.model, usage);
   run.turn.modelRequests += 1;
   run.turn.tokens += usage.promptTokens + usage.completionTokens;
-  await run.store.appendStep(run.sessionId, [message], run.turn, prompt.revision);
+  await run.store.appendStep(run.sessionId, [message], run.turn, prompt.revision, usage);
   run.messages.push(message);
   if (!message.tool_calls?.length) return outcome(run, { kind: 'ended', text: message.content });
   return goOn;

@@ -1,8 +1,17 @@
 import type { Redis } from 'ioredis';
 import type { Keys } from '../store/keys.ts';
 import type { ChatMessage } from './chat-message.ts';
+import type { ModelUsage } from './model-reply.ts';
 import type { ToolResult } from './tool.ts';
 import type { TurnState } from './turn-state.ts';
+
+/** The session's lifetime model usage, as fields of the transcript's meta hash (`sessionUsage` reads them). */
+export const USAGE_FIELDS = {
+  requests: 'usage:requests',
+  promptTokens: 'usage:prompt',
+  completionTokens: 'usage:completion',
+  cacheHitTokens: 'usage:cache_hit',
+} as const;
 
 /** A session's conversation as stored: messages, completed steps, the turn, tool results by key. */
 export interface Transcript {
@@ -42,19 +51,28 @@ export function createTranscriptStore(redis: Redis, keys: Keys) {
 
   /**
    * Appends messages and saves the turn's state as one step; `revision`, when given, is the prompt
-   * settings revision the step's model request used (R-F3), recorded in the same round trip.
+   * settings revision the step's model request used (R-F3), and `usage` what that request cost,
+   * added to the session's totals (issue 12: cache hits per session) — all in the same round trip,
+   * so a resumed turn never counts a request twice.
    */
   async function appendStep(
     sessionId: string,
     messages: readonly ChatMessage[],
     turn: TurnState,
     revision?: number,
+    usage?: ModelUsage,
   ): Promise<void> {
     const m = redis.multi();
     if (messages.length) m.rpush(list(sessionId), ...messages.map((x) => JSON.stringify(x)));
     m.hset(meta(sessionId), 'turn', JSON.stringify(turn));
     m.hincrby(meta(sessionId), 'step', 1);
     if (revision !== undefined) m.zadd(keys.sessionRevisions(sessionId), 'NX', revision, String(revision));
+    if (usage) {
+      m.hincrby(meta(sessionId), USAGE_FIELDS.requests, 1);
+      m.hincrby(meta(sessionId), USAGE_FIELDS.promptTokens, usage.promptTokens);
+      m.hincrby(meta(sessionId), USAGE_FIELDS.completionTokens, usage.completionTokens);
+      m.hincrby(meta(sessionId), USAGE_FIELDS.cacheHitTokens, usage.cacheHitTokens);
+    }
     await m.exec();
   }
 

@@ -15,6 +15,12 @@ export function createMetrics(withDefaults = false) {
     deliveries: counter('switchyard_outbox_deliveries_total', 'Outgoing effects', ['channel', 'outcome']),
     llmTokens: counter('switchyard_llm_tokens_total', 'Model tokens used', ['session', 'kind']),
     llmRequests: counter('switchyard_llm_requests_total', 'Model requests', ['session', 'outcome']),
+    /** Issue 12: divide by `switchyard_llm_tokens_total{kind="prompt"}` for the cache-hit share. */
+    llmCacheHitTokens: counter(
+      'switchyard_llm_cache_hit_tokens_total',
+      "Prompt tokens served from the provider's prefix cache",
+      ['session', 'model'],
+    ),
     errors: counter('switchyard_errors_total', 'Errors by place', ['where']),
     ingestSeconds: new Histogram({
       name: 'switchyard_ingest_seconds',

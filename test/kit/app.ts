@@ -29,6 +29,8 @@ export async function startTestApp(
     REDIS_URL: redisUrl(),
     KEY_PREFIX: freshPrefix(),
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    // The kit's fake model is DeepSeek (the default provider): speak its contract to it (issue 12).
+    LLM_PROVIDER: 'deepseek',
     ...env,
   });
   const ctx = createContext(config, { log: createLogger(config.LOG_LEVEL) });

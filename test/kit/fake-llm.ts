@@ -1,10 +1,15 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { deepseekDialect } from './fake-llm-deepseek.ts';
+import type { FakeDialectRules } from './fake-llm-dialect.ts';
+import { openaiDialect } from './fake-llm-openai.ts';
 
 /**
  * A scripted OpenAI Chat Completions server on loopback (ARCHITECTURE: "tests run the real client
  * against a local scripted server"). It answers `POST /v1/chat/completions` and
- * `POST /chat/completions`, streaming (SSE) or not, and records every request.
+ * `POST /chat/completions`, streaming (SSE) or not, and records every request. It speaks DeepSeek
+ * by default, the product's default provider, and refuses what DeepSeek refuses
+ * (`fake-llm-deepseek.ts`); `dialect: 'openai'` makes it OpenAI (`fake-llm-openai.ts`).
  */
 
 /** A tool call the fake model makes. A string `arguments` is sent verbatim (malformed JSON on demand). */
@@ -25,6 +30,8 @@ export type FakeReply =
       type: 'message';
       text?: string;
       toolCalls?: FakeToolCall[];
+      /** The chain of thought sent with thinking on (default: a short sentence); never sent with it off. */
+      reasoning?: string;
       usage?: Partial<FakeUsage>;
       /** Answer after this many milliseconds (for time-outs and wall-time budgets). */
       delayMs?: number;
@@ -42,11 +49,16 @@ export interface RecordedRequest {
   /** The first system message's text, if any. */
   system: string | undefined;
   body: Record<string, unknown>;
+  /** The `usage` the fake answered with (set once it answers). */
+  usage?: Record<string, unknown>;
+  /** Fields the provider ignored in this request (DeepSeek: sampling fields with thinking on). */
+  ignored: string[];
 }
 
 export interface RecordedMessage {
   role: string;
   content?: string | null;
+  reasoning_content?: string | null;
   tool_call_id?: string;
   tool_calls?: { id: string; type: string; function: { name: string; arguments: string } }[];
 }
@@ -94,10 +106,14 @@ export interface FakeLlm {
 
 let callSeq = 0;
 
+/** Which provider the fake model is: its refusals, reasoning and usage fields. */
+export type FakeDialect = 'deepseek' | 'openai';
+
 /** Starts the fake model on 127.0.0.1 at a free port. */
 export async function startFakeLlm(
-  opts: { replies?: FakeReply[]; handler?: FakeHandler } = {},
+  opts: { replies?: FakeReply[]; handler?: FakeHandler; dialect?: FakeDialect } = {},
 ): Promise<FakeLlm> {
+  const dialect: FakeDialectRules = opts.dialect === 'openai' ? openaiDialect() : deepseekDialect();
   const queue: FakeReply[] = [...(opts.replies ?? [])];
   let handler = opts.handler;
   const requests: RecordedRequest[] = [];
@@ -112,14 +128,24 @@ export async function startFakeLlm(
     }
     const body = JSON.parse(await readBody(req)) as Record<string, unknown>;
     const recorded = record(path, req, body);
+    recorded.ignored = dialect.ignored(recorded);
     requests.push(recorded);
+    // The provider's refusals come first: a scripted reply never rescues a request it would refuse.
+    const refusal = dialect.refuse(recorded);
+    if (refusal) return sendJson(res, refusal.status, refusal.body);
     const reply = queue.shift() ?? (handler ? await handler(recorded) : undefined);
     if (!reply) return sendError(res, 500, 'fake-llm: no scripted reply left');
     if (reply.type === 'error') return sendError(res, reply.status, reply.message, reply.retryAfterSeconds);
     if (reply.delayMs) await new Promise((r) => setTimeout(r, reply.delayMs));
     if (res.destroyed) return;
-    if (recorded.stream) return sendStream(res, recorded, reply);
-    return sendJson(res, 200, completion(recorded, reply));
+    const answer: Answer = {
+      reply,
+      reasoning: dialect.reasoning(recorded, reply.reasoning),
+      usage: dialect.usage(recorded, reply.usage),
+    };
+    recorded.usage = answer.usage;
+    if (recorded.stream) return sendStream(res, recorded, answer);
+    return sendJson(res, 200, completion(recorded, answer));
   }
 
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -152,6 +178,7 @@ function record(path: string, req: IncomingMessage, body: Record<string, unknown
     tools: (body.tools ?? []) as RecordedTool[],
     system: system ?? undefined,
     body,
+    ignored: [],
   };
 }
 
@@ -166,6 +193,13 @@ function readBody(req: IncomingMessage): Promise<string> {
 
 type MessageReply = Extract<FakeReply, { type: 'message' }>;
 
+/** A scripted reply with what the dialect adds: reasoning (thinking on) and the usage object. */
+interface Answer {
+  reply: MessageReply;
+  reasoning: string | undefined;
+  usage: Record<string, unknown>;
+}
+
 function wireToolCalls(reply: MessageReply) {
   return (reply.toolCalls ?? []).map((c) => ({
     id: c.id ?? `call_${++callSeq}`,
@@ -177,13 +211,7 @@ function wireToolCalls(reply: MessageReply) {
   }));
 }
 
-function usageOf(reply: MessageReply) {
-  const prompt = reply.usage?.prompt_tokens ?? 10;
-  const completion = reply.usage?.completion_tokens ?? 5;
-  return { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion };
-}
-
-function completion(req: RecordedRequest, reply: MessageReply) {
+function completion(req: RecordedRequest, { reply, reasoning, usage }: Answer) {
   const calls = wireToolCalls(reply);
   return {
     id: `chatcmpl-${++callSeq}`,
@@ -196,17 +224,21 @@ function completion(req: RecordedRequest, reply: MessageReply) {
         message: {
           role: 'assistant',
           content: reply.text ?? null,
+          ...(reasoning !== undefined ? { reasoning_content: reasoning } : {}),
           ...(calls.length ? { tool_calls: calls } : {}),
         },
         finish_reason: calls.length ? 'tool_calls' : 'stop',
       },
     ],
-    usage: usageOf(reply),
+    usage,
   };
 }
 
-/** SSE chunks as OpenAI sends them: role, content, tool-call deltas (name then argument pieces), finish, usage. */
-function sendStream(res: ServerResponse, req: RecordedRequest, reply: MessageReply): void {
+/**
+ * SSE chunks as OpenAI sends them: role, reasoning pieces (DeepSeek thinking mode), content,
+ * tool-call deltas (name then argument pieces), finish, usage.
+ */
+function sendStream(res: ServerResponse, req: RecordedRequest, { reply, reasoning, usage }: Answer): void {
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
   const id = `chatcmpl-${++callSeq}`;
   const created = Math.floor(Date.now() / 1000);
@@ -217,6 +249,7 @@ function sendStream(res: ServerResponse, req: RecordedRequest, reply: MessageRep
   const delta = (d: Record<string, unknown>, finish: string | null = null) =>
     chunk([{ index: 0, delta: d, finish_reason: finish }]);
   delta({ role: 'assistant', content: '' });
+  if (reasoning) for (const piece of split(reasoning)) delta({ reasoning_content: piece });
   if (reply.text) for (const piece of split(reply.text)) delta({ content: piece });
   const calls = wireToolCalls(reply);
   calls.forEach((c, index) => {
@@ -228,7 +261,7 @@ function sendStream(res: ServerResponse, req: RecordedRequest, reply: MessageRep
   });
   delta({}, calls.length ? 'tool_calls' : 'stop');
   const options = req.body.stream_options as { include_usage?: boolean } | undefined;
-  if (options?.include_usage) chunk([], { usage: usageOf(reply) });
+  if (options?.include_usage) chunk([], { usage });
   res.end('data: [DONE]\n\n');
 }
 

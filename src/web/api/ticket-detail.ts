@@ -1,6 +1,7 @@
 import { loadCard } from '../../cards/ingest.ts';
 import type { Ctx } from '../../context.ts';
 import { sessionRevisions } from '../../prompts/index.ts';
+import { addUsage, type SessionUsage, sessionUsage } from '../../session/session-usage.ts';
 import { getPause } from '../../tickets/pause.ts';
 import type { Ticket } from '../../tickets/ticket.ts';
 import { getTicket, ticketAttachments } from '../../tickets/ticket-store.ts';
@@ -22,6 +23,8 @@ export interface TicketDetail extends TicketSummary {
   prs: string[];
   cards: Awaited<ReturnType<typeof cardsOf>>;
   sessions: Awaited<ReturnType<typeof sessionOf>>[];
+  /** Model usage of the ticket's sessions together, cache hits included (issue 12). */
+  usage: SessionUsage;
   outbox: Awaited<ReturnType<typeof outboxOf>>;
   reports: unknown[];
 }
@@ -40,6 +43,7 @@ export async function ticketDetail(ctx: ReadCtx, id: string): Promise<TicketDeta
     ctx.redis.smembers(ctx.keys.ticketSessions(id)),
   ]);
   const sessionIds = [...new Set([executorSessionId(id), ...listed])];
+  const sessions = await Promise.all(sessionIds.map((s) => sessionOf(ctx, s)));
   return {
     ...summarize(ticket, pause ?? null),
     ticket,
@@ -47,7 +51,8 @@ export async function ticketDetail(ctx: ReadCtx, id: string): Promise<TicketDeta
     pr: pr ? parse(pr) : null,
     prs: refs.filter((r) => r.startsWith('gh:')).sort(),
     cards,
-    sessions: await Promise.all(sessionIds.map((s) => sessionOf(ctx, s))),
+    sessions,
+    usage: addUsage(sessions.map((s) => s.usage)),
     outbox,
     reports: reports.map(parse),
   };
@@ -77,14 +82,18 @@ async function cardsOf(ctx: ReadCtx, id: string) {
   );
 }
 
-/** A session with the prompt revisions it ran under (R-F3) and its latest turn's usage (budgets). */
+/**
+ * A session with the prompt revisions it ran under (R-F3), its latest turn's usage (budgets) and its
+ * lifetime model usage with cache hits (issue 12).
+ */
 async function sessionOf(ctx: ReadCtx, sessionId: string) {
-  const [revisions, turn, steps] = await Promise.all([
+  const [revisions, turn, steps, usage] = await Promise.all([
     sessionRevisions(ctx, sessionId),
     ctx.redis.hget(ctx.keys.transcriptMeta(sessionId), 'turn'),
     ctx.redis.llen(ctx.keys.transcript(sessionId)),
+    sessionUsage(ctx.redis, ctx.keys, sessionId),
   ]);
-  return { id: sessionId, revisions, lastTurn: turn ? parse(turn) : null, transcriptLength: steps };
+  return { id: sessionId, revisions, lastTurn: turn ? parse(turn) : null, transcriptLength: steps, usage };
 }
 
 /** The ticket's delivered effects, oldest first, each with its sent record. */

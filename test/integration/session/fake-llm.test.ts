@@ -9,11 +9,24 @@ describe('fake LLM server', () => {
     const llm = await startFakeLlm({ replies: [text('queued')], handler: () => text('handled') });
     try {
       const root = llm.baseURL.replace(/\/v1$/, '');
-      const a = await (await post(`${root}/chat/completions`, { model: 'm', messages: [] })).json();
-      const b = await (await post(`${llm.baseURL}/chat/completions`, { model: 'm', messages: [] })).json();
+      const a = await (
+        await post(`${root}/chat/completions`, { model: 'deepseek-flash', messages: [] })
+      ).json();
+      const b = await (
+        await post(`${llm.baseURL}/chat/completions`, { model: 'deepseek-flash', messages: [] })
+      ).json();
       expect(a.choices[0].message.content).toBe('queued');
       expect(b.choices[0].message.content).toBe('handled');
-      expect(b.usage).toEqual({ prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 });
+      // Usage as DeepSeek reports it; the prompt is counted from the request.
+      const prompt = b.usage.prompt_tokens;
+      expect(prompt).toBeGreaterThan(0);
+      expect(b.usage).toEqual({
+        prompt_tokens: prompt,
+        completion_tokens: 5,
+        total_tokens: prompt + 5,
+        prompt_cache_hit_tokens: b.usage.prompt_cache_hit_tokens,
+        prompt_cache_miss_tokens: prompt - b.usage.prompt_cache_hit_tokens,
+      });
       expect(llm.requests.map((r) => r.path)).toEqual(['/chat/completions', '/v1/chat/completions']);
     } finally {
       await llm.close();
@@ -26,7 +39,7 @@ describe('fake LLM server', () => {
     });
     try {
       const res = await post(`${llm.baseURL}/chat/completions`, {
-        model: 'm',
+        model: 'deepseek-flash',
         messages: [],
         stream: true,
         stream_options: { include_usage: true },
@@ -40,7 +53,7 @@ describe('fake LLM server', () => {
         .map((d: { function?: { arguments?: string } }) => d.function?.arguments ?? '')
         .join('');
       expect(JSON.parse(args)).toEqual({ to: 'c1', text: 'hello there' });
-      expect(chunks.at(-1).usage.total_tokens).toBe(15);
+      expect(chunks.at(-1).usage.total_tokens).toBe(chunks.at(-1).usage.prompt_tokens + 5);
     } finally {
       await llm.close();
     }
@@ -49,11 +62,11 @@ describe('fake LLM server', () => {
   it('answers scripted errors with the status and Retry-After asked for', async () => {
     const llm = await startFakeLlm({ replies: [failure(429, 3)] });
     try {
-      const res = await post(`${llm.baseURL}/chat/completions`, { model: 'm', messages: [] });
+      const res = await post(`${llm.baseURL}/chat/completions`, { model: 'deepseek-flash', messages: [] });
       expect(res.status).toBe(429);
       expect(res.headers.get('retry-after')).toBe('3');
       expect((await res.json()).error.type).toBe('rate_limit_error');
-      const empty = await post(`${llm.baseURL}/chat/completions`, { model: 'm', messages: [] });
+      const empty = await post(`${llm.baseURL}/chat/completions`, { model: 'deepseek-flash', messages: [] });
       expect(empty.status).toBe(500);
     } finally {
       await llm.close();

@@ -25,7 +25,8 @@ export async function sessionHarness() {
     const model = createModelClient({
       baseURL: llm.baseURL,
       apiKey: 'test-key',
-      model: 'fake-model',
+      model: 'deepseek-flash',
+      contract: { provider: 'deepseek', thinking: 'enabled', reasoningEffort: 'high' },
       ...modelOpts,
     });
     const defaultHooks: TurnHooks = {

@@ -48,7 +48,12 @@ describe('resume', () => {
         sessionId: 'sess-1',
         turnId: 'turn-1',
         input: [{ role: 'user', content: 'this input was already appended' }],
-        model: createModelClient({ baseURL: w.llm.baseURL, apiKey: 'k', model: 'fake-model' }),
+        model: createModelClient({
+          baseURL: w.llm.baseURL,
+          apiKey: 'k',
+          model: 'deepseek-flash',
+          contract: { provider: 'deepseek', thinking: 'enabled' },
+        }),
         tools: [send],
         hooks: { systemPrompt: async () => ({ text: 'system', revision: 1 }) },
         redis: other,

@@ -17,11 +17,18 @@ describe('runTurn', () => {
 
     const outcome = await w.turn({ tools: [noteTool(effects)] });
 
-    expect(outcome).toMatchObject({ kind: 'ended', text: 'done', usage: { modelRequests: 3, tokens: 45 } });
+    // Tokens as the model reported them: prompt tokens it counted from each request, plus completion.
+    const reported = w.llm.requests.reduce((n, r) => n + Number(r.usage?.total_tokens), 0);
+    expect(reported).toBeGreaterThan(45);
+    expect(outcome).toMatchObject({
+      kind: 'ended',
+      text: 'done',
+      usage: { modelRequests: 3, tokens: reported },
+    });
     expect(effects.map((e) => e.text)).toEqual(['a', 'b', 'c']);
     expect(w.llm.requests).toHaveLength(3);
     expect(w.llm.requests[0]?.tools.map((t) => t.function.name)).toEqual(['note']);
-    expect(w.llm.requests[0]?.model).toBe('fake-model');
+    expect(w.llm.requests[0]?.model).toBe('deepseek-flash');
     expect(w.llm.requests[0]?.authorization).toBe('Bearer test-key');
     const third = w.llm.requests[2]?.messages ?? [];
     expect(third.filter((m) => m.role === 'tool').map((m) => m.content)).toEqual([

@@ -100,6 +100,7 @@ export async function ticketDetailView(root, id) {
     ),
     block(
       'Sessions and the prompt revisions they used',
+      t.usage ? h('p', { class: 'meta', 'data-usage': 'ticket' }, `Ticket: ${usageLine(t.usage)}`) : null,
       t.sessions.length
         ? h(
             'table',
@@ -110,7 +111,9 @@ export async function ticketDetailView(root, id) {
               h(
                 'tr',
                 null,
-                ['Session', 'Revisions', 'Transcript', 'Last turn'].map((x) => h('th', { scope: 'col' }, x)),
+                ['Session', 'Revisions', 'Transcript', 'Model usage', 'Last turn'].map((x) =>
+                  h('th', { scope: 'col' }, x),
+                ),
               ),
             ),
             h(
@@ -123,6 +126,7 @@ export async function ticketDetailView(root, id) {
                   h('td', null, h('code', null, s.id)),
                   h('td', null, facts(s.revisions)),
                   h('td', null, `${s.transcriptLength} entries`),
+                  h('td', null, usageLine(s.usage)),
                   h('td', null, facts(s.lastTurn)),
                 ),
               ),
@@ -194,4 +198,15 @@ function prLink(pr) {
     null,
     safe ? h('a', { href: pr.url, rel: 'noopener noreferrer', target: '_blank' }, label) : label,
   );
+}
+
+/**
+ * Model usage in one line (issue 12: prompt-cache economy): requests, prompt tokens and the share
+ * the provider served from its cache.
+ * @param {{ requests: number, promptTokens: number, completionTokens: number, cacheHitTokens: number } | undefined} u
+ */
+function usageLine(u) {
+  if (!u || !u.requests) return 'no model requests';
+  const share = u.promptTokens ? Math.round((100 * u.cacheHitTokens) / u.promptTokens) : 0;
+  return `${u.requests} requests · ${u.promptTokens} prompt tokens, ${u.cacheHitTokens} from cache (${share} %) · ${u.completionTokens} completion`;
 }

@@ -1,0 +1,36 @@
+import type { ChatCompletionFunctionTool } from 'openai/resources/chat/completions';
+import type { ChatContract } from './chat-contract.ts';
+import { thinkingOn } from './chat-contract.ts';
+import type { ChatMessage } from './chat-message.ts';
+import { toWireMessages, type WireMessage } from './wire-messages.ts';
+
+export interface ChatRequestBody {
+  model: string;
+  messages: WireMessage[];
+  tools?: ChatCompletionFunctionTool[];
+  thinking?: { type: 'enabled' | 'disabled' };
+  reasoning_effort?: 'high' | 'max';
+}
+
+/**
+ * The request body for one model request (R-H1). DeepSeek gets its `thinking` switch on every
+ * request (so the session kind's choice holds whatever DeepSeek's default) and `reasoning_effort`
+ * only with thinking on; no other provider gets either. No sampling field (`temperature`, `top_p`,
+ * penalties) is ever sent: thinking mode does not support them, and the defaults serve both kinds.
+ */
+export function chatRequestBody(
+  model: string,
+  contract: ChatContract,
+  req: { system: string; messages: readonly ChatMessage[]; tools: ChatCompletionFunctionTool[] },
+): ChatRequestBody {
+  const body: ChatRequestBody = {
+    model,
+    messages: [{ role: 'system', content: req.system }, ...toWireMessages(req.messages, contract)],
+    ...(req.tools.length ? { tools: req.tools } : {}),
+  };
+  if (contract.provider !== 'deepseek') return body;
+  const on = thinkingOn(contract);
+  body.thinking = { type: on ? 'enabled' : 'disabled' };
+  if (on && contract.reasoningEffort) body.reasoning_effort = contract.reasoningEffort;
+  return body;
+}

@@ -1,0 +1,33 @@
+import { type Config, ConfigError } from '../config.ts';
+import type { ChatContract } from './chat-contract.ts';
+import { createModelClient, type ModelClient } from './model-client.ts';
+
+export type SessionKind = 'main' | 'executor';
+
+/**
+ * The model client for one session kind, speaking the configured provider's contract (R-H1). The
+ * one place that branches on `LLM_PROVIDER`: Chat Completions providers share `createModelClient`,
+ * with DeepSeek's thinking settings per session kind; Anthropic's Messages API plugs in here.
+ */
+export function createModelForConfig(c: Config, kind: SessionKind): ModelClient {
+  const model = kind === 'main' ? c.mainModel : c.executorModel;
+  const apiKey = c.LLM_API_KEY ?? 'none';
+  switch (c.llmProvider) {
+    case 'anthropic':
+      throw new ConfigError(
+        'Bad configuration: LLM_PROVIDER: anthropic is not available in this build yet; use deepseek, openai or compatible',
+      );
+    case 'deepseek':
+    case 'openai':
+    case 'compatible':
+      return createModelClient({ baseURL: c.LLM_BASE_URL, apiKey, model, contract: chatContract(c, kind) });
+  }
+}
+
+/** DeepSeek gets the session kind's thinking switch and effort; the others nothing extra. */
+export function chatContract(c: Config, kind: SessionKind): ChatContract {
+  if (c.llmProvider !== 'deepseek') return { provider: c.llmProvider === 'openai' ? 'openai' : 'compatible' };
+  return kind === 'main'
+    ? { provider: 'deepseek', thinking: c.MAIN_THINKING, reasoningEffort: c.MAIN_REASONING_EFFORT }
+    : { provider: 'deepseek', thinking: c.EXECUTOR_THINKING, reasoningEffort: c.EXECUTOR_REASONING_EFFORT };
+}

@@ -1,0 +1,27 @@
+import type { ChatContract } from './chat-contract.ts';
+import { thinkingOn } from './chat-contract.ts';
+import type { ChatMessage } from './chat-message.ts';
+
+export type WireMessage = ChatMessage | { role: 'system'; content: string };
+
+/**
+ * The transcript as one provider is sent it: the stored `reasoning_content` follows DeepSeek's
+ * thinking-mode rule (R-H1, issue 12). With thinking on, an assistant message that called tools
+ * must carry its reasoning in every later request (DeepSeek answers 400 otherwise), so it goes back
+ * — as an empty string for a message stored without one (a transcript from before issue 12, or
+ * written with thinking off). On every other assistant message it is dropped: the docs say it is
+ * ignored there, so sending it costs tokens for nothing. A `compatible` endpoint gets back only what
+ * it gave (a DeepSeek model behind a proxy needs it; other servers never produce it); OpenAI never.
+ */
+export function toWireMessages(messages: readonly ChatMessage[], contract: ChatContract): ChatMessage[] {
+  const pad = thinkingOn(contract);
+  const echo = contract.provider === 'compatible';
+  return messages.map((m) => {
+    if (m.role !== 'assistant') return m;
+    const { reasoning_content: reasoning, ...rest } = m;
+    if (!m.tool_calls?.length) return rest;
+    if (pad) return { ...rest, reasoning_content: reasoning ?? '' };
+    if (echo && reasoning !== undefined) return { ...rest, reasoning_content: reasoning };
+    return rest;
+  });
+}
