@@ -55,7 +55,7 @@ export function fromAnthropicMessage(msg: Pick<Message, 'content' | 'stop_reason
   if (msg.stop_reason && CUT_SHORT.has(msg.stop_reason) && last?.type === 'tool_use') {
     throw new MalformedToolCallError(last.name, `(cut short by stop_reason ${msg.stop_reason})`);
   }
-  const { cacheHitTokens: _hit, cacheWriteTokens: _write, ...usage } = anthropicUsage(msg.usage);
+  const { cacheWriteTokens: _write, ...usage } = anthropicUsage(msg.usage);
   return {
     message: {
       role: 'assistant',

@@ -52,7 +52,7 @@ export interface RecordedRequest {
   /** The `usage` the fake answered with (set once it answers). */
   usage?: Record<string, unknown>;
   /** Fields the provider ignored in this request (DeepSeek: sampling fields with thinking on). */
-  ignored: string[];
+  ignored?: string[];
 }
 
 export interface RecordedMessage {
