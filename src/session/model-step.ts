@@ -1,5 +1,5 @@
+import { requestInWindow } from './context/request-in-window.ts';
 import { recordRevision } from './record-revision.ts';
-import { requestWithRetry } from './request-with-retry.ts';
 import { limitBeforeModelRequest } from './turn-limits.ts';
 import { countRequest, countTokens } from './turn-metrics.ts';
 import { proceed } from './turn-outcome.ts';
@@ -18,18 +18,14 @@ export async function modelStep(run: TurnRun): Promise<StepResult> {
   if (!verdict.go) return outcome(run, { kind: 'stopped', reason: verdict.reason, before: 'model_request' });
 
   const prompt = await run.hooks.systemPrompt();
-  const attempt = await requestWithRetry(
-    run.model,
-    { system: prompt.text, messages: run.messages, tools: run.functionTools },
-    run.retry,
-    {
-      ...(run.signal ? { signal: run.signal } : {}),
-      onError: (err, n, willRetry) => {
-        countRequest(run.metrics, run.sessionKind, 'error');
-        run.log?.warn({ sessionId: run.sessionId, attempt: n, willRetry, err }, 'model request failed');
-      },
+  // R-H2: the transcript as the model sees it, compacted first when it nears the window.
+  const attempt = await requestInWindow(run, prompt.text, {
+    ...(run.signal ? { signal: run.signal } : {}),
+    onError: (err, n, willRetry) => {
+      countRequest(run.metrics, run.sessionKind, 'error');
+      run.log?.warn({ sessionId: run.sessionId, attempt: n, willRetry, err }, 'model request failed');
     },
-  );
+  });
   if (!attempt.ok && attempt.aborted) {
     // Nothing of the answer was stored: the turn resumes with this same request elsewhere.
     return outcome(run, { kind: 'stopped', reason: 'shutdown', before: 'model_request' });

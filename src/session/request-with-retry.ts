@@ -4,7 +4,7 @@ import { describeModelError, type RetryPolicy, retryDelay } from './retry-policy
 
 export type ModelAttempt =
   | { ok: true; reply: ModelReply }
-  | { ok: false; reason: string; attempts: number; aborted?: true };
+  | { ok: false; reason: string; attempts: number; aborted?: true; error?: unknown };
 
 export interface RetryHooks {
   /** Told about every failed attempt, retried or not (metrics, logs). */
@@ -47,7 +47,8 @@ export async function requestWithRetry(
       if (hooks.signal?.aborted) return { ok: false, reason: 'aborted', attempts: attempt, aborted: true };
       const delay = retryDelay(err, attempt, policy);
       hooks.onError?.(err, attempt, delay !== undefined);
-      if (delay === undefined) return { ok: false, reason: describeModelError(err), attempts: attempt };
+      if (delay === undefined)
+        return { ok: false, reason: describeModelError(err), attempts: attempt, error: err };
       await abortable((hooks.sleep ?? realSleep)(delay), hooks.signal);
       if (hooks.signal?.aborted) return { ok: false, reason: 'aborted', attempts: attempt, aborted: true };
     }

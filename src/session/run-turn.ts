@@ -1,3 +1,4 @@
+import { contextWindowFor } from './context/context-window.ts';
 import { modelStep } from './model-step.ts';
 import { openTurn } from './open-turn.ts';
 import { defaultRetryPolicy } from './retry-policy.ts';
@@ -44,6 +45,11 @@ export async function runTurn(opts: RunTurnOptions): Promise<TurnOutcome> {
     results: transcript.results,
     turn: opened.turn,
     signal: opts.signal,
+    context: {
+      state: transcript.context,
+      window: opts.contextTokens ?? contextWindowFor(opts.model.model),
+      factor: 1,
+    },
   };
   if (opened.resumed) run.log?.info({ step: transcript.step }, 'resuming turn from transcript');
   return finish(run, (opened.resumed ? endedBeforeCrash(run) : undefined) ?? (await loop(run)));

@@ -1,6 +1,7 @@
 import type { Redis } from 'ioredis';
 import type { Keys } from '../store/keys.ts';
 import type { ChatMessage } from './chat-message.ts';
+import { type ContextState, freshContext } from './context/context-state.ts';
 import type { ModelUsage } from './model-reply.ts';
 import type { ToolResult } from './tool.ts';
 import type { TurnState } from './turn-state.ts';
@@ -19,11 +20,13 @@ export interface Transcript {
   step: number;
   turn: TurnState | undefined;
   results: Map<string, ToolResult>;
+  /** How the model's view of the messages is compacted (R-H2); the messages themselves are never rewritten. */
+  context: ContextState;
 }
 
 /**
  * The transcript in Redis: a list of messages (`transcript`) and a hash beside it
- * (`transcriptMeta`: `step`, `turn`, `result:<call key>`). Every write is one MULTI that appends
+ * (`transcriptMeta`: `step`, `turn`, `result:<call key>`, `context`). Every write is one MULTI that appends
  * and bumps the step together, so a worker killed at any instant leaves a transcript that ends at
  * a whole step and never a tool result without its message.
  */
@@ -46,6 +49,7 @@ export function createTranscriptStore(redis: Redis, keys: Keys) {
       step: Number(fields.step ?? 0),
       turn: fields.turn ? (JSON.parse(fields.turn) as TurnState) : undefined,
       results,
+      context: fields.context ? (JSON.parse(fields.context) as ContextState) : freshContext(),
     };
   }
 
@@ -95,7 +99,20 @@ export function createTranscriptStore(redis: Redis, keys: Keys) {
     await redis.hset(meta(sessionId), 'turn', JSON.stringify(turn));
   }
 
-  return { load, appendStep, recordToolResult, saveTurn };
+  /**
+   * Saves a compaction (R-H2) with the turn's usage (the summarising call's tokens) in one MULTI:
+   * a resumed turn sees both or neither, so it never compacts twice nor loses a compaction it
+   * sends requests under. The messages are untouched: the state only marks where the view cuts.
+   */
+  async function saveContext(sessionId: string, context: ContextState, turn: TurnState): Promise<void> {
+    await redis
+      .multi()
+      .hset(meta(sessionId), 'context', JSON.stringify(context))
+      .hset(meta(sessionId), 'turn', JSON.stringify(turn))
+      .exec();
+  }
+
+  return { load, appendStep, recordToolResult, saveTurn, saveContext };
 }
 
 export type TranscriptStore = ReturnType<typeof createTranscriptStore>;

@@ -3,6 +3,7 @@ import type { ChatCompletionFunctionTool } from 'openai/resources/chat/completio
 import type { Logger } from '../logger.ts';
 import type { Keys } from '../store/keys.ts';
 import type { ChatMessage, ToolCall } from './chat-message.ts';
+import type { TurnContext } from './context/context-state.ts';
 import type { ModelClient } from './model-client.ts';
 import type { RetryPolicy } from './retry-policy.ts';
 import type { AnyTool, ToolResult } from './tool.ts';
@@ -51,6 +52,11 @@ export interface RunTurnOptions {
    * stops as `stopped`/`shutdown`, resumable under the same `turnId` elsewhere.
    */
   signal?: AbortSignal;
+  /**
+   * The model's context window in tokens (R-H2): past ~75 % of it the transcript is compacted.
+   * Defaults to the known window of `model.model` (see `contextWindowFor`).
+   */
+  contextTokens?: number;
 }
 
 /** One turn in progress: its options resolved, and the transcript mirrored in memory. */
@@ -73,6 +79,8 @@ export interface TurnRun {
   results: Map<string, ToolResult>;
   turn: TurnState;
   signal: AbortSignal | undefined;
+  /** The compaction state, the window and the estimate's factor (R-H2). */
+  context: TurnContext;
 }
 
 /** A step either finishes the turn with an outcome or lets it go on. */

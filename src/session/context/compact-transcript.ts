@@ -1,0 +1,83 @@
+import type { ChatMessage } from '../chat-message.ts';
+import { countRequest, countTokens } from '../turn-metrics.ts';
+import type { TurnRun } from '../turn-run.ts';
+import { type ContextState, contextView } from './context-state.ts';
+import { estimateFixedTokens } from './count-tokens.ts';
+import {
+  defaultContextBudget,
+  elideAll,
+  HARD_LIMIT,
+  planCompaction,
+  viewTokens,
+  withSummary,
+} from './plan-compaction.ts';
+import { summariseSteps } from './summarise-steps.ts';
+
+export type Prepared = { ok: true; messages: ChatMessage[]; tokens: number } | { ok: false; aborted: true };
+
+/**
+ * The messages of the next request, compacted first when they would pass ~75 % of the window
+ * (R-H2), or always when `force` (the provider refused the request as too long). The new state is
+ * saved in the transcript (with the turn's usage, one MULTI) before the request goes out, so a
+ * resumed turn reads it and never compacts again; a worker that dies before that save has lost
+ * only the summarising call, which the resumed turn makes again (it has no effect outside).
+ */
+export async function compactTranscript(run: TurnRun, system: string, force = false): Promise<Prepared> {
+  const fixedTokens = estimateFixedTokens(system, run.functionTools);
+  const factor = run.context.factor;
+  const window = run.context.window;
+  const plan = planCompaction({
+    messages: run.messages,
+    state: run.context.state,
+    fixedTokens,
+    window,
+    factor,
+    force,
+  });
+  if (plan) {
+    let next = plan.state;
+    if (plan.summarise) {
+      const summary = await summariseSteps(
+        run.model,
+        {
+          messages: run.messages,
+          state: run.context.state,
+          elided: plan.state,
+          ...plan.summarise,
+          inputTokens: Math.floor((window * 0.6) / factor),
+          summaryTokens: Math.floor((window * defaultContextBudget.summaryShare) / factor),
+        },
+        run.retry,
+        run.signal ? { signal: run.signal } : {},
+      );
+      if (!summary.ok) return summary;
+      countRequest(run.metrics, run.sessionKind, 'ok');
+      countTokens(run.metrics, run.sessionKind, summary.usage);
+      run.turn.tokens += summary.usage.promptTokens + summary.usage.completionTokens;
+      next = withSummary(next, plan.summarise.to, summary.text);
+      if (!summary.fromModel)
+        run.log?.warn({ sessionId: run.sessionId }, 'summary call gave nothing: a digest stands in');
+    }
+    if (fixedTokens * factor + viewTokens(run.messages, next, factor) > window * HARD_LIMIT)
+      next = elideAll(next, run.messages);
+    await save(run, next);
+  }
+  const messages = contextView(run.messages, run.context.state);
+  return { ok: true, messages, tokens: Math.ceil(fixedTokens + viewTokens(run.messages, run.context.state)) };
+}
+
+async function save(run: TurnRun, next: ContextState): Promise<void> {
+  const before = run.context.state;
+  await run.store.saveContext(run.sessionId, next, run.turn);
+  run.context.state = next;
+  run.log?.info(
+    {
+      sessionId: run.sessionId,
+      compactions: next.compactions,
+      elidedBefore: next.elidedBefore,
+      summarisedBefore: next.summarisedBefore,
+      summarised: next.summarisedBefore - before.summarisedBefore,
+    },
+    'transcript compacted',
+  );
+}
