@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { deepseekDialect } from './fake-llm-deepseek.ts';
 import type { FakeDialectRules } from './fake-llm-dialect.ts';
 import { openaiDialect } from './fake-llm-openai.ts';
+import { type FakeWindow, windowRefusal } from './fake-llm-window.ts';
 
 /**
  * A scripted OpenAI Chat Completions server on loopback (ARCHITECTURE: "tests run the real client
@@ -101,6 +102,8 @@ export interface FakeLlm {
   respond(handler: FakeHandler): void;
   /** Replies still queued. */
   pending(): number;
+  /** The context window (R-H2): a longer request is refused with the provider's 400; undefined: none. */
+  setContextWindow(window: FakeWindow | undefined): void;
   close(): Promise<void>;
 }
 
@@ -111,10 +114,16 @@ export type FakeDialect = 'deepseek' | 'openai';
 
 /** Starts the fake model on 127.0.0.1 at a free port. */
 export async function startFakeLlm(
-  opts: { replies?: FakeReply[]; handler?: FakeHandler; dialect?: FakeDialect } = {},
+  opts: {
+    replies?: FakeReply[];
+    handler?: FakeHandler;
+    dialect?: FakeDialect;
+    contextWindow?: FakeWindow;
+  } = {},
 ): Promise<FakeLlm> {
   const dialect: FakeDialectRules = opts.dialect === 'openai' ? openaiDialect() : deepseekDialect();
   const queue: FakeReply[] = [...(opts.replies ?? [])];
+  let contextWindow = opts.contextWindow;
   let handler = opts.handler;
   const requests: RecordedRequest[] = [];
   const server = createServer((req, res) => {
@@ -133,6 +142,9 @@ export async function startFakeLlm(
     // The provider's refusals come first: a scripted reply never rescues a request it would refuse.
     const refusal = dialect.refuse(recorded);
     if (refusal) return sendJson(res, refusal.status, refusal.body);
+    // Past the context window (R-H2): the provider's context-length 400.
+    const tooLong = windowRefusal(recorded, contextWindow);
+    if (tooLong) return sendJson(res, 400, tooLong);
     const reply = queue.shift() ?? (handler ? await handler(recorded) : undefined);
     if (!reply) return sendError(res, 500, 'fake-llm: no scripted reply left');
     if (reply.type === 'error') return sendError(res, reply.status, reply.message, reply.retryAfterSeconds);
@@ -158,6 +170,9 @@ export async function startFakeLlm(
       handler = h;
     },
     pending: () => queue.length,
+    setContextWindow: (w) => {
+      contextWindow = w;
+    },
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
