@@ -102,9 +102,13 @@ export interface FakeLlm {
   respond(handler: FakeHandler): void;
   /** Replies still queued. */
   pending(): number;
+  close(): Promise<void>;
+}
+
+/** The Chat Completions fake: a `FakeLlm` with a context window. */
+export interface FakeChatLlm extends FakeLlm {
   /** The context window (R-H2): a longer request is refused with the provider's 400; undefined: none. */
   setContextWindow(window: FakeWindow | undefined): void;
-  close(): Promise<void>;
 }
 
 let callSeq = 0;
@@ -120,7 +124,7 @@ export async function startFakeLlm(
     dialect?: FakeDialect;
     contextWindow?: FakeWindow;
   } = {},
-): Promise<FakeLlm> {
+): Promise<FakeChatLlm> {
   const dialect: FakeDialectRules = opts.dialect === 'openai' ? openaiDialect() : deepseekDialect();
   const queue: FakeReply[] = [...(opts.replies ?? [])];
   let contextWindow = opts.contextWindow;
