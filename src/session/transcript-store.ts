@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { ChainableCommander, Redis } from 'ioredis';
 import type { Keys } from '../store/keys.ts';
 import type { ChatMessage } from './chat-message.ts';
 import { type ContextState, freshContext } from './context/context-state.ts';
@@ -71,12 +71,7 @@ export function createTranscriptStore(redis: Redis, keys: Keys) {
     m.hset(meta(sessionId), 'turn', JSON.stringify(turn));
     m.hincrby(meta(sessionId), 'step', 1);
     if (revision !== undefined) m.zadd(keys.sessionRevisions(sessionId), 'NX', revision, String(revision));
-    if (usage) {
-      m.hincrby(meta(sessionId), USAGE_FIELDS.requests, 1);
-      m.hincrby(meta(sessionId), USAGE_FIELDS.promptTokens, usage.promptTokens);
-      m.hincrby(meta(sessionId), USAGE_FIELDS.completionTokens, usage.completionTokens);
-      m.hincrby(meta(sessionId), USAGE_FIELDS.cacheHitTokens, usage.cacheHitTokens);
-    }
+    if (usage) addUsage(m, meta(sessionId), usage);
     await m.exec();
   }
 
@@ -100,19 +95,33 @@ export function createTranscriptStore(redis: Redis, keys: Keys) {
   }
 
   /**
-   * Saves a compaction (R-H2) with the turn's usage (the summarising call's tokens) in one MULTI:
-   * a resumed turn sees both or neither, so it never compacts twice nor loses a compaction it
-   * sends requests under. The messages are untouched: the state only marks where the view cuts.
+   * Saves a compaction (R-H2) with the turn's state in one MULTI, and the summarising call's usage
+   * (added to the session's totals): a resumed turn sees all or none, so it never compacts twice,
+   * counts the call twice, nor loses a compaction it sends requests under. The messages are
+   * untouched: the state only marks where the model's view cuts.
    */
-  async function saveContext(sessionId: string, context: ContextState, turn: TurnState): Promise<void> {
-    await redis
-      .multi()
-      .hset(meta(sessionId), 'context', JSON.stringify(context))
-      .hset(meta(sessionId), 'turn', JSON.stringify(turn))
-      .exec();
+  async function saveContext(
+    sessionId: string,
+    context: ContextState,
+    turn: TurnState,
+    usage?: ModelUsage,
+  ): Promise<void> {
+    const m = redis.multi();
+    m.hset(meta(sessionId), 'context', JSON.stringify(context));
+    m.hset(meta(sessionId), 'turn', JSON.stringify(turn));
+    if (usage) addUsage(m, meta(sessionId), usage);
+    await m.exec();
   }
 
   return { load, appendStep, recordToolResult, saveTurn, saveContext };
+}
+
+/** Adds one request's usage to the session's totals, inside the caller's MULTI. */
+function addUsage(m: ChainableCommander, key: string, usage: ModelUsage): void {
+  m.hincrby(key, USAGE_FIELDS.requests, 1);
+  m.hincrby(key, USAGE_FIELDS.promptTokens, usage.promptTokens);
+  m.hincrby(key, USAGE_FIELDS.completionTokens, usage.completionTokens);
+  m.hincrby(key, USAGE_FIELDS.cacheHitTokens, usage.cacheHitTokens);
 }
 
 export type TranscriptStore = ReturnType<typeof createTranscriptStore>;

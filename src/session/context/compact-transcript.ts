@@ -1,4 +1,5 @@
 import type { ChatMessage } from '../chat-message.ts';
+import type { ModelUsage } from '../model-reply.ts';
 import { countRequest, countTokens } from '../turn-metrics.ts';
 import type { TurnRun } from '../turn-run.ts';
 import { type ContextState, contextView } from './context-state.ts';
@@ -36,6 +37,7 @@ export async function compactTranscript(run: TurnRun, system: string, force = fa
   });
   if (plan) {
     let next = plan.state;
+    let usage: ModelUsage | undefined;
     if (plan.summarise) {
       const summary = await summariseSteps(
         run.model,
@@ -52,23 +54,24 @@ export async function compactTranscript(run: TurnRun, system: string, force = fa
       );
       if (!summary.ok) return summary;
       countRequest(run.metrics, run.sessionKind, 'ok');
-      countTokens(run.metrics, run.sessionKind, summary.usage);
+      countTokens(run.metrics, run.sessionKind, run.model.model, summary.usage);
       run.turn.tokens += summary.usage.promptTokens + summary.usage.completionTokens;
+      usage = summary.usage;
       next = withSummary(next, plan.summarise.to, summary.text);
       if (!summary.fromModel)
         run.log?.warn({ sessionId: run.sessionId }, 'summary call gave nothing: a digest stands in');
     }
     if (fixedTokens * factor + viewTokens(run.messages, next, factor) > window * HARD_LIMIT)
       next = elideAll(next, run.messages);
-    await save(run, next);
+    await save(run, next, usage);
   }
   const messages = contextView(run.messages, run.context.state);
   return { ok: true, messages, tokens: Math.ceil(fixedTokens + viewTokens(run.messages, run.context.state)) };
 }
 
-async function save(run: TurnRun, next: ContextState): Promise<void> {
+async function save(run: TurnRun, next: ContextState, usage: ModelUsage | undefined): Promise<void> {
   const before = run.context.state;
-  await run.store.saveContext(run.sessionId, next, run.turn);
+  await run.store.saveContext(run.sessionId, next, run.turn, usage);
   run.context.state = next;
   run.log?.info(
     {

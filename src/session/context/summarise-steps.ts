@@ -46,7 +46,9 @@ export async function summariseSteps(
   );
   if (!attempt.ok && attempt.aborted) return { ok: false, aborted: true };
   const said = attempt.ok ? (attempt.reply.message.content ?? '').trim() : '';
-  const usage = attempt.ok ? attempt.reply.usage : { promptTokens: 0, completionTokens: 0 };
+  const usage = attempt.ok
+    ? attempt.reply.usage
+    : { promptTokens: 0, completionTokens: 0, cacheHitTokens: 0 };
   const text = said || digest(input);
   return { ok: true, text: capTokens(text, input.summaryTokens), usage, fromModel: Boolean(said) };
 }
