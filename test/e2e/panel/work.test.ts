@@ -85,6 +85,13 @@ describe('panel: try it, tickets, policy and queues', () => {
     const detail = (await api(app, 'GET', `/tickets/${ticketId}`)).body;
     expect(detail.pause).toMatchObject({ by: 'ada', via: 'api' });
     await page.getByText('Paused by ada').waitFor();
+    // Issue 12: the ticket's model usage with the prompt tokens its provider served from cache.
+    expect(detail.usage.requests).toBeGreaterThan(0);
+    await page
+      .locator('[data-usage="ticket"]', {
+        hasText: `${detail.usage.promptTokens} prompt tokens, ${detail.usage.cacheHitTokens} from cache`,
+      })
+      .waitFor();
     // Issue 9: the page shows the same live status as the status card and comment.
     expect(detail.statusText).toContain('**Paused by:** ada');
     await page.locator('pre.status-text', { hasText: 'Paused by:** ada' }).waitFor();

@@ -1,0 +1,100 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { waitFor } from '../../kit/app.ts';
+import type { RecordedRequest } from '../../kit/fake-llm.ts';
+import { toolCalls } from '../../kit/fake-llm.ts';
+import { roleOf } from '../../kit/scripted-model.ts';
+import { call } from '../api/client.ts';
+import { localMessage, send } from '../routing/helpers.ts';
+import { type ExecStep, executorFlow, SECRETS, startWorld, type World } from './harness.ts';
+
+const STEPS = 30;
+const SAMPLING = ['temperature', 'top_p', 'presence_penalty', 'frequency_penalty'];
+const FILES = ['README.md', 'AGENTS.md', 'src/login.ts', 'web/style.css'];
+
+/** An executor that acknowledges, then reads files until it has made `STEPS` tool-calling requests. */
+const steps: ExecStep[] = [
+  (_r, card) => toolCalls(['reply', { to: card, text: `Looking into acme/web for ${card}.` }]),
+  ...Array.from(
+    { length: STEPS - 1 },
+    (_, i): ExecStep =>
+      () =>
+        toolCalls(['read_file', { path: FILES[i % 4] }]),
+  ),
+];
+
+describe('DeepSeek thinking mode through a whole executor turn (issue 12, R-H1, R-H2)', () => {
+  let w: World;
+  beforeAll(async () => {
+    w = await startWorld();
+  });
+  afterAll(async () => {
+    await w.close();
+  });
+
+  it('R-H1: a 30-step executor turn with thinking on sends every reasoning back and never meets a 400', async () => {
+    const flow = executorFlow(w.llm, steps);
+    await send(w.app.ctx, localMessage('Please review the login flow of the web app'));
+    await flow.done();
+    const job = await waitFor(
+      async () => (await w.app.ctx.queues.executor.getJobs(['completed']))[0],
+      'the executor turn to finish',
+    );
+    expect(job.returnvalue).toMatchObject({ kind: 'ended' });
+    expect(flow.results.flat().join('\n')).toContain('export const next');
+
+    const executor = w.llm.requests.filter((r) => roleOf(r) === 'executor');
+    expect(executor).toHaveLength(STEPS + 1);
+    // Every request was answered (a refusal carries no usage): DeepSeek's rules held at every step.
+    expect(w.llm.requests.every((r) => r.usage)).toBe(true);
+    for (const r of executor) {
+      expect(r.body.thinking).toEqual({ type: 'enabled' });
+      expect(r.body.reasoning_effort).toBe('high');
+      for (const f of SAMPLING) expect(r.body).not.toHaveProperty(f);
+    }
+    // The last request carries all 30 tool-calling answers, each with the reasoning it came with.
+    const calling = (executor.at(-1)?.messages ?? []).filter((m) => m.role === 'assistant' && m.tool_calls);
+    expect(calling).toHaveLength(STEPS);
+    expect(calling.every((m) => /^Thinking about the \d+ messages/.test(m.reasoning_content ?? ''))).toBe(
+      true,
+    );
+  }, 60_000);
+
+  it('R-H1: the main session routes with thinking off, no effort and no reasoning', () => {
+    const main = w.llm.requests.filter((r) => roleOf(r) === 'main');
+    expect(main.length).toBeGreaterThan(0);
+    for (const r of main) {
+      expect(r.body.thinking).toEqual({ type: 'disabled' });
+      expect(r.body).not.toHaveProperty('reasoning_effort');
+      for (const f of SAMPLING) expect(r.body).not.toHaveProperty(f);
+      for (const m of r.messages) expect(m.reasoning_content ?? undefined).toBeUndefined();
+    }
+  });
+
+  it('R-H2: cache hits reach /metrics by session kind and model, and the ticket API per session and ticket', async () => {
+    const executor = w.llm.requests.filter((r) => roleOf(r) === 'executor');
+    const hits = (rs: RecordedRequest[]) =>
+      rs.reduce((n, r) => n + Number(r.usage?.prompt_cache_hit_tokens), 0);
+    const prompt = (rs: RecordedRequest[]) => rs.reduce((n, r) => n + Number(r.usage?.prompt_tokens), 0);
+    // A growing transcript with a stable prefix: over 90 % of the executor’s prompt came from cache (issue 12).
+    expect(hits(executor)).toBeGreaterThan(prompt(executor) * 0.9);
+
+    const metrics = await (await fetch(`${w.app.url}/metrics`)).text();
+    const line = metrics
+      .split('\n')
+      .find((l) =>
+        l.startsWith('switchyard_llm_cache_hit_tokens_total{session="executor",model="deepseek-flash"}'),
+      );
+    expect(Number(line?.split(' ').at(-1))).toBe(hits(executor));
+
+    const { status, body } = await call(w.app, 'GET', '/tickets/T1', { token: SECRETS.ADMIN_TOKEN });
+    expect(status).toBe(200);
+    const session = body.sessions.find((s: { id: string }) => s.id === 'exec-T1');
+    expect(session.usage).toEqual({
+      requests: executor.length,
+      promptTokens: prompt(executor),
+      completionTokens: executor.length * 5,
+      cacheHitTokens: hits(executor),
+    });
+    expect(body.usage.cacheHitTokens).toBe(hits(executor));
+  });
+});
