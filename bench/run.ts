@@ -11,6 +11,7 @@ const BENCHES: [file: string, fn: string][] = [
   ['./latency.ts', 'benchLatency'],
   ['./prompts.ts', 'benchPrompts'],
   ['./agent-loop.ts', 'benchAgentLoop'],
+  ['./prompt-cache.ts', 'benchPromptCache'],
   ['./load.ts', 'benchLoad'],
 ];
 
