@@ -67,7 +67,11 @@ const EnvSchema = z
       .string()
       .regex(/^[\w-]+$/, 'letters, digits, _ and - only')
       .default('sy'),
-    ADMIN_TOKEN: z.string().min(8, 'must be at least 8 characters').optional(),
+    // Issue 14: the token guards every setting and signs panel sessions; a short one is guessable.
+    ADMIN_TOKEN: z
+      .string()
+      .min(32, 'must be at least 32 characters (e.g. `openssl rand -hex 32`); a short token is guessable')
+      .optional(),
     FEISHU_APP_ID: z.string().min(1).optional(),
     FEISHU_APP_SECRET: z.string().min(1).optional(),
     FEISHU_ENCRYPT_KEY: z.string().min(1).optional(),
@@ -112,6 +116,9 @@ const EnvSchema = z
     REDELIVERY_INTERVAL_MS: z.coerce.number().int().positive().default(600_000),
     /** How long a looked-up GitHub repository permission is trusted (R-A5). */
     PERMISSION_CACHE_SECONDS: z.coerce.number().int().positive().default(300),
+    /** Failed panel sign-ins allowed per address, and in all, per 15 minutes (issue 14). */
+    SIGN_IN_FAILURES_PER_IP: z.coerce.number().int().positive().default(10),
+    SIGN_IN_FAILURES_GLOBAL: z.coerce.number().int().positive().default(100),
   })
   .superRefine((env, ctx) => {
     if (Boolean(env.FEISHU_APP_ID) !== Boolean(env.FEISHU_APP_SECRET)) {

@@ -6,7 +6,7 @@
 export class HttpError extends Error {
   override name = 'HttpError' as const;
   constructor(
-    readonly status: 400 | 401 | 403 | 404 | 409 | 413 | 422 | 503,
+    readonly status: 400 | 401 | 403 | 404 | 409 | 413 | 422 | 429 | 503,
     readonly code: string,
     message: string,
     readonly extra: Record<string, unknown> = {},

@@ -115,6 +115,12 @@ export function createKeys(prefix: string) {
     localPeople: (chatId: string) => k('local-people', chatId),
     chatRepos: () => k('settings', 'chat-repos'),
 
+    // panel sessions and sign-in (issue 14 "secrets hygiene")
+    /** Hash: panel session id → its expiry (ms); a session is alive only while its field is here. */
+    panelSessions: () => k('panel', 'sessions'),
+    /** Failed sign-ins in the current window: `ip:<address>` or `all` (a counter with a TTL). */
+    signInFailures: (scope: string) => k('panel', 'sign-in-failures', scope),
+
     // safety (issue 8)
     /** A GitHub user's permission on a repository, cached briefly (R-A5). */
     permission: (repo: string, login: string) => k('perm', repo.toLowerCase(), login.toLowerCase()),

@@ -46,7 +46,7 @@ export function createApp(ctx: Ctx, apiRoutes: ApiRoutes[] = []): Hono {
   panelRoutes(ctx)(app);
 
   const api = new Hono();
-  api.use('*', requireAdminOrPanel(ctx.config.ADMIN_TOKEN, ctx.now));
+  api.use('*', requireAdminOrPanel(ctx));
   for (const add of apiRoutes) add(api);
   app.route('/api', api);
 

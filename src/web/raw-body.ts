@@ -3,14 +3,24 @@ import { HttpError } from '../errors/http-error.ts';
 
 /** Webhook bodies over this are refused before they are read whole. */
 export const MAX_WEBHOOK_BYTES = 1024 * 1024;
+/** Admin API and panel API bodies (issue 14 "every request body is capped before parsing"). */
+export const MAX_API_BYTES = 1024 * 1024;
+/** The sign-in form holds one token: a few KB is plenty. */
+export const MAX_SIGN_IN_BYTES = 4 * 1024;
 
 /**
- * Reads the raw body as bytes, refusing more than `max` bytes without buffering them all:
- * signatures are checked over the exact bytes, before any JSON parsing.
+ * Reads the raw body as bytes, refusing more than `max` bytes without buffering them all
+ * (webhooks answer 400 as the CONTRACT says; the API and panel 413): signatures are checked over
+ * the exact bytes, before any JSON parsing.
  */
-export async function readRawBody(c: Context, max = MAX_WEBHOOK_BYTES): Promise<Buffer> {
+export async function readRawBody(
+  c: Context,
+  max = MAX_WEBHOOK_BYTES,
+  status: 400 | 413 = 400,
+): Promise<Buffer> {
+  const tooLarge = () => new HttpError(status, 'body_too_large', `body over ${max} bytes`);
   const declared = Number(c.req.header('content-length') ?? '0');
-  if (declared > max) throw new HttpError(400, 'body_too_large', `body over ${max} bytes`);
+  if (declared > max) throw tooLarge();
   // On Node, read the IncomingMessage itself: touching `c.req.raw.body` makes the adapter build a
   // whole Web Request (and an AbortSignal) for every webhook, a large share of the edge's CPU.
   const incoming = (c.env as { incoming?: AsyncIterable<Uint8Array> } | undefined)?.incoming;
@@ -20,7 +30,7 @@ export async function readRawBody(c: Context, max = MAX_WEBHOOK_BYTES): Promise<
   let size = 0;
   for await (const chunk of stream as unknown as AsyncIterable<Uint8Array>) {
     size += chunk.byteLength;
-    if (size > max) throw new HttpError(400, 'body_too_large', `body over ${max} bytes`);
+    if (size > max) throw tooLarge();
     chunks.push(Buffer.from(chunk));
   }
   return Buffer.concat(chunks);

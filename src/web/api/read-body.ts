@@ -1,6 +1,7 @@
 import type { Context } from 'hono';
 import { z } from 'zod';
 import { HttpError } from '../../errors/http-error.ts';
+import { MAX_API_BYTES, readRawBody } from '../raw-body.ts';
 
 const AnyObject = z.record(z.string(), z.unknown(), { error: 'the body must be a JSON object' });
 
@@ -9,9 +10,11 @@ const AnyObject = z.record(z.string(), z.unknown(), { error: 'the body must be a
  * not fit is a 400 naming the reason and every offending path, never a crash.
  */
 export async function readBody<S extends z.ZodType>(c: Context, schema: S): Promise<z.output<S>> {
+  // Capped before parsing (issue 14): a 1 GB body is refused after 1 MiB, not buffered whole.
+  const bytes = await readRawBody(c, MAX_API_BYTES, 413);
   let raw: unknown;
   try {
-    raw = JSON.parse(await c.req.text());
+    raw = JSON.parse(bytes.toString('utf8'));
   } catch {
     throw new HttpError(400, 'malformed_json', 'the body is not valid JSON');
   }

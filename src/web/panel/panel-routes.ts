@@ -3,10 +3,11 @@ import type { Ctx } from '../../context.ts';
 import { type Builtins, loadBuiltins } from '../../prompts/index.ts';
 import { mainEnvironment } from '../../router/main/environment.ts';
 import type { Runtime } from '../../runtime.ts';
+import { MAX_API_BYTES, readRawBody } from '../raw-body.ts';
 import { panelSessionOf, requireAdminOrPanel } from './panel-auth.ts';
 import { previewDraft } from './panel-preview.ts';
 import { csrfTokenOf } from './panel-session.ts';
-import { signIn, signOut } from './sign-in.ts';
+import { signIn, signOut, signOutEverywhere } from './sign-in.ts';
 import { serveAsset } from './static-assets.ts';
 
 /**
@@ -32,18 +33,24 @@ export function panelRoutes(ctx: Ctx): (app: Hono) => void {
     app.get('/panel/', (c) => serveAsset(c, 'index.html'));
     app.get('/panel/assets/*', (c) => serveAsset(c, c.req.path.slice('/panel/assets/'.length)));
     app.post('/panel/sign-in', signIn(ctx));
-    app.post('/panel/sign-out', signOut());
+    app.post('/panel/sign-out', signOut(ctx));
+    app.post('/panel/sign-out-everywhere', signOutEverywhere(ctx));
 
     const api = new Hono();
-    api.use('*', requireAdminOrPanel(ctx.config.ADMIN_TOKEN, ctx.now));
-    api.get('/session', (c) => {
+    api.use('*', requireAdminOrPanel(ctx));
+    api.get('/session', async (c) => {
       const token = ctx.config.ADMIN_TOKEN ?? '';
-      const session = panelSessionOf(c, token, ctx.now());
+      const session = await panelSessionOf(c, ctx);
       // A bearer caller has no session and needs no CSRF token.
       return c.json(session ? { csrf: csrfTokenOf(token, session), expiresAt: session.expiresAt } : {});
     });
     api.post('/preview', async (c) => {
-      const body: unknown = await c.req.json().catch(() => ({}));
+      // Capped before parsing (issue 14); a draft that is not JSON previews as empty.
+      const raw = (await readRawBody(c, MAX_API_BYTES, 413)).toString('utf8');
+      let body: unknown = {};
+      try {
+        body = JSON.parse(raw);
+      } catch {}
       // mainEnvironment reads only the deployment's config (R-E8).
       const env = mainEnvironment({ ctx } as Runtime);
       return c.json(await previewDraft(await deps(), body, env));

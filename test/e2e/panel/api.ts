@@ -1,6 +1,6 @@
 import type { TestApp } from '../../kit/app.ts';
 
-export const TOKEN = 'panel-test-admin-token';
+export const TOKEN = 'panel-test-admin-token-0123456789abcdef';
 
 /** The API as an outside client sees it, with the bearer token (the browser uses its cookie). */
 export async function api(

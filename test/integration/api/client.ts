@@ -1,6 +1,6 @@
 import type { TestApp } from '../../kit/app.ts';
 
-export const TOKEN = 'test-admin-token';
+export const TOKEN = 'test-admin-token-0123456789abcdefghij';
 
 export interface ApiAnswer {
   status: number;

@@ -18,7 +18,7 @@ export const SECRETS = {
   GITHUB_TOKEN: 'ghp_token_secret_value',
   FEISHU_APP_SECRET: 'feishu-secret-value',
   GITHUB_WEBHOOK_SECRET: 'webhook-secret-value',
-  ADMIN_TOKEN: 'admin-token-secret',
+  ADMIN_TOKEN: 'admin-token-secret-0123456789abcdefghij',
 };
 
 const git = (cwd: string, ...args: string[]) =>

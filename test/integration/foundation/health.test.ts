@@ -4,7 +4,7 @@ import { startTestApp, type TestApp } from '../../kit/app.ts';
 describe('health and admin edge', () => {
   let app: TestApp;
   beforeAll(async () => {
-    app = await startTestApp({ ADMIN_TOKEN: 'secret-token-1' });
+    app = await startTestApp({ ADMIN_TOKEN: 'secret-token-1-0123456789abcdefghijklmn' });
   });
   afterAll(() => app.close());
 

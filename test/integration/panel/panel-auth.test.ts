@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newSession } from '../../../src/web/panel/panel-session.ts';
 import { startTestApp, type TestApp } from '../../kit/app.ts';
 
-const TOKEN = 'panel-auth-admin-token';
+const TOKEN = 'panel-auth-admin-token-0123456789abcdef';
 
 /** Every `/api` write the product has (CONTRACT "HTTP"), with a body each would accept. */
 const WRITES: [method: string, path: string, body: unknown][] = [

@@ -17,7 +17,7 @@ async function filesUnder(dir: string): Promise<string[]> {
 describe('panel page: static assets and escaping', () => {
   let app: TestApp;
   beforeAll(async () => {
-    app = await startTestApp({ ADMIN_TOKEN: 'panel-page-admin-token' }, { workers: false });
+    app = await startTestApp({ ADMIN_TOKEN: 'panel-page-admin-token-0123456789abcdef' }, { workers: false });
   });
   afterAll(() => app.close());
 
@@ -45,7 +45,10 @@ describe('panel page: static assets and escaping', () => {
     const preview = async (body: unknown) => {
       const res = await fetch(`${app.url}/panel/api/preview`, {
         method: 'POST',
-        headers: { authorization: 'Bearer panel-page-admin-token', 'content-type': 'application/json' },
+        headers: {
+          authorization: 'Bearer panel-page-admin-token-0123456789abcdef',
+          'content-type': 'application/json',
+        },
         body: JSON.stringify(body),
       });
       expect(res.status).toBe(200);

@@ -6,7 +6,7 @@ import { cardsIn, openAll, roleOf } from '../../kit/scripted-model.ts';
 import { botMessages, localMessage, send } from './helpers.ts';
 
 describe('a pause arriving mid-turn (R-D2)', () => {
-  const TOKEN = 'admin-token-123';
+  const TOKEN = 'admin-token-123-0123456789abcdefghijkl';
   const w = useModelApp({ ADMIN_TOKEN: TOKEN });
 
   it('R-D2: a pause between two steps stops the turn before its next tool call and model request; nothing is sent', async () => {

@@ -12,7 +12,7 @@ import { cardsIn, openAll, roleOf } from '../../kit/scripted-model.ts';
 
 export const ENCRYPT_KEY = 'status-encrypt-key-0123';
 export const GITHUB_SECRET = 'status-webhook-secret';
-export const ADMIN_TOKEN = 'status-admin-token';
+export const ADMIN_TOKEN = 'status-admin-token-0123456789abcdefghij';
 
 export interface StatusWorld {
   app: TestApp;
