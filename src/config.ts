@@ -72,6 +72,8 @@ const EnvSchema = z
       .string()
       .min(32, 'must be at least 32 characters (e.g. `openssl rand -hex 32`); a short token is guessable')
       .optional(),
+    /** Bearer token for `/metrics`; without it `/metrics` answers 401 (issue 14). */
+    METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
     FEISHU_APP_ID: z.string().min(1).optional(),
     FEISHU_APP_SECRET: z.string().min(1).optional(),
     FEISHU_ENCRYPT_KEY: z.string().min(1).optional(),

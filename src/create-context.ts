@@ -1,6 +1,7 @@
 import type { Config } from './config.ts';
 import type { Ctx } from './context.ts';
 import { createLogger, type Logger } from './logger.ts';
+import { secretValuesOf } from './redact-log.ts';
 import { createKeys } from './store/keys.ts';
 import { closeQueues, createQueues } from './store/queues.ts';
 import { connectRedis } from './store/redis.ts';
@@ -8,7 +9,7 @@ import { createMetrics } from './web/metrics.ts';
 
 /** Builds the shared context of one process (or one test) from parsed config. */
 export function createContext(config: Config, opts: { log?: Logger; defaultMetrics?: boolean } = {}): Ctx {
-  const log = opts.log ?? createLogger(config.LOG_LEVEL);
+  const log = opts.log ?? createLogger(config.LOG_LEVEL, {}, { secrets: secretValuesOf(config) });
   const redis = connectRedis(config.REDIS_URL);
   redis.on('error', (err) => log.warn({ err: err.message }, 'redis connection error'));
   const keys = createKeys(config.KEY_PREFIX);

@@ -2,6 +2,7 @@ import { serve } from '@hono/node-server';
 import { ConfigError, loadConfig } from './config.ts';
 import { closeContext, createContext } from './create-context.ts';
 import { createLogger } from './logger.ts';
+import { secretValuesOf } from './redact-log.ts';
 import { createRuntime } from './runtime.ts';
 import { apiRoutes } from './web/api-routes.ts';
 import { createApp } from './web/app.ts';
@@ -19,7 +20,7 @@ async function main(): Promise<void> {
     }
     throw err;
   }
-  const log = createLogger(config.LOG_LEVEL, { role: config.ROLE });
+  const log = createLogger(config.LOG_LEVEL, { role: config.ROLE }, { secrets: secretValuesOf(config) });
   const ctx = createContext(config, { log, defaultMetrics: true });
   const channels = [
     config.feishuEnabled ? 'feishu on' : 'feishu off (no FEISHU_APP_ID/FEISHU_APP_SECRET)',

@@ -4,8 +4,10 @@ import { githubWebhook } from '../../handlers/github.ts';
 import type { Ctx } from '../context.ts';
 import { isHttpError } from '../errors/http-error.ts';
 import { redisAnswers } from '../store/redis.ts';
+import { requireMetricsToken } from './metrics-auth.ts';
 import { requireAdminOrPanel } from './panel/panel-auth.ts';
 import { panelRoutes } from './panel/panel-routes.ts';
+import { registerStoreGauges } from './store-gauges.ts';
 
 /** Routes an API module adds under `/api` (behind the admin token). */
 export type ApiRoutes = (api: Hono) => void;
@@ -35,7 +37,8 @@ export function createApp(ctx: Ctx, apiRoutes: ApiRoutes[] = []): Hono {
       ? c.json({ ok: true })
       : c.json({ ok: false, error: 'redis does not answer' }, 503),
   );
-  app.get('/metrics', async (c) => {
+  registerStoreGauges(ctx);
+  app.get('/metrics', requireMetricsToken(ctx.config.METRICS_TOKEN), async (c) => {
     c.header('content-type', ctx.metrics.registry.contentType);
     return c.body(await ctx.metrics.registry.metrics());
   });

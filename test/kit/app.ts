@@ -4,6 +4,7 @@ import { loadConfig } from '../../src/config.ts';
 import type { Ctx } from '../../src/context.ts';
 import { closeContext, createContext } from '../../src/create-context.ts';
 import { createLogger } from '../../src/logger.ts';
+import { secretValuesOf } from '../../src/redact-log.ts';
 import { createRuntime } from '../../src/runtime.ts';
 import { apiRoutes } from '../../src/web/api-routes.ts';
 import { createApp } from '../../src/web/app.ts';
@@ -33,7 +34,9 @@ export async function startTestApp(
     LLM_PROVIDER: 'deepseek',
     ...env,
   });
-  const ctx = createContext(config, { log: createLogger(config.LOG_LEVEL) });
+  const ctx = createContext(config, {
+    log: createLogger(config.LOG_LEVEL, {}, { secrets: secretValuesOf(config) }),
+  });
   const runtime = await createRuntime(ctx);
   const workers = opts.workers === false ? undefined : await startWorkers(ctx, runtime);
   const app = createApp(ctx, apiRoutes(ctx, runtime));
