@@ -32,6 +32,7 @@ export async function startTestApp(
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     // The kit's fake model is DeepSeek (the default provider): speak its contract to it (issue 12).
     LLM_PROVIDER: 'deepseek',
+    METRICS_TOKEN: TEST_METRICS_TOKEN,
     ...env,
   });
   const ctx = createContext(config, {
@@ -52,6 +53,16 @@ export async function startTestApp(
       await closeContext(ctx);
     },
   };
+}
+
+/** The `/metrics` bearer token every test app has unless its env says otherwise (issue 14). */
+export const TEST_METRICS_TOKEN = 'test-metrics-token-0123456789';
+
+/** The Prometheus text of a test app's `/metrics`, fetched with the test token. */
+export async function metricsText(url: string): Promise<string> {
+  const res = await fetch(`${url}/metrics`, { headers: { authorization: `Bearer ${TEST_METRICS_TOKEN}` } });
+  if (!res.ok) throw new Error(`/metrics answered ${res.status}`);
+  return res.text();
 }
 
 /** Polls `check` until it returns a truthy value or `timeoutMs` passes (then throws with `what`). */

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { waitFor } from '../../kit/app.ts';
+import { metricsText, waitFor } from '../../kit/app.ts';
 import type { RecordedRequest } from '../../kit/fake-llm.ts';
 import { toolCalls } from '../../kit/fake-llm.ts';
 import { roleOf } from '../../kit/scripted-model.ts';
@@ -78,7 +78,7 @@ describe('DeepSeek thinking mode through a whole executor turn (issue 12, R-H1, 
     // A growing transcript with a stable prefix: over 90 % of the executor’s prompt came from cache (issue 12).
     expect(hits(executor)).toBeGreaterThan(prompt(executor) * 0.9);
 
-    const metrics = await (await fetch(`${w.app.url}/metrics`)).text();
+    const metrics = await metricsText(w.app.url);
     const line = metrics
       .split('\n')
       .find((l) =>

@@ -35,7 +35,7 @@ describe('health and admin edge', () => {
     const wrong = await fetch(`${app.url}/metrics`, { headers: { authorization: `Bearer ${METRICS}x` } });
     expect(wrong.status).toBe(401);
     expect(await wrong.text()).not.toContain('switchyard_');
-    const off = await startTestApp({}, { workers: false });
+    const off = await startTestApp({ METRICS_TOKEN: '' }, { workers: false });
     try {
       const res = await fetch(`${off.url}/metrics`, { headers: { authorization: `Bearer ${METRICS}` } });
       expect(res.status).toBe(401);

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp, waitFor } from '../../kit/app.ts';
+import { metricsText, startTestApp, type TestApp, waitFor } from '../../kit/app.ts';
 import { type FakeDialect, type FakeLlm, startFakeLlm } from '../../kit/fake-llm.ts';
 import { ackAll, openAll, roleOf, scriptedModel } from '../../kit/scripted-model.ts';
 import { botMessages, localMessage, send } from './helpers.ts';
@@ -38,7 +38,7 @@ describe('providers: each gets only the fields of its own contract', () => {
       for (const m of r.messages) expect(m).not.toHaveProperty('reasoning_content');
     }
     expect(l.requests.every((r) => r.usage)).toBe(true);
-    const metrics = await (await fetch(`${app?.url}/metrics`)).text();
+    const metrics = await metricsText(app?.url ?? '');
     expect(metrics).toMatch(/switchyard_llm_cache_hit_tokens_total\{session="main",model="gpt-4.1"\} \d+/);
   });
 
