@@ -121,6 +121,8 @@ const EnvSchema = z
     /** Failed panel sign-ins allowed per address, and in all, per 15 minutes (issue 14). */
     SIGN_IN_FAILURES_PER_IP: z.coerce.number().int().positive().default(10),
     SIGN_IN_FAILURES_GLOBAL: z.coerce.number().int().positive().default(100),
+    /** The doctor's checks in the background at start-up (issue 12): `quick` skips the model round trip. */
+    STARTUP_DOCTOR: z.enum(['full', 'quick', 'off'], { message: 'full, quick or off' }).default('full'),
   })
   .superRefine((env, ctx) => {
     if (Boolean(env.FEISHU_APP_ID) !== Boolean(env.FEISHU_APP_SECRET)) {

@@ -1,6 +1,7 @@
 import { serve } from '@hono/node-server';
 import { ConfigError, loadConfig } from './config.ts';
 import { closeContext, createContext } from './create-context.ts';
+import { startupDoctor } from './doctor/startup-doctor.ts';
 import { createLogger } from './logger.ts';
 import { secretValuesOf } from './redact-log.ts';
 import { createRuntime } from './runtime.ts';
@@ -45,6 +46,8 @@ async function main(): Promise<void> {
     // Stop taking requests first; in-flight webhooks finish (they only touch Redis).
     stops.unshift(() => new Promise((resolve) => server.close(() => resolve(undefined))));
   }
+  // In the background: start-up never waits for outside services (issue 12).
+  startupDoctor(ctx, rt);
 
   let stopping = false;
   const shutdown = async (signal: string) => {

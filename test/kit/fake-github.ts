@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type AppInstallations, createAppInstallations } from './fake-app-installations.ts';
+import { appReply, type IdentityOptions, userReply } from './fake-github-identity.ts';
 import { createHookDeliveries, type HookDeliveries } from './fake-hook-deliveries.ts';
 
 /**
@@ -132,7 +133,7 @@ export interface FakeGitHub {
 }
 
 type Reply = { status: number; body?: unknown; headers?: Record<string, string> };
-type Route = (m: string[], q: URLSearchParams, body: Record<string, unknown>) => Reply;
+type Route = (m: string[], q: URLSearchParams, body: Record<string, unknown>, auth?: string) => Reply;
 
 const json = (status: number, body: unknown): Reply => ({ status, body });
 const notFound = (): Reply => json(404, { message: 'Not Found' });
@@ -145,7 +146,12 @@ const matches = (p: string | RegExp, path: string) => (typeof p === 'string' ? p
  * or `setPermission` says otherwise.
  */
 export async function startFakeGitHub(
-  opts: { botLogin?: string; appSlug?: string; token?: string; defaultPermission?: string } = {},
+  opts: {
+    botLogin?: string;
+    appSlug?: string;
+    token?: string;
+    defaultPermission?: string;
+  } & IdentityOptions = {},
 ): Promise<FakeGitHub> {
   const botLogin = opts.botLogin ?? 'switchyard-bot';
   const appSlug = opts.appSlug ?? 'switchyard';
@@ -287,8 +293,8 @@ export async function startFakeGitHub(
 
   const R = '/repos/([^/]+/[^/]+)';
   const routes: Array<[string, RegExp, Route]> = [
-    ['GET', /^\/user$/, () => json(200, { login: botLogin, id: 1, type: 'User' })],
-    ['GET', /^\/app$/, () => json(200, { id: 1, slug: appSlug, name: appSlug })],
+    ['GET', /^\/user$/, () => userReply(botLogin, opts)],
+    ['GET', /^\/app$/, (_m, _q, _b, auth) => appReply(auth, appSlug, opts)],
     ['GET', new RegExp(`^${R}$`), ([, r = '']) => json(200, repoJson(r))],
     [
       'GET',
@@ -545,6 +551,7 @@ export async function startFakeGitHub(
             [...hit].map((s) => (s === undefined ? '' : decodeURIComponent(s))),
             u.searchParams,
             body,
+            auth,
           );
           break;
         }

@@ -1,0 +1,15 @@
+import type { Redis } from 'ioredis';
+import type { Config } from '../config.ts';
+import type { ModelClient } from '../session/model-client.ts';
+
+/** What the checks use; the script and start-up build it from the configuration. */
+export interface DoctorDeps {
+  config: Config;
+  redis: Redis;
+  /** The model clients sessions use (undefined: no model configured). */
+  models: { main?: ModelClient; executor?: ModelClient };
+  /** `false` at a quick start-up check: the model is not asked (no tokens spent). */
+  modelRoundTrip: boolean;
+  /** How long one outside call may take before it counts as a problem. */
+  timeoutMs: number;
+}

@@ -1,0 +1,34 @@
+import { checkFeishu } from './check-feishu.ts';
+import { checkGitHub } from './check-github.ts';
+import { checkModel } from './check-model.ts';
+import { checkRedis } from './check-redis.ts';
+import { checkSandbox } from './check-sandbox.ts';
+import { checkWorkspace } from './check-workspace.ts';
+import type { DoctorDeps } from './doctor-deps.ts';
+import { type Finding, ok, problem } from './finding.ts';
+import { withTimeout } from './with-timeout.ts';
+
+/**
+ * Every check at once (each bounded by its own time-outs), in a fixed order for the report. A
+ * check that throws is itself a problem, never a crash of the doctor.
+ */
+export async function runDoctor(deps: DoctorDeps): Promise<Finding[]> {
+  const { config, timeoutMs } = deps;
+  const guarded = (name: string, work: () => Promise<Finding[]>) =>
+    work().catch((err: unknown) => [
+      problem(name, `check failed: ${(err as Error).message}`, 'see the error'),
+    ]);
+  const results = await Promise.all([
+    guarded('model', () =>
+      deps.modelRoundTrip
+        ? checkModel(config, deps.models, timeoutMs)
+        : Promise.resolve([ok('model', 'configured (round trip skipped: STARTUP_DOCTOR=quick)')]),
+    ),
+    guarded('redis', () => withTimeout(checkRedis(deps.redis), timeoutMs, 'redis')),
+    guarded('feishu', () => checkFeishu(config, timeoutMs)),
+    guarded('github', () => checkGitHub(config, timeoutMs)),
+    guarded('workspace', () => checkWorkspace(config)),
+    guarded('sandbox', () => checkSandbox(timeoutMs)),
+  ]);
+  return results.flat();
+}

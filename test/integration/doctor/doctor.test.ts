@@ -1,0 +1,171 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { waitFor } from '../../kit/app.ts';
+import { type FakeFeishu, startFakeFeishu } from '../../kit/fake-feishu.ts';
+import { type FakeGitHub, startFakeGitHub } from '../../kit/fake-github.ts';
+import {
+  type FakeLlm,
+  failure,
+  type RecordedRequest,
+  startFakeLlm,
+  text,
+  toolCalls,
+} from '../../kit/fake-llm.ts';
+import { freePort } from '../../kit/local-net.ts';
+import { type LocalRedis, startRedisServer } from '../../kit/redis-server.ts';
+import { startBotProcess } from '../../kit/worker-process.ts';
+
+const root = fileURLToPath(new URL('../../../', import.meta.url));
+
+/** The real `npm run doctor` script as its own process: its exit code and what it printed. */
+function doctor(env: Record<string, string>): Promise<{ code: number; out: string }> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      ['--import', 'tsx', 'scripts/doctor.ts'],
+      {
+        cwd: root,
+        env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...env },
+        timeout: 60_000,
+      },
+      (err, stdout, stderr) => resolve({ code: err ? Number(err.code ?? 1) : 0, out: `${stdout}${stderr}` }),
+    );
+  });
+}
+
+/** A model that calls the offered tool, then answers, and refuses any other key like the real API. */
+function pingModel(req: RecordedRequest) {
+  if (req.authorization !== 'Bearer test-key') return failure(401);
+  return req.messages.at(-1)?.role === 'tool' ? text('done') : toolCalls(['doctor_ping', { word: 'ping' }]);
+}
+
+describe('npm run doctor (issue 12)', () => {
+  let good: LocalRedis;
+  let lru: LocalRedis;
+  let llm: FakeLlm;
+  let feishu: FakeFeishu;
+  let gh: FakeGitHub;
+  let work: string;
+  let env: Record<string, string>;
+
+  beforeAll(async () => {
+    [good, lru, llm, feishu, gh] = await Promise.all([
+      startRedisServer(['--appendonly', 'yes', '--maxmemory-policy', 'noeviction']),
+      startRedisServer(['--appendonly', 'no', '--save', '', '--maxmemory-policy', 'allkeys-lru']),
+      startFakeLlm({ handler: pingModel }),
+      startFakeFeishu(),
+      startFakeGitHub({ token: 'ghp_doctor', tokenScopes: 'repo, read:org' }),
+    ]);
+    work = mkdtempSync(join(tmpdir(), 'sy-doctor-'));
+    env = {
+      REDIS_URL: good.url,
+      LLM_BASE_URL: llm.baseURL,
+      LLM_API_KEY: 'test-key',
+      FEISHU_APP_ID: feishu.appId,
+      FEISHU_APP_SECRET: feishu.appSecret,
+      FEISHU_DOMAIN: feishu.url,
+      GITHUB_TOKEN: 'ghp_doctor',
+      GITHUB_WEBHOOK_SECRET: 'secret',
+      GITHUB_API_URL: gh.url,
+      WORKSPACE_DIR: join(work, 'workspaces'),
+    };
+  });
+  afterAll(async () => {
+    await Promise.all([good?.stop(), lru?.stop(), llm?.close(), feishu?.close(), gh?.close()]);
+    rmSync(work, { recursive: true, force: true });
+  });
+
+  it('everything configured and answering: every check ok, exit 0', async () => {
+    const r = await doctor(env);
+    expect(r.out).toMatch(/^ok +model \(main\): /m);
+    for (const check of ['model \\(executor\\)', 'redis', 'feishu', 'github', 'workspace', 'sandbox'])
+      expect(r.out).toMatch(new RegExp(`^ok +${check}: `, 'm'));
+    expect(r.out).toContain('no problems');
+    expect(r.code).toBe(0);
+    // The round trip sent the tool result back: the second request carried the call and its answer.
+    const second = llm.requests.find((q) => q.messages.some((m) => m.role === 'tool'));
+    expect(second?.messages.map((m) => m.role)).toEqual(['system', 'user', 'assistant', 'tool']);
+  }, 60_000);
+
+  it('channels that are off are reported as off, not as problems', async () => {
+    const { FEISHU_APP_ID: _a, FEISHU_APP_SECRET: _b, GITHUB_TOKEN: _c, ...rest } = env;
+    const r = await doctor(rest);
+    expect(r.out).toMatch(/^off +feishu: off/m);
+    expect(r.out).toMatch(/^off +github: off/m);
+    expect(r.code).toBe(0);
+  }, 60_000);
+
+  it('a bad key, an evicting Redis without persistence, a wrong Feishu secret and a token without repo: exit 1, each named with its fix', async () => {
+    const bad = await startFakeGitHub({ token: 'ghp_doctor', tokenScopes: 'read:org' });
+    try {
+      const r = await doctor({
+        ...env,
+        LLM_API_KEY: 'wrong-key',
+        REDIS_URL: lru.url,
+        FEISHU_APP_SECRET: 'not-the-secret',
+        GITHUB_API_URL: bad.url,
+      });
+      expect(r.code).toBe(1);
+      expect(r.out).toMatch(/^PROBLEM +model \(main\): model endpoint answered 401/m);
+      expect(r.out).toMatch(/fix: set LLM_API_KEY to a valid key/);
+      expect(r.out).toMatch(/^PROBLEM +redis: maxmemory-policy is allkeys-lru/m);
+      expect(r.out).toMatch(/fix: set maxmemory-policy noeviction/);
+      expect(r.out).toMatch(/^PROBLEM +redis: persistence is off/m);
+      expect(r.out).toMatch(/^PROBLEM +feishu: tenant access token refused \(code 10014/m);
+      expect(r.out).toMatch(
+        /^PROBLEM +github: token of switchyard-bot has scopes \[read:org\], without repo/m,
+      );
+    } finally {
+      await bad.close();
+    }
+  }, 60_000);
+
+  it('a model name the endpoint does not serve: exit 1, the fix names LLM_MODEL', async () => {
+    const retired = await startFakeLlm({
+      handler: (req) =>
+        req.model === 'deepseek-chat'
+          ? { type: 'error', status: 400, message: 'Model Not Exist' }
+          : pingModel(req),
+    });
+    try {
+      const r = await doctor({ ...env, LLM_BASE_URL: retired.baseURL, LLM_MODEL: 'deepseek-chat' });
+      expect(r.code).toBe(1);
+      expect(r.out).toMatch(/^PROBLEM +model \(main\): model endpoint answered 400/m);
+      expect(r.out).toMatch(/fix: "deepseek-chat" is not served at .* set LLM_MODEL/);
+    } finally {
+      await retired.close();
+    }
+  }, 60_000);
+
+  it('start-up logs one doctor line in the background, after the server listens, naming problems and fixes', async () => {
+    const bot = startBotProcess({
+      ...env,
+      REDIS_URL: lru.url,
+      ROLE: 'web',
+      PORT: String(await freePort()),
+      LOG_LEVEL: 'info',
+      STARTUP_DOCTOR: 'full',
+    });
+    try {
+      const out = await waitFor(
+        () => (/"msg":"doctor: [^\n]*/.test(bot.output()) ? bot.output() : ''),
+        'the doctor line',
+        30_000,
+      );
+      const line = /"msg":"(doctor: [^"\n]*)/.exec(out)?.[1] ?? '';
+      expect(line).toMatch(/^doctor: \d+ problem\(s\): .*redis: maxmemory-policy is allkeys-lru/);
+      expect(line).toContain('fix: set maxmemory-policy noeviction');
+      expect(line).toMatch(
+        /ok: model \(main\), model \(executor\), feishu, github, workspace, sandbox \| off: none$/,
+      );
+      expect(out.indexOf('listening on')).toBeGreaterThan(-1);
+      expect(out.indexOf('listening on')).toBeLessThan(out.indexOf('"msg":"doctor:'));
+    } finally {
+      await bot.stop();
+    }
+  }, 60_000);
+});
