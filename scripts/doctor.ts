@@ -1,9 +1,9 @@
 import { Redis } from 'ioredis';
 import { type Config, ConfigError, loadConfig } from '../src/config.ts';
-import { doctorModels } from '../src/doctor/doctor-models.ts';
 import { isProblem } from '../src/doctor/finding.ts';
 import { formatReport } from '../src/doctor/format-findings.ts';
 import { runDoctor } from '../src/doctor/run-doctor.ts';
+import { createModels } from '../src/session/create-models.ts';
 
 /**
  * `npm run doctor` (issue 12): checks the configuration against the real services (model,
@@ -32,7 +32,7 @@ async function main(): Promise<number> {
     const findings = await runDoctor({
       config,
       redis,
-      models: doctorModels(config),
+      models: createModels(config),
       modelRoundTrip: true,
       timeoutMs: 30_000,
     });

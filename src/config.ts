@@ -91,6 +91,8 @@ const EnvSchema = z
     LLM_PROVIDER: z.enum(LLM_PROVIDERS, { message: `one of ${LLM_PROVIDERS.join(', ')}` }).optional(),
     /** DeepSeek's current name (issue 12): `deepseek-chat` / `deepseek-reasoner` were retired on 2026-07-24. */
     LLM_MODEL: z.string().min(1).default('deepseek-flash'),
+    /** The answer's token cap per request; Anthropic's Messages API requires one (issue 12). */
+    LLM_MAX_TOKENS: z.coerce.number().int().min(1).default(16_384),
     MAIN_MODEL: z.string().min(1).optional(),
     EXECUTOR_MODEL: z.string().min(1).optional(),
     /** DeepSeek thinking mode per session kind: routing is cheap and latency-bound, executors do the hard work. */

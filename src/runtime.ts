@@ -7,7 +7,7 @@ import {
   type PromptDeps,
   type PromptReader,
 } from './prompts/index.ts';
-import { createModelForConfig } from './session/create-model-for-config.ts';
+import { createModels } from './session/create-models.ts';
 import type { ModelClient } from './session/model-client.ts';
 
 /**
@@ -28,8 +28,6 @@ export interface Runtime {
   shutdown: AbortController;
 }
 
-const DEFAULT_LLM = 'https://api.deepseek.com';
-
 export async function createRuntime(
   ctx: Ctx,
   builtins?: Builtins,
@@ -43,15 +41,10 @@ export async function createRuntime(
     sizeCap: ctx.config.PROMPT_SIZE_CAP,
     now: ctx.now,
   };
-  const c = ctx.config;
-  // A local OpenAI-compatible server may need no key; the default public endpoint does.
-  const modelOn = Boolean(c.LLM_API_KEY) || c.LLM_BASE_URL.replace(/\/$/, '') !== DEFAULT_LLM;
   return {
     ctx,
     prompts: { ...deps, reader: createPromptReader(deps) },
-    models: modelOn
-      ? { main: createModelForConfig(c, 'main'), executor: createModelForConfig(c, 'executor') }
-      : {},
+    models: createModels(ctx.config),
     artifacts: await createArtifactSource(ctx, b.skills, artifactDirs),
     shutdown: new AbortController(),
   };

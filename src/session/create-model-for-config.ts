@@ -1,4 +1,5 @@
-import { type Config, ConfigError } from '../config.ts';
+import type { Config } from '../config.ts';
+import { createAnthropicClient } from './anthropic-client.ts';
 import type { ChatContract } from './chat-contract.ts';
 import { createModelClient, type ModelClient } from './model-client.ts';
 
@@ -14,9 +15,8 @@ export function createModelForConfig(c: Config, kind: SessionKind): ModelClient 
   const apiKey = c.LLM_API_KEY ?? 'none';
   switch (c.llmProvider) {
     case 'anthropic':
-      throw new ConfigError(
-        'Bad configuration: LLM_PROVIDER: anthropic is not available in this build yet; use deepseek, openai or compatible',
-      );
+      // Extended thinking stays off for Anthropic (README "Providers"): *_THINKING is DeepSeek's.
+      return createAnthropicClient({ baseURL: c.LLM_BASE_URL, apiKey, model, maxTokens: c.LLM_MAX_TOKENS });
     case 'deepseek':
     case 'openai':
     case 'compatible':

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitFor } from '../../kit/app.ts';
+import { startFakeAnthropic } from '../../kit/fake-anthropic.ts';
 import { type FakeFeishu, startFakeFeishu } from '../../kit/fake-feishu.ts';
 import { type FakeGitHub, startFakeGitHub } from '../../kit/fake-github.ts';
 import {
@@ -39,7 +40,7 @@ function doctor(env: Record<string, string>): Promise<{ code: number; out: strin
 
 /** A model that calls the offered tool, then answers, and refuses any other key like the real API. */
 function pingModel(req: RecordedRequest) {
-  if (req.authorization !== 'Bearer test-key') return failure(401);
+  if (!['Bearer test-key', 'test-key'].includes(req.authorization ?? '')) return failure(401);
   return req.messages.at(-1)?.role === 'tool' ? text('done') : toolCalls(['doctor_ping', { word: 'ping' }]);
 }
 
@@ -124,20 +125,26 @@ describe('npm run doctor (issue 12)', () => {
     }
   }, 60_000);
 
-  it('a model name the endpoint does not serve: exit 1, the fix names LLM_MODEL', async () => {
-    const retired = await startFakeLlm({
-      handler: (req) =>
-        req.model === 'deepseek-chat'
-          ? { type: 'error', status: 400, message: 'Model Not Exist' }
-          : pingModel(req),
-    });
+  it('a retired model name (DeepSeek 400 "Model Not Exist"): exit 1, the fix names LLM_MODEL', async () => {
+    const r = await doctor({ ...env, LLM_MODEL: 'deepseek-chat' });
+    expect(r.code).toBe(1);
+    expect(r.out).toMatch(/^PROBLEM +model \(main\): model endpoint answered 400.*Model Not Exist/m);
+    expect(r.out).toMatch(/fix: "deepseek-chat" is not served at .* set LLM_MODEL/);
+  }, 60_000);
+
+  it('LLM_PROVIDER=anthropic: the round trip passes on a served model; a retired one (404) names LLM_MODEL', async () => {
+    const fake = await startFakeAnthropic({ apiKey: 'test-key', handler: pingModel });
     try {
-      const r = await doctor({ ...env, LLM_BASE_URL: retired.baseURL, LLM_MODEL: 'deepseek-chat' });
-      expect(r.code).toBe(1);
-      expect(r.out).toMatch(/^PROBLEM +model \(main\): model endpoint answered 400/m);
-      expect(r.out).toMatch(/fix: "deepseek-chat" is not served at .* set LLM_MODEL/);
+      const base = { ...env, LLM_PROVIDER: 'anthropic', LLM_BASE_URL: fake.baseURL };
+      const served = await doctor({ ...base, LLM_MODEL: 'claude-sonnet-4-5' });
+      expect(served.out).toMatch(/^ok +model \(executor\): claude-sonnet-4-5: tool-call round trip/m);
+      expect(fake.refusals).toEqual([]);
+      const retired = await doctor({ ...base, LLM_MODEL: 'claude-2.1' });
+      expect(retired.code).toBe(1);
+      expect(retired.out).toMatch(/^PROBLEM +model \(main\): model endpoint answered 404/m);
+      expect(retired.out).toMatch(/fix: "claude-2\.1" is not served at .* set LLM_MODEL/);
     } finally {
-      await retired.close();
+      await fake.close();
     }
   }, 60_000);
 

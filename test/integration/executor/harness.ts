@@ -3,6 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { startTestApp, type TestApp, waitFor } from '../../kit/app.ts';
+import { startFakeAnthropic } from '../../kit/fake-anthropic.ts';
 import { type FakeGitHub, startFakeGitHub } from '../../kit/fake-github.ts';
 import {
   type FakeLlm,
@@ -64,8 +65,15 @@ export interface World {
   close(): Promise<void>;
 }
 
-/** The product with fake GitHub and model, `acme/web` backed by a local bare repository. */
-export async function startWorld(env: Record<string, string> = {}): Promise<World> {
+/**
+ * The product with fake GitHub and model, `acme/web` backed by a local bare repository. The model
+ * speaks Chat Completions, or Anthropic's Messages API with `model: 'anthropic'` (the same
+ * scripts drive both fakes).
+ */
+export async function startWorld(
+  env: Record<string, string> = {},
+  opts: { model?: 'chat' | 'anthropic' } = {},
+): Promise<World> {
   const root = mkdtempSync(join(tmpdir(), 'sy-exec-'));
   const repo = makeBareRepo(root, {
     'README.md': '# web\n',
@@ -73,11 +81,15 @@ export async function startWorld(env: Record<string, string> = {}): Promise<Worl
     'src/login.ts': 'export const next = (u: string) => u;\n',
     'web/style.css': 'body { color: black; }\n',
   });
-  const llm = await startFakeLlm();
+  const anthropic = opts.model === 'anthropic';
+  const llm = anthropic
+    ? await startFakeAnthropic({ apiKey: SECRETS.LLM_API_KEY, minCacheTokens: 256 })
+    : await startFakeLlm();
   const gh = await startFakeGitHub({ token: SECRETS.GITHUB_TOKEN });
   gh.setRepo('acme/web', { clone_url: repo.url });
   const app = await startTestApp({
     LLM_BASE_URL: llm.baseURL,
+    ...(anthropic ? { LLM_PROVIDER: 'anthropic', LLM_MODEL: 'claude-sonnet-4-5' } : {}),
     GITHUB_API_URL: gh.url,
     GITHUB_BOT_LOGIN: gh.botLogin,
     WORKSPACE_DIR: join(root, 'workspaces'),

@@ -58,8 +58,10 @@ describe('model configuration (issue 12, R-H1)', () => {
     );
   });
 
-  it('LLM_PROVIDER=anthropic says clearly that it is not available yet', () => {
-    const c = loadConfig({ LLM_PROVIDER: 'anthropic', LLM_API_KEY: 'k' });
-    expect(() => createModelForConfig(c, 'main')).toThrow(/LLM_PROVIDER: anthropic is not available/);
+  it('LLM_PROVIDER=anthropic builds the Messages API client for each session kind; LLM_MAX_TOKENS is checked', () => {
+    const c = loadConfig({ LLM_PROVIDER: 'anthropic', LLM_API_KEY: 'k', LLM_MODEL: 'claude-sonnet-4-5' });
+    expect(c.LLM_MAX_TOKENS).toBe(16_384);
+    expect(createModelForConfig(c, 'main').model).toBe('claude-sonnet-4-5');
+    expect(() => loadConfig({ LLM_MAX_TOKENS: '0' })).toThrow(/LLM_MAX_TOKENS/);
   });
 });

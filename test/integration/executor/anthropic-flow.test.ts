@@ -1,0 +1,81 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FakeAnthropic } from '../../kit/fake-anthropic.ts';
+import { toolCalls } from '../../kit/fake-llm.ts';
+import { roleOf } from '../../kit/scripted-model.ts';
+import { botMessages, localMessage, send } from '../routing/helpers.ts';
+import { executorFlow, startWorld, type World } from './harness.ts';
+
+/**
+ * R-H1: the delivery flow of `delivery-flow.test.ts` with `LLM_PROVIDER=anthropic`, against a
+ * fake that refuses whatever Anthropic's Messages API refuses (roles, tool_use/tool_result
+ * pairing, cache breakpoints, tool names and schemas, headers, max_tokens).
+ */
+describe('the executor flow on Anthropic’s Messages API (issue 12, R-H1)', () => {
+  let w: World;
+  let fake: FakeAnthropic;
+  beforeAll(async () => {
+    w = await startWorld({}, { model: 'anthropic' });
+    fake = w.llm as FakeAnthropic;
+  });
+  afterAll(async () => {
+    await w.close();
+  });
+
+  it('R-H1: routing, acknowledgement, file tools, commit, draft PR and report all run with nothing refused', async () => {
+    const flow = executorFlow(w.llm, [
+      (_r, card) =>
+        toolCalls(['reply', { to: card, text: `Fixing the login redirect in acme/web (${card}).` }]),
+      () => toolCalls(['read_file', { path: 'src/login.ts' }], ['list_files', {}]),
+      () =>
+        toolCalls([
+          'write_file',
+          { path: 'src/login.ts', content: 'export const next = (u: string) => u || "/";\n' },
+        ]),
+      () => toolCalls(['commit_and_push', { message: 'Fix the login redirect' }]),
+      () => toolCalls(['open_pr', { title: 'Fix the login redirect', body: 'Falls back to /.' }]),
+      () => toolCalls(['report', { status: 'working', summary: 'Draft PR open; verifying next.' }]),
+    ]);
+    const card = await send(w.app.ctx, localMessage('Please fix the login redirect loop'));
+    await flow.done();
+
+    expect(fake.refusals).toEqual([]);
+    const r = flow.results.map((x) => x.join('\n'));
+    expect(r[1]).toContain('export const next');
+    expect(r[3]).toMatch(/committed [0-9a-f]{12} and pushed sy\/T1-/);
+    expect(r[4]).toContain('opened draft PR acme/web#1');
+    expect(r[5]).toContain('recorded working');
+    expect((await botMessages(w.app.ctx)).filter((m) => m.text.includes(card))).toHaveLength(1);
+    expect(w.gh.pulls[0]).toMatchObject({ repo: 'acme/web', draft: true });
+  });
+
+  it('R-H1: both sessions spoke the Messages API with the configured model, max_tokens and the key', () => {
+    expect(fake.requests.some((q) => roleOf(q) === 'main')).toBe(true);
+    expect(fake.raw.every((q) => q.body.model === 'claude-sonnet-4-5' && q.body.max_tokens === 16_384)).toBe(
+      true,
+    );
+    // The parallel read_file + list_files results went back as one user message of two tool_results.
+    const merged = fake.raw.some((q) =>
+      (q.body.messages as { role: string; content: { type: string }[] }[]).some(
+        (m) => m.role === 'user' && m.content.filter((b) => b.type === 'tool_result').length === 2,
+      ),
+    );
+    expect(merged).toBe(true);
+  });
+
+  it('R-H2: later executor steps read the stable prefix and the conversation so far from the prompt cache', () => {
+    const executor = fake.requests
+      .map((q, i) => ({ q, u: fake.usages[i] }))
+      .filter(({ q }) => roleOf(q) === 'executor');
+    const later = executor.slice(1).map(({ u }) => u?.cache_read_input_tokens ?? 0);
+    expect(later.length).toBeGreaterThan(3);
+    expect(later.every((n) => n > 0)).toBe(true);
+    const last = executor.at(-1)?.u;
+    // Most of the last step's prompt came from the cache.
+    expect(
+      (last?.cache_read_input_tokens ?? 0) /
+        ((last?.cache_read_input_tokens ?? 0) +
+          (last?.input_tokens ?? 1) +
+          (last?.cache_creation_input_tokens ?? 0)),
+    ).toBeGreaterThan(0.5);
+  });
+});
