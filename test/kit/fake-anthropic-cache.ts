@@ -29,6 +29,13 @@ function rendered(body: Record<string, unknown>): Block[] {
   return [...list(body.tools), ...system, ...messages];
 }
 
+/** A request's prompt tokens as the fake counts them (its window and its usage agree). */
+export function promptTokens(body: Record<string, unknown>): number {
+  return tokensOf(
+    rendered(body).reduce((n, b) => n + JSON.stringify({ ...b, cache_control: undefined }).length, 0),
+  );
+}
+
 export function createPromptCache(minTokens: number) {
   const cached = new Set<string>();
   return {

@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { type CacheUsage, createPromptCache } from './fake-anthropic-cache.ts';
+import { type CacheUsage, createPromptCache, promptTokens } from './fake-anthropic-cache.ts';
 import { type AnthropicErrorType, checkBody, checkHeaders, type Refusal } from './fake-anthropic-rules.ts';
 import type { FakeHandler, FakeLlm, FakeReply, RecordedMessage, RecordedRequest } from './fake-llm.ts';
 
@@ -28,6 +28,11 @@ export interface FakeAnthropicOptions {
   /** Smallest cacheable prefix in (estimated) tokens; the docs give 1024 for Sonnet models. */
   minCacheTokens?: number;
   handler?: FakeHandler;
+  /**
+   * The context window in (estimated) tokens: a longer prompt is refused with the API's 400
+   * "prompt is too long: N tokens > M maximum"; undefined: none.
+   */
+  contextWindow?: number;
 }
 
 export const FAKE_ANTHROPIC_MODELS = ['claude-sonnet-4-5', 'claude-opus-4-1', 'claude-haiku-4-5'];
@@ -70,6 +75,13 @@ export async function startFakeAnthropic(opts: FakeAnthropicOptions = {}): Promi
     fake.raw.push({ headers: req.headers, body });
     const bodyRefusal = checkBody(body, models);
     if (bodyRefusal) return refuse(res, bodyRefusal);
+    const used = promptTokens(body);
+    if (opts.contextWindow !== undefined && used > opts.contextWindow)
+      return refuse(res, {
+        status: 400,
+        type: 'invalid_request_error',
+        message: `prompt is too long: ${used} tokens > ${opts.contextWindow} maximum`,
+      });
     const recorded = recordedOf(req, body);
     fake.requests.push(recorded);
     const reply = queue.shift() ?? (handler ? await handler(recorded) : undefined);
