@@ -120,6 +120,12 @@ const EnvSchema = z
     REDELIVERY_INTERVAL_MS: z.coerce.number().int().positive().default(600_000),
     /** How long a looked-up GitHub repository permission is trusted (R-A5). */
     PERMISSION_CACHE_SECONDS: z.coerce.number().int().positive().default(300),
+    /** Days closed tickets, their transcripts, cards and full texts are kept (issue 14). */
+    RETENTION_DAYS: z.coerce.number().positive().default(30),
+    /** Entries the cards-by-time index keeps at most (oldest dropped first). */
+    CARDS_INDEX_MAX: z.coerce.number().int().positive().default(100_000),
+    /** How often the retention sweep runs (safety queue). */
+    RETENTION_SWEEP_MS: z.coerce.number().int().positive().default(3_600_000),
     /** Failed panel sign-ins allowed per address, and in all, per 15 minutes (issue 14). */
     SIGN_IN_FAILURES_PER_IP: z.coerce.number().int().positive().default(10),
     SIGN_IN_FAILURES_GLOBAL: z.coerce.number().int().positive().default(100),

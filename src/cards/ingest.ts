@@ -6,7 +6,8 @@ import { seenReactionFor } from './seen-reaction.ts';
 
 /** Longer than every sender's redelivery window: Feishu retries ~7 h, GitHub redelivers by hand up to 3 days. */
 export const DEDUPE_TTL_SECONDS = 4 * 24 * 3600;
-export const CARD_TTL_SECONDS = 30 * 24 * 3600;
+/** A card and its full text live `RETENTION_DAYS` (issue 14); closing a ticket restarts the clock. */
+const cardTtlSeconds = (ctx: Pick<Ctx, 'config'>) => Math.ceil(ctx.config.RETENTION_DAYS * 24 * 3600);
 
 /**
  * Claims a delivery and stores its card in one step, so a crash never leaves a claimed delivery
@@ -21,6 +22,9 @@ redis.call('SET', KEYS[1], 'stored', 'EX', ARGV[4])
 redis.call('SET', KEYS[2], ARGV[2], 'EX', ARGV[5])
 if ARGV[3] ~= '' then redis.call('SET', KEYS[3], ARGV[3], 'EX', ARGV[5]) end
 redis.call('ZADD', KEYS[4], ARGV[6], ARGV[1])
+-- The index stays bounded (issue 14): entries past the retention window, then the oldest past the cap.
+redis.call('ZREMRANGEBYSCORE', KEYS[4], '-inf', '(' .. ARGV[7])
+redis.call('ZREMRANGEBYRANK', KEYS[4], 0, -(tonumber(ARGV[8]) + 1))
 return 'new'
 `;
 
@@ -45,8 +49,10 @@ export async function ingest(ctx: Ctx, draft: CardDraft): Promise<IngestResult> 
     JSON.stringify(card),
     fullText ?? '',
     DEDUPE_TTL_SECONDS,
-    CARD_TTL_SECONDS,
+    cardTtlSeconds(ctx),
     card.receivedAt,
+    card.receivedAt - cardTtlSeconds(ctx) * 1000,
+    ctx.config.CARDS_INDEX_MAX,
   )) as string;
   if (state === 'queued') {
     ctx.metrics.duplicates.inc({ source: card.source });

@@ -11,6 +11,7 @@ import { runTurn } from '../session/run-turn.ts';
 import { proceed, stopTurn, type TurnOutcome } from '../session/turn-outcome.ts';
 import { noteTurnSettled, withStatusSteps } from '../status/status-hooks.ts';
 import { isPaused } from '../tickets/pause.ts';
+import { executorSessionId } from '../tickets/ticket-keys.ts';
 import { getTicket } from '../tickets/ticket-store.ts';
 import { executorEnvironment } from './environment.ts';
 import { executorTools } from './executor-tools.ts';
@@ -69,7 +70,7 @@ async function turn(rt: Runtime, ticketId: string, turnId: string): Promise<Exec
   const artifacts = await resolveTurnArtifacts(rt, ticket, turnId);
   const scope: TurnScope = { rt, ticket, turnId, batch, artifacts };
   const noted = await noteBotRounds(scope);
-  const sessionId = `exec-${ticketId}`;
+  const sessionId = executorSessionId(ticketId);
   const gate = async () =>
     rt.shutdown.signal.aborted
       ? stopTurn('shutdown')

@@ -3,10 +3,12 @@ import { replyEffectFor } from '../cards/reply-effect.ts';
 import { enqueueEffect } from '../outbox/enqueue.ts';
 import type { TurnOutcome } from '../session/turn-outcome.ts';
 import { wasTakenBy } from '../tickets/handback.ts';
+import { isClosedState } from '../tickets/retention.ts';
 import { setTicketState } from '../tickets/ticket-store.ts';
 import { handBack } from './tools/handback-tools.ts';
 import { returnBatch } from './turn-inputs.ts';
 import type { TurnScope } from './turn-scope.ts';
+import { releaseCheckout } from './workspace/release-checkout.ts';
 
 /**
  * What follows a turn's end. Paused: its cards go back to the inbox for the turn after the
@@ -19,6 +21,7 @@ export async function settleTurn(scope: TurnScope, outcome: TurnOutcome): Promis
   const { ticket, turnId } = scope;
   if (outcome.kind === 'stopped') {
     await returnBatch(ctx, ticket.id, turnId);
+    await releaseIfClosed(scope);
     return;
   }
   if (outcome.kind === 'ended') {
@@ -48,4 +51,12 @@ export async function settleTurn(scope: TurnScope, outcome: TurnOutcome): Promis
     if (effect) await enqueueEffect(ctx, { key: `blocked:${turnId}`, effect, ticketId: ticket.id });
   }
   await ctx.redis.del(ctx.keys.turnBatch(turnId), `${ctx.keys.turnBatch(turnId)}:notes`);
+  await releaseIfClosed(scope);
+}
+
+/** A turn that left its ticket done or cancelled deletes the checkout (issue 14 "lifecycle"). */
+async function releaseIfClosed(scope: TurnScope): Promise<void> {
+  const { ctx } = scope.rt;
+  const state = await ctx.redis.hget(ctx.keys.ticket(scope.ticket.id), 'state');
+  if (state !== null && isClosedState(JSON.parse(state))) await releaseCheckout(ctx, scope.ticket.id);
 }

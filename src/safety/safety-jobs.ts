@@ -2,9 +2,10 @@ import { Queue, Worker } from 'bullmq';
 import type { Ctx } from '../context.ts';
 import { workerOptions } from '../store/worker-options.ts';
 import { redeliverMissed } from './redeliver-missed.ts';
+import { sweepRetention } from './retention-sweep.ts';
 import { watchStalls } from './watch-stalls.ts';
 
-/** The safety queue's jobs: the watchdog and, in GitHub App mode, the missed-delivery sweep. */
+/** The safety queue's jobs: the watchdog, the retention sweep and, in GitHub App mode, the missed-delivery sweep. */
 export const SAFETY_QUEUE = 'safety';
 
 function appMode(ctx: Ctx): boolean {
@@ -25,6 +26,11 @@ export async function startSafetyJobs(ctx: Ctx): Promise<{ stop: () => Promise<v
     { every: ctx.config.WATCHDOG_INTERVAL_MS },
     { name: 'watchdog', opts: keep },
   );
+  await queue.upsertJobScheduler(
+    'retention',
+    { every: ctx.config.RETENTION_SWEEP_MS },
+    { name: 'retention', opts: keep },
+  );
   if (appMode(ctx)) {
     await queue.upsertJobScheduler(
       'redeliver',
@@ -36,7 +42,12 @@ export async function startSafetyJobs(ctx: Ctx): Promise<{ stop: () => Promise<v
   }
   const worker = new Worker(
     SAFETY_QUEUE,
-    async (job) => (job.name === 'redeliver' ? redeliverMissed(ctx) : watchStalls(ctx)),
+    async (job) =>
+      job.name === 'redeliver'
+        ? redeliverMissed(ctx)
+        : job.name === 'retention'
+          ? sweepRetention(ctx)
+          : watchStalls(ctx),
     workerOptions(ctx, 1),
   );
   worker.on('failed', (job, err) => ctx.log.warn({ err, job: job?.name }, 'safety job failed'));

@@ -1,6 +1,7 @@
 import type { TriggerCard } from '../cards/card.ts';
 import type { Ctx } from '../context.ts';
 import { threadKeys } from './ref-key.ts';
+import { applyRetention } from './retention.ts';
 import type { Attachment, MatchedRule, Ticket, TicketCrew, TicketState } from './ticket.ts';
 
 type StoreCtx = Pick<Ctx, 'redis' | 'keys' | 'now'>;
@@ -94,8 +95,15 @@ export async function updateTicket(
   );
 }
 
-export const setTicketState = (ctx: StoreCtx, id: string, state: TicketState) =>
-  updateTicket(ctx, id, { state });
+/** Sets a ticket's state; its data's lifetime follows (closed tickets expire, issue 14). */
+export async function setTicketState(
+  ctx: StoreCtx & Pick<Ctx, 'config'>,
+  id: string,
+  state: TicketState,
+): Promise<void> {
+  await updateTicket(ctx, id, { state });
+  await applyRetention(ctx, id, state);
+}
 
 /** Indexes more references of a ticket (a PR it opened, a branch, a commit, a message it sent). */
 export async function addTicketRefs(

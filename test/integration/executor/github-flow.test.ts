@@ -1,4 +1,6 @@
+import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { workspacePaths } from '../../../src/executor/workspace/workspace.ts';
 import { getTicket } from '../../../src/tickets/ticket-store.ts';
 import { waitFor } from '../../kit/app.ts';
 import { toolCalls } from '../../kit/fake-llm.ts';
@@ -68,5 +70,11 @@ describe('executor delivery from a GitHub issue comment (issue 4)', () => {
     expect(w.repo.git('log', '-1', '--format=%an %s', 'sy/T1-login-redirect-loops')).toBe(
       `${w.gh.botLogin} Fix the login redirect (#1)`,
     );
+    // Issue 14 "lifecycle": the turn that closed the ticket deleted its checkout; its data expires.
+    const { ctx } = w.app;
+    await waitFor(() => !existsSync(workspacePaths(ctx, 'T1').dir), 'the checkout deleted', 15_000);
+    expect(existsSync(workspacePaths(ctx, 'T1').home)).toBe(false);
+    expect(await ctx.redis.pttl(ctx.keys.ticket('T1'))).toBeGreaterThan(0);
+    expect(await ctx.redis.pttl(ctx.keys.transcript('exec-T1'))).toBeGreaterThan(0);
   });
 });

@@ -1,0 +1,20 @@
+import { readdir, rm } from 'node:fs/promises';
+import type { Ctx } from '../../context.ts';
+import { workspacePaths } from './workspace.ts';
+
+/**
+ * Deletes a ticket's checkout and command home from this machine's disk (issue 14 "lifecycle").
+ * The record in Redis stays: a later turn (a reopened ticket) clones again and checks out the
+ * pushed branch, as on any other machine.
+ */
+export async function releaseCheckout(ctx: Pick<Ctx, 'config' | 'keys'>, ticketId: string): Promise<void> {
+  const paths = workspacePaths(ctx, ticketId);
+  await rm(paths.dir, { recursive: true, force: true });
+  await rm(paths.home, { recursive: true, force: true });
+}
+
+/** The ticket ids that have a checkout under this deployment's workspace root on this machine. */
+export async function localCheckouts(ctx: Pick<Ctx, 'config' | 'keys'>): Promise<string[]> {
+  const entries = await readdir(workspacePaths(ctx, '').root, { withFileTypes: true }).catch(() => []);
+  return entries.filter((e) => e.isDirectory() && /^T\d+$/.test(e.name)).map((e) => e.name);
+}
