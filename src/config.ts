@@ -1,15 +1,5 @@
 import { z } from 'zod';
-
-/** A comma list such as `a,b,c`; empty entries dropped. */
-const list = z
-  .string()
-  .optional()
-  .transform((v) =>
-    (v ?? '')
-      .split(',')
-      .map((s) => s.trim())
-      .filter(Boolean),
-  );
+import { channelChats, channelUsers } from './safety/channel-entries.ts';
 
 const flag = (dflt: boolean) =>
   z
@@ -102,8 +92,10 @@ const EnvSchema = z
     EXECUTOR_REASONING_EFFORT: effort,
     WORKSPACE_DIR: z.string().min(1).default('./data/workspaces'),
     CHAT_REPOS: chatRepos,
-    ALLOWED_USERS: list,
-    ALLOWED_CHATS: list,
+    ALLOWED_USERS: channelUsers,
+    ALLOWED_CHATS: channelChats,
+    /** Who may change prompt settings by asking the bot (R-H5): `feishu:ou_…`, `github:login`. */
+    SETTINGS_ADMINS: channelUsers,
     PROMPT_SIZE_CAP: z.coerce.number().int().positive().default(200_000),
     TRUST_PROJECT_SKILLS: flag(false),
     TRUST_PROJECT_WORKFLOWS: flag(true),
@@ -133,6 +125,15 @@ const EnvSchema = z
     STARTUP_DOCTOR: z.enum(['full', 'quick', 'off'], { message: 'full, quick or off' }).default('full'),
   })
   .superRefine((env, ctx) => {
+    // Issue 14: Feishu events arrive over HTTP; without the key anyone could post unsigned events.
+    if (env.FEISHU_APP_ID && env.FEISHU_APP_SECRET && !env.FEISHU_ENCRYPT_KEY) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['FEISHU_ENCRYPT_KEY'],
+        message:
+          'required when Feishu is on: set the Encrypt Key from the Feishu console (Events and callbacks → Encryption strategy), so every event is signed',
+      });
+    }
     if (Boolean(env.FEISHU_APP_ID) !== Boolean(env.FEISHU_APP_SECRET)) {
       ctx.addIssue({
         code: 'custom',

@@ -44,6 +44,8 @@ export const AuthorSchema = z.object({
   role: z.string().optional(),
   /** GitHub repository permission (`admin`…`none`, `unknown`), looked up by the router (R-A5). */
   permission: z.string().optional(),
+  /** GitHub's numeric user id, stable across login renames (`github:12345` allow-list entries). */
+  numericId: z.number().int().optional(),
 });
 export type Author = z.infer<typeof AuthorSchema>;
 

@@ -9,10 +9,14 @@ import { type GitHubWorld, settle, startGitHubWorld, ticketAcked } from './githu
 
 const REFUSAL = 'Sorry, I can only take requests';
 
-describe.sequential('R-A5 on GitHub: only write/maintain/admin (looked up) or ALLOWED_USERS start, steer, pause or resume', () => {
+describe.sequential('R-A5 on GitHub: only write/maintain/admin (looked up), narrowed by ALLOWED_USERS, start, steer, pause or resume', () => {
   let w: GitHubWorld;
   beforeAll(async () => {
-    w = await startGitHubWorld({ ALLOWED_USERS: 'carol' });
+    w = await startGitHubWorld({
+      // Issue 14: GitHub entries narrow who of the writers may act; they never replace permission.
+      ALLOWED_USERS:
+        'github:ada,github:maya,github:carol,github:tria,github:mallory,github:dave,github:carol-lookalike,feishu:ou_elsewhere',
+    });
     w.llm.respond(scriptedModel({ main: openAll, executor: ackAll, onResults: () => text('Done.') }));
     for (const who of ['mallory', 'carol']) w.gh.setPermission('acme/widgets', who, 'read');
     w.gh.setPermission('acme/widgets', 'tria', 'triage');
@@ -42,12 +46,17 @@ describe.sequential('R-A5 on GitHub: only write/maintain/admin (looked up) or AL
     expect(await listTickets(w.app.ctx)).toHaveLength(1);
   });
 
-  it('R-A5: maintain permission, or a read-only person on ALLOWED_USERS, may start work', async () => {
+  it('R-A5: maintain permission may start work; a read-only person on ALLOWED_USERS may not, nor an unlisted writer', async () => {
     const maya = await w.comment('maya', '@switchyard-bot please bump the version', 9);
     const carol = await w.comment('carol', '@switchyard-bot please fix the footer', 10);
+    w.gh.setPermission('acme/widgets', 'unlisted-admin', 'admin');
+    const unlisted = await w.comment('unlisted-admin', '@switchyard-bot please fix the header', 10);
     expect(await w.routed(maya)).toEqual({ kind: 'candidate' });
-    expect(await w.routed(carol)).toEqual({ kind: 'candidate' });
-    await waitFor(async () => (await listTickets(w.app.ctx)).length === 3, 'two more tickets');
+    expect(await w.routed(carol)).toMatchObject({ kind: 'ignored' });
+    expect(await w.routed(unlisted)).toMatchObject({ kind: 'ignored' });
+    await waitFor(async () => (await listTickets(w.app.ctx)).length === 2, 'one more ticket');
+    await settle();
+    expect(await listTickets(w.app.ctx)).toHaveLength(2);
   });
 
   it('R-A5: a read person’s follow-up on the ticket’s issue is kept as data and wakes no executor', async () => {

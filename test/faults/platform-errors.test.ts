@@ -38,6 +38,7 @@ describe('platform errors: 429 with Retry-After, 500s and time-outs', () => {
     app = await startTestApp({
       FEISHU_APP_ID: feishu.appId,
       FEISHU_APP_SECRET: feishu.appSecret,
+      FEISHU_ENCRYPT_KEY: 'platform-encrypt-key',
       FEISHU_DOMAIN: feishu.url,
       GITHUB_WEBHOOK_SECRET: 'platform-secret',
       GITHUB_TOKEN: 'gh-token',

@@ -13,10 +13,23 @@ export type FeishuEnvelope =
 type EnvelopeConfig = Pick<Config, 'FEISHU_ENCRYPT_KEY' | 'FEISHU_VERIFICATION_TOKEN'>;
 
 /**
- * Authenticates and opens one push (R-A1), in this order: signature and timestamp over the raw
- * bytes (401), JSON (400), decryption of `{ encrypt }` (400: a body that is signed but does not
- * decrypt is malformed, not forged), verification token (401), then the URL-verification
- * challenge. An unsigned push is accepted only when it is that challenge.
+ * Issue 14: the one answer to every unsigned push that is not our challenge, whatever went wrong
+ * (not JSON, bad padding, not JSON inside, wrong token, not a challenge), so an unsigned sender
+ * learns nothing about our key — no padding oracle.
+ */
+const unsignedRefused = () =>
+  new HttpError(
+    401,
+    'signature_missing',
+    'X-Lark-Signature, -Request-Timestamp and -Request-Nonce are all required',
+  );
+
+/**
+ * Authenticates and opens one push (R-A1). A signed push: signature and timestamp over the raw
+ * bytes (401), JSON (400), decryption of `{ encrypt }` (400: signed but undecryptable is malformed,
+ * not forged), verification token (401). An unsigned push is accepted only when it is the
+ * URL-verification challenge, encrypted with our key and carrying our verification token; every
+ * other unsigned push gets the same 401. `FEISHU_ENCRYPT_KEY` is required when Feishu is on.
  */
 export function openFeishuEnvelope(
   raw: Buffer,
@@ -25,7 +38,8 @@ export function openFeishuEnvelope(
   now: number,
 ): FeishuEnvelope {
   const key = config.FEISHU_ENCRYPT_KEY;
-  const signed = key ? verifyFeishuSignature(headers, raw, key, now) : 'verified';
+  if (!key) throw new HttpError(503, 'channel_off', 'Feishu needs FEISHU_ENCRYPT_KEY');
+  if (verifyFeishuSignature(headers, raw, key, now) === 'unsigned') return challengeOnly(raw, config, key);
   const body = decrypted(asObject(parseJsonBody(raw)), key);
   checkToken(body, config.FEISHU_VERIFICATION_TOKEN);
   if (body.type === 'url_verification') {
@@ -33,16 +47,32 @@ export function openFeishuEnvelope(
       throw new HttpError(400, 'malformed_event', 'challenge is missing');
     return { type: 'challenge', challenge: body.challenge };
   }
-  if (signed === 'unsigned') {
-    throw new HttpError(401, 'signature_missing', 'X-Lark-Signature is required when an encrypt key is set');
-  }
   return { type: 'event', body };
 }
 
-function decrypted(body: Record<string, unknown>, key: string | undefined): Record<string, unknown> {
+/** The unsigned path: our encrypted challenge with our token, or `unsignedRefused` for anything else. */
+function challengeOnly(raw: Buffer, config: EnvelopeConfig, key: string): FeishuEnvelope {
+  const expected = config.FEISHU_VERIFICATION_TOKEN;
+  let body: Record<string, unknown>;
+  try {
+    const outer = asObject(JSON.parse(raw.toString('utf8')));
+    if (typeof outer.encrypt !== 'string') throw unsignedRefused();
+    body = asObject(JSON.parse(new AESCipher(key).decrypt(outer.encrypt)));
+  } catch {
+    throw unsignedRefused();
+  }
+  const ok =
+    expected !== undefined &&
+    body.type === 'url_verification' &&
+    typeof body.challenge === 'string' &&
+    typeof body.token === 'string' &&
+    safeEqual(body.token, expected);
+  if (!ok) throw unsignedRefused();
+  return { type: 'challenge', challenge: body.challenge as string };
+}
+
+function decrypted(body: Record<string, unknown>, key: string): Record<string, unknown> {
   if (typeof body.encrypt !== 'string') return body;
-  if (!key)
-    throw new HttpError(400, 'encrypt_key_missing', 'encrypted push but FEISHU_ENCRYPT_KEY is not set');
   let plain: string;
   try {
     plain = new AESCipher(key).decrypt(body.encrypt);

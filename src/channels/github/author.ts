@@ -19,5 +19,10 @@ export function authorOf(user: GitHubUser, botLogin: string, association?: strin
     : user.type === 'Bot' || user.login.endsWith('[bot]')
       ? 'bot'
       : 'person';
-  return { id: user.login, type, ...(association ? { role: association } : {}) };
+  return {
+    id: user.login,
+    type,
+    ...(association ? { role: association } : {}),
+    ...(user.id !== undefined ? { numericId: user.id } : {}),
+  };
 }

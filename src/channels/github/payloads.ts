@@ -4,7 +4,11 @@ import { z } from 'zod';
  * The parts of GitHub webhook payloads the parser reads, checked with zod: a signed payload is
  * still untrusted input, and a shape we don't expect is a 400, never a crash (R-A2).
  */
-export const UserSchema = z.object({ login: z.string().min(1), type: z.string().optional() });
+export const UserSchema = z.object({
+  login: z.string().min(1),
+  type: z.string().optional(),
+  id: z.number().int().optional(),
+});
 export type GitHubUser = z.infer<typeof UserSchema>;
 
 const text = z.string().nullish();

@@ -5,13 +5,14 @@ import type { Runtime } from '../../runtime.ts';
 import { defineTool, toolError, toolOk } from '../../session/tool.ts';
 import { isPaused } from '../../tickets/pause.ts';
 import { maySteer } from '../may-steer.ts';
+import { isSettingsAdmin, refuseSettingsByMessage } from '../settings-admins.ts';
 import { countWords, LIMITS } from '../words.ts';
 import type { MainBatch } from './batch.ts';
 
 /**
- * `orchestrator_prompts_save` (R-E5): only on an allowed person's explicit request. The card that
- * asked must be a candidate of this turn, an explicit request, from someone who may steer; text
- * quoted from anywhere else can't reach this tool (R-E10: external text is data).
+ * `orchestrator_prompts_save` (R-E5, R-H5): only on a settings admin's explicit request. The card
+ * that asked must be a candidate of this turn, an explicit request, from someone who may steer and
+ * is in `SETTINGS_ADMINS`; text quoted from anywhere else can't reach this tool (R-E10).
  */
 export function promptsSave(rt: Runtime, batch: MainBatch) {
   return defineTool({
@@ -33,6 +34,12 @@ export function promptsSave(rt: Runtime, batch: MainBatch) {
       if (!card.request || !maySteer(card, rt.ctx.config)) {
         return toolError(
           `refused: ${id} is not an explicit request from a person allowed to change settings (R-E5)`,
+        );
+      }
+      if (!isSettingsAdmin(card, rt.ctx.config)) {
+        await refuseSettingsByMessage(rt.ctx, card);
+        return toolError(
+          `refused: the author of ${id} is not in SETTINGS_ADMINS; settings change by message only for them (R-H5). They were told to use the settings panel; do not save.`,
         );
       }
       const result = await promptsSaveTool(rt.prompts, args, card.author.name ?? card.author.id);

@@ -18,6 +18,7 @@ export const SECRETS = {
   LLM_API_KEY: 'sk-llm-secret-value',
   GITHUB_TOKEN: 'ghp_token_secret_value',
   FEISHU_APP_SECRET: 'feishu-secret-value',
+  FEISHU_ENCRYPT_KEY: 'feishu-encrypt-key-value',
   GITHUB_WEBHOOK_SECRET: 'webhook-secret-value',
   ADMIN_TOKEN: 'admin-token-secret-0123456789abcdefghij',
 };

@@ -7,7 +7,7 @@ describe('R-A5: who may trigger from Feishu', () => {
   let h: FeishuHarness;
   const send = (event: unknown) => sendFeishuEvent(h.hook, event, { encryptKey: ENCRYPT_KEY });
   beforeAll(async () => {
-    h = await startFeishuHarness({ ALLOWED_USERS: 'ou_alice', ALLOWED_CHATS: 'oc_open' });
+    h = await startFeishuHarness({ ALLOWED_USERS: 'feishu:ou_alice', ALLOWED_CHATS: 'feishu:oc_open' });
   });
   afterAll(() => h.close());
 

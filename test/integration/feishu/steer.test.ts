@@ -17,7 +17,11 @@ describe('R-A5, R-D2: who may pause and resume from Feishu', () => {
   beforeAll(async () => {
     llm = await startFakeLlm();
     llm.respond(scriptedModel({ main: openAll, executor: ackAll }));
-    h = await startFeishuHarness({ ALLOWED_USERS: 'ou_alice', LLM_BASE_URL: llm.baseURL, LLM_API_KEY: 'k' });
+    h = await startFeishuHarness({
+      ALLOWED_USERS: 'feishu:ou_alice',
+      LLM_BASE_URL: llm.baseURL,
+      LLM_API_KEY: 'k',
+    });
   });
   afterAll(async () => {
     await h.close();

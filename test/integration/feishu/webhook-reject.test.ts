@@ -1,5 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { groupMention, p2pMessage, sendFeishuEvent, urlVerification } from '../../kit/feishu-webhook.ts';
+import {
+  encryptFeishu,
+  groupMention,
+  p2pMessage,
+  sendFeishuEvent,
+  urlVerification,
+} from '../../kit/feishu-webhook.ts';
 import { cardKeys, ENCRYPT_KEY, type FeishuHarness, startFeishuHarness, VERIFY_TOKEN } from './harness.ts';
 
 describe('Feishu webhook rejects what it cannot trust (R-A1)', () => {
@@ -149,7 +155,7 @@ describe('Feishu webhook rejects what it cannot trust (R-A1)', () => {
       encryptKey: 'another-key',
       ...unsigned,
     });
-    expect(wrongKey.status).toBe(400);
+    expect(wrongKey.status).toBe(401);
   });
 
   it('R-A1: an event without a signature is 401 even when it decrypts', async () => {
@@ -164,24 +170,66 @@ describe('Feishu webhook rejects what it cannot trust (R-A1)', () => {
   });
 });
 
-describe('Feishu webhook without an encrypt key', () => {
+describe('issue 14: an unsigned Feishu push is only ever the challenge (R-A1)', () => {
   let h: FeishuHarness;
   beforeAll(async () => {
-    h = await startFeishuHarness({ FEISHU_ENCRYPT_KEY: '' }, { workers: false });
+    h = await startFeishuHarness({}, { workers: false });
   });
   afterAll(() => h.close());
 
-  it('R-A1: plain events are checked by verification token alone; the plain challenge is answered', async () => {
-    const res = await sendFeishuEvent(h.hook, urlVerification('plain', VERIFY_TOKEN));
-    expect(await res.json()).toEqual({ challenge: 'plain' });
-    expect((await sendFeishuEvent(h.hook, p2pMessage('hi', { token: 'bad' }))).status).toBe(401);
-    expect((await sendFeishuEvent(h.hook, p2pMessage('hi'))).status).toBe(200);
-    expect(await cardKeys(h.app)).not.toEqual([]);
+  const unsigned = { omit: ['signature', 'timestamp', 'nonce'] as ('signature' | 'timestamp' | 'nonce')[] };
+  const validCipher = () => encryptFeishu(JSON.stringify(p2pMessage('hi')), ENCRYPT_KEY);
+  /** The same ciphertext with its last block changed: the padding no longer checks out. */
+  const badPadding = () => {
+    const bytes = Buffer.from(validCipher(), 'base64');
+    bytes[bytes.length - 1] = (bytes[bytes.length - 1] ?? 0) ^ 0x5a;
+    return bytes.toString('base64');
+  };
+
+  it('R-A1: every unsigned request that is not our challenge gets one and the same answer, and stores nothing', async () => {
+    const attempts: [string, unknown, Parameters<typeof sendFeishuEvent>[2]][] = [
+      ['plain event with the right token', p2pMessage('hi'), { encrypt: false, ...unsigned }],
+      ['event encrypted with our key', p2pMessage('hi'), { encryptKey: ENCRYPT_KEY, ...unsigned }],
+      ['bad padding', null, { rawBody: JSON.stringify({ encrypt: badPadding() }), ...unsigned }],
+      ['not a cipher', null, { rawBody: '{"encrypt":"bm90IGNpcGhlcg=="}', ...unsigned }],
+      [
+        'decrypts to non-JSON',
+        null,
+        { rawBody: JSON.stringify({ encrypt: encryptFeishu('not json', ENCRYPT_KEY) }), ...unsigned },
+      ],
+      ['not JSON at all', null, { rawBody: '{"encrypt":', ...unsigned }],
+      [
+        'plain challenge with the right token',
+        urlVerification('c', VERIFY_TOKEN),
+        { encrypt: false, ...unsigned },
+      ],
+      [
+        'challenge with a wrong token',
+        urlVerification('c', 'nope'),
+        { encryptKey: ENCRYPT_KEY, ...unsigned },
+      ],
+      [
+        'challenge under another key',
+        urlVerification('c', VERIFY_TOKEN),
+        { encryptKey: 'other', ...unsigned },
+      ],
+      ['only a nonce', p2pMessage('hi'), { encryptKey: ENCRYPT_KEY, omit: ['signature', 'timestamp'] }],
+    ];
+    const answers = new Set<string>();
+    for (const [name, event, opts] of attempts) {
+      const res = await sendFeishuEvent(h.hook, event, opts);
+      answers.add(`${res.status} ${await res.text()}`);
+      expect(answers.size, name).toBe(1);
+    }
+    expect([...answers][0]).toMatch(/^401 /);
+    expect(await cardKeys(h.app)).toEqual([]);
   });
 
-  it('R-A1: an encrypted push is 400 when no encrypt key is configured', async () => {
-    const res = await sendFeishuEvent(h.hook, p2pMessage('hi'), { encryptWith: 'k', signWith: '' });
-    expect(res.status).toBe(400);
-    expect(await res.json()).toMatchObject({ code: 'encrypt_key_missing' });
+  it('R-A1: the one unsigned request answered is the encrypted challenge with our verification token', async () => {
+    const res = await sendFeishuEvent(h.hook, urlVerification('only-this', VERIFY_TOKEN), {
+      encryptKey: ENCRYPT_KEY,
+      ...unsigned,
+    });
+    expect(await res.json()).toEqual({ challenge: 'only-this' });
   });
 });

@@ -38,7 +38,7 @@ export async function startStatusWorld(): Promise<StatusWorld> {
     GITHUB_BOT_LOGIN: gh.botLogin,
     LLM_BASE_URL: llm.baseURL,
     LLM_API_KEY: 'test-key',
-    ALLOWED_USERS: 'ou_alice',
+    ALLOWED_USERS: 'feishu:ou_alice',
     ADMIN_TOKEN,
   });
   return {

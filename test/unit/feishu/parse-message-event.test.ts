@@ -77,13 +77,16 @@ describe('parseMessageEvent', () => {
   it('R-A5: outside both allow-lists a person is not_allowed and never a request', () => {
     const out = parseMessageEvent(
       flat(p2pMessage('x', { senderOpenId: 'ou_eve' })),
-      facts({ ALLOWED_USERS: ['ou_alice'] }),
+      facts({ ALLOWED_USERS: [{ channel: 'feishu', id: 'ou_alice' }] }),
     );
     expect(out.type === 'card' && out.draft).toMatchObject({
       request: false,
       author: { id: 'ou_eve', role: 'not_allowed' },
     });
-    const viaUserId = parseMessageEvent(flat(p2pMessage('x')), facts({ ALLOWED_USERS: ['alice'] }));
+    const viaUserId = parseMessageEvent(
+      flat(p2pMessage('x')),
+      facts({ ALLOWED_USERS: [{ channel: 'feishu', id: 'alice' }] }),
+    );
     expect(viaUserId.type === 'card' && viaUserId.draft.request).toBe(true);
   });
 
