@@ -68,6 +68,7 @@ describe('npm run doctor (issue 12)', () => {
       LLM_API_KEY: 'test-key',
       FEISHU_APP_ID: feishu.appId,
       FEISHU_APP_SECRET: feishu.appSecret,
+      FEISHU_ENCRYPT_KEY: 'doctor-encrypt-key',
       FEISHU_DOMAIN: feishu.url,
       GITHUB_TOKEN: 'ghp_doctor',
       GITHUB_WEBHOOK_SECRET: 'secret',

@@ -42,6 +42,7 @@ describe('logs carry no secrets', () => {
     const config = loadConfig({
       FEISHU_APP_ID: feishu.appId,
       FEISHU_APP_SECRET: feishu.appSecret,
+      FEISHU_ENCRYPT_KEY: 'redaction-encrypt-key',
       FEISHU_DOMAIN: feishu.url,
     });
     const { log, text } = capturedLogger(secretValuesOf(config));
