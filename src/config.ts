@@ -110,6 +110,15 @@ const EnvSchema = z
     WATCHDOG_INTERVAL_MS: z.coerce.number().int().positive().default(60_000),
     /** GitHub App mode: how often failed webhook deliveries are looked for and redelivered. */
     REDELIVERY_INTERVAL_MS: z.coerce.number().int().positive().default(600_000),
+    /** R-H3: how repository code runs — `bwrap` (bubblewrap) or `none` (unconfined; unsafe, flagged loudly). */
+    SANDBOX: z.enum(['bwrap', 'none']).default('bwrap'),
+    /** R-H3: `egress` (outbound only, never the host's loopback, private ranges or metadata) or `none` (loopback only). */
+    SANDBOX_NETWORK: z.enum(['none', 'egress']).default('egress'),
+    /** R-H3 caps per command: memory, processes, the checkout's disk use, and `/tmp` and HOME (each). */
+    SANDBOX_MEMORY_MB: z.coerce.number().int().min(64).default(2048),
+    SANDBOX_PIDS: z.coerce.number().int().min(8).default(512),
+    SANDBOX_DISK_MB: z.coerce.number().int().min(16).default(5120),
+    SANDBOX_TMP_MB: z.coerce.number().int().min(8).default(1024),
     /** How long a looked-up GitHub repository permission is trusted (R-A5). */
     PERMISSION_CACHE_SECONDS: z.coerce.number().int().positive().default(300),
     /** Days closed tickets, their transcripts, cards and full texts are kept (issue 14). */

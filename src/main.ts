@@ -2,6 +2,7 @@ import { serve } from '@hono/node-server';
 import { ConfigError, loadConfig } from './config.ts';
 import { closeContext, createContext } from './create-context.ts';
 import { startupDoctor } from './doctor/startup-doctor.ts';
+import { logSandbox } from './executor/sandbox/log-sandbox.ts';
 import { createLogger } from './logger.ts';
 import { secretValuesOf } from './redact-log.ts';
 import { createRuntime } from './runtime.ts';
@@ -35,6 +36,7 @@ async function main(): Promise<void> {
   const stops: (() => Promise<unknown>)[] = [];
   const rt = await createRuntime(ctx);
   if (config.ROLE !== 'web') {
+    await logSandbox(ctx);
     const workers = await startWorkers(ctx, rt);
     stops.push(workers.stop);
   }

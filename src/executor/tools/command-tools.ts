@@ -1,10 +1,13 @@
 import { z } from 'zod';
 import { defineTool, toolError, toolOk } from '../../session/tool.ts';
 import { addTicketRefs } from '../../tickets/ticket-store.ts';
+import { localGit } from '../sandbox/local-git.ts';
+import type { SandboxResult } from '../sandbox/run-sandboxed.ts';
+import { limitNotes, runOnCheckout } from '../sandbox/sandbox-command.ts';
+import { SandboxError } from '../sandbox/sandbox-error.ts';
+import { sandboxSettings } from '../sandbox/sandbox-settings.ts';
 import type { TurnScope } from '../turn-scope.ts';
-import { commandEnv } from '../workspace/command-env.ts';
 import { addVerification } from '../workspace/delivery-records.ts';
-import { type ProcessResult, runProcess } from '../workspace/run-process.ts';
 import { inWorkspace } from '../workspace/work-gate.ts';
 import { gitIn, type Workspace } from '../workspace/workspace.ts';
 
@@ -13,36 +16,50 @@ const MAX_TIMEOUT_S = 600;
 
 const timeout = z.number().int().min(1).max(MAX_TIMEOUT_S).optional();
 
+/** Read-only profiles (reviewer, explorer: R-G4) see the checkout read-only, in code. */
+export const mayWriteCheckout = (scope: TurnScope) =>
+  (scope.artifacts?.role.profile ?? 'worker') === 'worker';
+
 /**
- * Runs a shell command in the checkout (issue 4 "Workspace"): the command is one argument to
- * `bash -c`, cwd is the checkout, the environment an allow-list without the bot's secrets, the
- * time-out kills its whole process group, and the output keeps head and tail within 20 kB.
+ * Runs a shell command on the checkout (R-H3): one argument to `bash -c`, in the sandbox (its own
+ * namespaces, only this checkout visible at `/workspace`, a clean environment, caps on time,
+ * memory, processes, output and disk), and the caps it ran into said in words.
  */
-export function runInCheckout(
+export async function runInCheckout(
+  scope: TurnScope,
   ws: Workspace,
   command: string,
   seconds = DEFAULT_TIMEOUT_S,
-): Promise<ProcessResult> {
-  return runProcess('bash', ['-c', command], {
-    cwd: ws.dir,
-    env: commandEnv(ws.home),
-    timeoutMs: Math.min(seconds, MAX_TIMEOUT_S) * 1000,
-  });
+): Promise<{ ok: true; result: SandboxResult; text: string } | { ok: false; refusal: string }> {
+  const { config } = scope.rt.ctx;
+  const secs = Math.min(seconds, MAX_TIMEOUT_S);
+  try {
+    const got = await runOnCheckout(config, ws, ['bash', '-c', command], {
+      writable: mayWriteCheckout(scope),
+      timeoutMs: secs * 1000,
+    });
+    if (!got.ok) return got;
+    const r = got.result;
+    const head = r.timedOut ? `timed out after ${secs} s (killed)` : `exit ${r.exitCode}`;
+    const notes = limitNotes(r, sandboxSettings(config), secs);
+    return { ok: true, result: r, text: [head, ...notes, r.output].join('\n') };
+  } catch (err) {
+    if (err instanceof SandboxError) return { ok: false, refusal: err.message };
+    throw err;
+  }
 }
-
-const describe = (r: ProcessResult, seconds: number) =>
-  `${r.timedOut ? `timed out after ${seconds} s (killed)` : `exit ${r.exitCode}`}\n${r.output}`;
 
 /** `run_command({ command, timeout_seconds? })`. */
 export function runCommandTool(scope: TurnScope) {
   return defineTool({
     name: 'run_command',
-    description: `Run a shell command in the checkout (bash -c). Time-out ${DEFAULT_TIMEOUT_S} s by default, at most ${MAX_TIMEOUT_S}; output is cut to its first and last 10 kB. No secrets of the bot are in its environment.`,
+    description: `Run a shell command in the checkout (bash -c), inside a sandbox where the checkout is /workspace. Time-out ${DEFAULT_TIMEOUT_S} s by default, at most ${MAX_TIMEOUT_S}; output is cut to its first and last 10 kB; memory, processes and disk are capped. No secrets of the bot are in its environment.`,
     parameters: z.object({ command: z.string().min(1), timeout_seconds: timeout }),
     run: ({ command, timeout_seconds = DEFAULT_TIMEOUT_S }) =>
-      inWorkspace(scope, async (ws) =>
-        toolOk(describe(await runInCheckout(ws, command, timeout_seconds), timeout_seconds)),
-      ),
+      inWorkspace(scope, async (ws) => {
+        const r = await runInCheckout(scope, ws, command, timeout_seconds);
+        return r.ok ? toolOk(r.text) : toolError(r.refusal);
+      }),
   });
 }
 
@@ -60,13 +77,14 @@ export function recordVerificationTool(scope: TurnScope) {
     parameters: z.object({ command: z.string().min(1), timeout_seconds: timeout }),
     run: ({ command, timeout_seconds = DEFAULT_TIMEOUT_S }) =>
       inWorkspace(scope, async (ws, login) => {
-        const g = gitIn(scope, ws, login);
+        const g = localGit(ctx.config, ws, login);
         const sha = await g.head();
         const dirty = (await g.run(['status', '--porcelain'])) !== '';
-        const r = await runInCheckout(ws, command, timeout_seconds);
+        const r = await runInCheckout(scope, ws, command, timeout_seconds);
+        if (!r.ok) return toolError(r.refusal);
         await addVerification(ctx, scope.ticket.id, {
           command,
-          exitCode: r.exitCode,
+          exitCode: r.result.exitCode,
           sha,
           dirty,
           at: ctx.now(),
@@ -74,7 +92,7 @@ export function recordVerificationTool(scope: TurnScope) {
         const note = dirty
           ? ' (uncommitted changes present: this does not verify HEAD; commit and run again)'
           : '';
-        return toolOk(`recorded at ${sha.slice(0, 12)}${note}: ${describe(r, timeout_seconds)}`);
+        return toolOk(`recorded at ${sha.slice(0, 12)}${note}: ${r.text}`);
       }),
   });
 }
@@ -93,13 +111,15 @@ export function commitAndPushTool(scope: TurnScope) {
     run: ({ message }, call) =>
       inWorkspace(scope, async (ws, login) => {
         const g = gitIn(scope, ws, login);
+        // Local steps run in the sandbox: the checkout's config may name programs (issue 13).
+        const local = localGit(ctx.config, ws, login);
         const key = ctx.keys.ticketCommits(scope.ticket.id);
         let sha = await ctx.redis.hget(key, call.idempotencyKey);
         if (!sha) {
-          await g.run(['add', '-A']);
-          if ((await g.run(['status', '--porcelain'])) === '') return toolError('nothing to commit');
-          await g.run(['commit', '-q', '-m', message]);
-          sha = await g.head();
+          await local.run(['add', '-A'], { writable: true });
+          if ((await local.run(['status', '--porcelain'])) === '') return toolError('nothing to commit');
+          await local.run(['commit', '-q', '-m', message], { writable: true });
+          sha = await local.head();
           await ctx.redis.hset(key, call.idempotencyKey, sha);
         }
         await g.net(['push', '-q', ws.cloneUrl, `${sha}:refs/heads/${ws.branch}`]);

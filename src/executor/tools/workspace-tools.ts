@@ -2,11 +2,10 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { z } from 'zod';
 import { defineTool, toolError, toolOk } from '../../session/tool.ts';
+import { localGit } from '../sandbox/local-git.ts';
 import type { TurnScope } from '../turn-scope.ts';
 import { confinePath } from '../workspace/confine-path.ts';
-import { runProcess } from '../workspace/run-process.ts';
 import { inWorkspace } from '../workspace/work-gate.ts';
-import { gitEnv } from '../workspace/workspace.ts';
 
 const READ_CAP = 60_000;
 const LIST_CAP = 500;
@@ -23,12 +22,12 @@ export function listFilesTool(scope: TurnScope) {
         const p = await confinePath(ws.dir, path);
         if (!p.ok) return toolError(`refused: ${p.why}`);
         const args = ['ls-files', '--cached', '--others', '--exclude-standard', '--', p.rel];
-        const r = await runProcess('git', args, {
-          cwd: ws.dir,
-          env: gitEnv(scope.rt.ctx, ws, login),
+        const got = await localGit(scope.rt.ctx.config, ws, login).raw(args, {
           timeoutMs: 30_000,
           capBytes: 400_000,
         });
+        if (!got.ok) return toolError(got.refusal);
+        const r = got.result;
         const files = [...new Set(r.stdout.split('\n').filter(Boolean))];
         const more = files.length > LIST_CAP ? `\n… and ${files.length - LIST_CAP} more` : '';
         return toolOk(files.slice(0, LIST_CAP).join('\n') + more || '(no files)');
@@ -69,11 +68,9 @@ export function searchFilesTool(scope: TurnScope) {
         const p = await confinePath(ws.dir, path);
         if (!p.ok) return toolError(`refused: ${p.why}`);
         const args = ['grep', '-n', '-I', '-E', '--untracked', '-e', pattern, '--', p.rel];
-        const r = await runProcess('git', args, {
-          cwd: ws.dir,
-          env: gitEnv(scope.rt.ctx, ws, login),
-          timeoutMs: 60_000,
-        });
+        const got = await localGit(scope.rt.ctx.config, ws, login).raw(args, { timeoutMs: 60_000 });
+        if (!got.ok) return toolError(got.refusal);
+        const r = got.result;
         if (r.exitCode === 1) return toolOk('no matches');
         if (r.exitCode !== 0) return toolError(`search failed: ${r.output.trim()}`);
         return toolOk(r.stdout);

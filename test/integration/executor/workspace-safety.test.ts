@@ -62,7 +62,8 @@ describe('the executor’s checkout is confined and its commands see no bot secr
       expect(out).not.toContain(value);
     }
     expect(out).not.toContain('REDIS_URL=');
-    expect(flow.results[2]?.join()).toContain(join('workspaces'));
+    // R-H3: commands see the checkout at a fixed path, not where it lives on the host.
+    expect(flow.results[2]?.join()).toContain('/workspace');
   });
 
   it('workspace: run_command stops at its time-out and keeps head and tail of long output', async () => {

@@ -1,0 +1,188 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import type { Readable, Writable } from 'node:stream';
+import { CappedBuffer } from '../workspace/capped-buffer.ts';
+import type { ProcessResult } from '../workspace/run-process.ts';
+import { bwrapArgs } from './bwrap-args.ts';
+import { makeCgroup, type SandboxCgroup } from './cgroup-limits.ts';
+import { diskUsage } from './disk-usage.ts';
+import { attachEgress, egressResolvConf } from './egress-net.ts';
+import { SandboxError } from './sandbox-error.ts';
+import { sandboxHost } from './sandbox-host.ts';
+import type { SandboxSettings } from './sandbox-settings.ts';
+
+/** A cap a command ran into; each is named to the model in words (`limitNotes`). */
+export type SandboxLimit = 'time' | 'memory' | 'processes' | 'disk' | 'tmp';
+
+export interface SandboxResult extends ProcessResult {
+  limits: SandboxLimit[];
+  /** The checkout's disk use after the command, when it was writable. */
+  diskBytes?: number;
+}
+
+export interface SandboxCommand {
+  /** The ticket's checkout on the host; it appears at `/workspace`. */
+  checkout: string;
+  /** False for read-only profiles (R-G4): the checkout is bound read-only. */
+  writable: boolean;
+  argv: string[];
+  env: Record<string, string>;
+  timeoutMs: number;
+  capBytes?: number;
+  /** Overrides `SANDBOX_NETWORK` for this command (`none` for code from a fork). */
+  network?: 'none' | 'egress';
+}
+
+const MB = 1024 * 1024;
+const INFO_FD = 3;
+const BLOCK_FD = 4;
+/** How often the checkout's disk use is measured while a command runs. */
+const DISK_POLL_MS = 5_000;
+/** Exit status of a process killed by SIGXFSZ (a file over RLIMIT_FSIZE). */
+const FSIZE_EXIT = 128 + 25;
+
+/**
+ * Runs one program under bubblewrap (R-H3): own namespaces, system read-only, only the checkout
+ * visible, private `/tmp` and HOME, its memory and process caps in a cgroup of its own (rlimits
+ * where no cgroup is writable), network `none` or pasta egress attached before the command starts,
+ * and at the time-out or the end every process of the sandbox killed — its PID namespace dies with
+ * its init, and the cgroup is emptied — so nothing backgrounded with `setsid` or `nohup` survives.
+ */
+export async function runSandboxed(settings: SandboxSettings, cmd: SandboxCommand): Promise<SandboxResult> {
+  const host = await sandboxHost();
+  const cg = host.cgroup
+    ? await makeCgroup(host.cgroup, { memoryBytes: settings.memoryMb * MB, pids: settings.pids })
+    : undefined;
+  try {
+    return await runIn(settings, cmd, cg);
+  } finally {
+    await cg?.close();
+  }
+}
+
+/** `prlimit` in front of the command: a file-size cap always, memory and processes without cgroups. */
+function limitedArgv(s: SandboxSettings, cgroups: boolean, argv: string[]): string[] {
+  const caps = [`--fsize=${s.diskMb * MB}`, '--core=0'];
+  if (!cgroups) caps.push(`--as=${s.memoryMb * MB}`, `--nproc=${s.pids}`);
+  return ['prlimit', ...caps, '--', ...argv];
+}
+
+async function runIn(s: SandboxSettings, cmd: SandboxCommand, cg?: SandboxCgroup): Promise<SandboxResult> {
+  const network = cmd.network ?? s.network;
+  const args = bwrapArgs({
+    checkout: cmd.checkout,
+    writable: cmd.writable,
+    network,
+    tmpBytes: s.tmpMb * MB,
+    ...(network === 'egress' ? { resolvConf: egressResolvConf() } : {}),
+    argv: limitedArgv(s, Boolean(cg), cmd.argv),
+    env: cmd.env,
+    infoFd: INFO_FD,
+    blockFd: BLOCK_FD,
+  });
+  const child = spawn('bwrap', args, {
+    env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe', 'pipe', 'pipe'],
+  });
+  const cap = cmd.capBytes ?? 20_000;
+  const out = new CappedBuffer(cap);
+  const stdout = new CappedBuffer(cap);
+  child.stdout?.on('data', (b: Buffer) => {
+    out.push(b);
+    stdout.push(b);
+  });
+  child.stderr?.on('data', (b: Buffer) => out.push(b));
+  let spawnError = '';
+  const exited = new Promise<number | null>((resolve) => {
+    child.on('error', (err) => {
+      spawnError = err.message;
+      resolve(null);
+    });
+    child.on('close', (code) => resolve(code));
+  });
+  let killedFor: SandboxLimit | undefined;
+  const kill = (why?: SandboxLimit) => {
+    killedFor ??= why;
+    killGroup(child);
+  };
+  const timer = setTimeout(() => kill('time'), cmd.timeoutMs);
+  const poll = cmd.writable ? watchDisk(cmd.checkout, s.diskMb * MB, () => kill('disk')) : undefined;
+  let stopNet: (() => void) | undefined;
+  try {
+    const childPid = await childPidOf(child, exited);
+    await cg?.enter([child.pid ?? 0, childPid]);
+    if (network === 'egress') stopNet = await attachEgress(childPid);
+    (child.stdio[BLOCK_FD] as Writable).write('1');
+  } catch (err) {
+    kill();
+    clearTimeout(timer);
+    clearInterval(poll);
+    await exited;
+    stopNet?.();
+    const why = `${(err as Error).message} ${spawnError} ${out.text()}`.replace(/\s+/g, ' ').trim();
+    throw new SandboxError(`the sandbox could not start: ${why}`);
+  }
+  const code = await exited;
+  clearTimeout(timer);
+  clearInterval(poll);
+  stopNet?.();
+  killGroup(child);
+  const events = (await cg?.events()) ?? { oomKills: 0, forkFails: 0 };
+  const diskBytes = cmd.writable ? await diskUsage(cmd.checkout) : undefined;
+  const output = out.text();
+  const limits = new Set<SandboxLimit>();
+  if (killedFor) limits.add(killedFor);
+  if (events.oomKills > 0) limits.add('memory');
+  if (events.forkFails > 0) limits.add('processes');
+  if (code === FSIZE_EXIT || (diskBytes ?? 0) > s.diskMb * MB) limits.add('disk');
+  if (/No space left on device/i.test(output) && !limits.has('disk')) limits.add('tmp');
+  if (!cg) for (const l of rlimitSigns(output)) limits.add(l);
+  return {
+    exitCode: killedFor === 'time' ? null : code,
+    timedOut: killedFor === 'time',
+    output,
+    stdout: stdout.text(),
+    dropped: out.dropped,
+    limits: [...limits],
+    ...(diskBytes === undefined ? {} : { diskBytes }),
+  };
+}
+
+/** Without cgroups the kernel reports no events; the programs' own complaints are all there is. */
+function rlimitSigns(output: string): SandboxLimit[] {
+  const found: SandboxLimit[] = [];
+  if (/Cannot allocate memory|out of memory|MemoryError/i.test(output)) found.push('memory');
+  if (/fork: .*Resource temporarily unavailable|Cannot fork/i.test(output)) found.push('processes');
+  return found;
+}
+
+/** bwrap writes `{"child-pid": N, …}` on its info fd once the namespaces exist, then waits. */
+function childPidOf(child: ChildProcess, exited: Promise<number | null>): Promise<number> {
+  return new Promise((resolve, reject) => {
+    let text = '';
+    (child.stdio[INFO_FD] as Readable).on('data', (b: Buffer) => {
+      text += b.toString();
+      const pid = /"child-pid"\s*:\s*(\d+)/.exec(text)?.[1];
+      if (pid) resolve(Number(pid));
+    });
+    void exited.then((code) => reject(new Error(`bwrap exited (${code}) before the command`)));
+  });
+}
+
+function watchDisk(dir: string, capBytes: number, over: () => void): NodeJS.Timeout {
+  return setInterval(() => {
+    void diskUsage(dir).then((used) => {
+      if (used > capBytes) over();
+    });
+  }, DISK_POLL_MS);
+}
+
+/** bwrap runs in a process group of its own; its sandbox's init dies with it (`--die-with-parent`). */
+function killGroup(child: ChildProcess): void {
+  if (child.pid === undefined) return;
+  try {
+    process.kill(-child.pid, 'SIGKILL');
+  } catch {
+    // already gone
+  }
+}

@@ -1,0 +1,76 @@
+import type { Config } from '../../config.ts';
+import { commandEnv } from '../workspace/command-env.ts';
+import { runProcess } from '../workspace/run-process.ts';
+import type { Workspace } from '../workspace/workspace.ts';
+import { SANDBOX_HOME } from './bwrap-args.ts';
+import { probeSandbox } from './probe-sandbox.ts';
+import { runSandboxed, type SandboxLimit, type SandboxResult } from './run-sandboxed.ts';
+import { type SandboxSettings, sandboxSettings } from './sandbox-settings.ts';
+
+export interface CheckoutRun {
+  /** False for read-only profiles (reviewer, explorer: R-G4). */
+  writable: boolean;
+  timeoutMs: number;
+  capBytes?: number;
+  /** Overrides `SANDBOX_NETWORK` (git needs none; a fork's code must get none). */
+  network?: 'none' | 'egress';
+  env?: Record<string, string>;
+}
+
+export type CheckoutRunResult = { ok: true; result: SandboxResult } | { ok: false; refusal: string };
+
+/**
+ * Runs a program on a ticket's checkout the only way repository code may run (R-H3): in the
+ * sandbox, or unconfined where the operator chose `SANDBOX=none`. Where bubblewrap cannot run
+ * the answer is a refusal naming the fix, never an unconfined run.
+ */
+export async function runOnCheckout(
+  config: Config,
+  ws: Pick<Workspace, 'dir' | 'home'>,
+  argv: string[],
+  opts: CheckoutRun,
+): Promise<CheckoutRunResult> {
+  const probe = await probeSandbox(config);
+  if (!probe.ok) {
+    return {
+      ok: false,
+      refusal: `refused: commands run only in a sandbox, and bubblewrap cannot run here (${probe.why}). Fix: ${probe.fix}`,
+    };
+  }
+  const settings = sandboxSettings(config);
+  if (settings.mode === 'none') {
+    const [file = 'true', ...args] = argv;
+    const r = await runProcess(file, args, {
+      cwd: ws.dir,
+      env: commandEnv(ws.home, process.env, opts.env),
+      timeoutMs: opts.timeoutMs,
+      ...(opts.capBytes === undefined ? {} : { capBytes: opts.capBytes }),
+    });
+    return { ok: true, result: { ...r, limits: r.timedOut ? ['time'] : [] } };
+  }
+  const result = await runSandboxed(settings, {
+    checkout: ws.dir,
+    writable: opts.writable,
+    argv,
+    env: commandEnv(SANDBOX_HOME, process.env, { TMPDIR: '/tmp', ...opts.env }),
+    timeoutMs: opts.timeoutMs,
+    ...(opts.capBytes === undefined ? {} : { capBytes: opts.capBytes }),
+    ...(opts.network === undefined ? {} : { network: opts.network }),
+  });
+  return { ok: true, result };
+}
+
+const mb = (bytes: number) => Math.round(bytes / (1024 * 1024));
+
+/** One sentence per cap a command ran into, naming the cap and its setting (R-H3). */
+export function limitNotes(r: SandboxResult, s: SandboxSettings, seconds: number): string[] {
+  const used = r.diskBytes === undefined ? '' : ` and uses ${mb(r.diskBytes)} MB`;
+  const say: Record<SandboxLimit, string> = {
+    time: `the command ran its ${seconds} s and every process of its sandbox was killed, background ones included`,
+    memory: `a process was killed for using more than ${s.memoryMb} MB (SANDBOX_MEMORY_MB)`,
+    processes: `a fork failed at the cap of ${s.pids} processes (SANDBOX_PIDS)`,
+    disk: `the checkout may use at most ${s.diskMb} MB (SANDBOX_DISK_MB)${used}; delete what you do not need`,
+    tmp: `/tmp and HOME hold at most ${s.tmpMb} MB each (SANDBOX_TMP_MB)`,
+  };
+  return r.limits.map((l) => `limit reached: ${l === 'tmp' ? 'disk space' : l} — ${say[l]}`);
+}
