@@ -1,5 +1,6 @@
 FROM node:20-bookworm-slim
-RUN apt-get update && apt-get install -y --no-install-recommends git ca-certificates && rm -rf /var/lib/apt/lists/*
+# bubblewrap runs repository code; passt (pasta) and iproute2 give it egress without the host (R-H3).
+RUN apt-get update && apt-get install -y --no-install-recommends git ca-certificates bubblewrap passt iproute2 && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --no-audit --no-fund
