@@ -1,11 +1,19 @@
 import { z } from 'zod';
 import { channelChats, channelUsers } from './safety/channel-entries.ts';
+import { contextWindowFor } from './session/context/context-window.ts';
 
 const flag = (dflt: boolean) =>
   z
     .enum(['0', '1', 'true', 'false', 'yes', 'no', ''])
     .optional()
     .transform((v) => (v === undefined || v === '' ? dflt : ['1', 'true', 'yes'].includes(v)));
+
+/** A context window: below 4k tokens no system prompt and tool list fits. */
+const contextTokens = z.coerce
+  .number()
+  .int()
+  .min(4096, 'a context window of at least 4096 tokens')
+  .optional();
 
 const url = (dflt: string) => z.url().default(dflt);
 
@@ -90,6 +98,10 @@ const EnvSchema = z
     EXECUTOR_THINKING: thinking('enabled'),
     MAIN_REASONING_EFFORT: effort,
     EXECUTOR_REASONING_EFFORT: effort,
+    /** The model's context window in tokens (R-H2); unset: the known window of the model's name. */
+    LLM_CONTEXT_TOKENS: contextTokens,
+    MAIN_CONTEXT_TOKENS: contextTokens,
+    EXECUTOR_CONTEXT_TOKENS: contextTokens,
     WORKSPACE_DIR: z.string().min(1).default('./data/workspaces'),
     CHAT_REPOS: chatRepos,
     ALLOWED_USERS: channelUsers,
@@ -170,6 +182,9 @@ export type Config = Env & {
   executorModel: string;
   /** `LLM_PROVIDER`, or the one `LLM_BASE_URL` belongs to. */
   llmProvider: LlmProvider;
+  /** Context windows per session kind (R-H2): `*_CONTEXT_TOKENS`, or the model's known window. */
+  mainContextTokens: number;
+  executorContextTokens: number;
 };
 
 /** Thrown when the environment is wrong; `message` is one line per bad variable. */
@@ -197,5 +212,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     mainModel: e.MAIN_MODEL ?? e.LLM_MODEL,
     executorModel: e.EXECUTOR_MODEL ?? e.LLM_MODEL,
     llmProvider: e.LLM_PROVIDER ?? providerOfBaseUrl(e.LLM_BASE_URL),
+    mainContextTokens:
+      e.MAIN_CONTEXT_TOKENS ?? e.LLM_CONTEXT_TOKENS ?? contextWindowFor(e.MAIN_MODEL ?? e.LLM_MODEL),
+    executorContextTokens:
+      e.EXECUTOR_CONTEXT_TOKENS ?? e.LLM_CONTEXT_TOKENS ?? contextWindowFor(e.EXECUTOR_MODEL ?? e.LLM_MODEL),
   };
 }

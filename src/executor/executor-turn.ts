@@ -101,6 +101,8 @@ async function turn(rt: Runtime, ticketId: string, turnId: string): Promise<Exec
     redis: ctx.redis,
     keys: ctx.keys,
     sessionKind: 'executor',
+    // R-H2: compaction keeps every request inside the model's window.
+    contextTokens: ctx.config.executorContextTokens,
     log: ctx.log,
     metrics: ctx.metrics,
     signal: rt.shutdown.signal,

@@ -65,6 +65,7 @@ export async function runMainTurn(rt: Runtime, job: Job): Promise<TurnOutcome | 
       redis: ctx.redis,
       keys: ctx.keys,
       sessionKind: 'main',
+      contextTokens: ctx.config.mainContextTokens,
       log: ctx.log,
       metrics: ctx.metrics,
     });
