@@ -12,6 +12,7 @@ import {
   startFakeLlm,
   text,
 } from '../../kit/fake-llm.ts';
+import type { FakeWindow } from '../../kit/fake-llm-window.ts';
 import { cardsIn, lastToolResults, openAll, roleOf } from '../../kit/scripted-model.ts';
 
 export const SECRETS = {
@@ -61,6 +62,8 @@ export interface World {
   app: TestApp;
   llm: FakeLlm;
   gh: FakeGitHub;
+  /** The model's context window (R-H2): the Chat Completions fake answers its 400 past it. */
+  setContextWindow(window: FakeWindow | undefined): void;
   root: string;
   repo: ReturnType<typeof makeBareRepo>;
   close(): Promise<void>;
@@ -69,11 +72,11 @@ export interface World {
 /**
  * The product with fake GitHub and model, `acme/web` backed by a local bare repository. The model
  * speaks Chat Completions, or Anthropic's Messages API with `model: 'anthropic'` (the same
- * scripts drive both fakes).
+ * scripts drive both fakes). `files` are added to the repository.
  */
 export async function startWorld(
   env: Record<string, string> = {},
-  opts: { model?: 'chat' | 'anthropic' } = {},
+  opts: { model?: 'chat' | 'anthropic'; files?: Record<string, string> } = {},
 ): Promise<World> {
   const root = mkdtempSync(join(tmpdir(), 'sy-exec-'));
   const repo = makeBareRepo(root, {
@@ -81,11 +84,11 @@ export async function startWorld(
     'AGENTS.md': 'Run `npm test` before you push.\n',
     'src/login.ts': 'export const next = (u: string) => u;\n',
     'web/style.css': 'body { color: black; }\n',
+    ...opts.files,
   });
   const anthropic = opts.model === 'anthropic';
-  const llm = anthropic
-    ? await startFakeAnthropic({ apiKey: SECRETS.LLM_API_KEY, minCacheTokens: 256 })
-    : await startFakeLlm();
+  const chat = anthropic ? undefined : await startFakeLlm();
+  const llm = chat ?? (await startFakeAnthropic({ apiKey: SECRETS.LLM_API_KEY, minCacheTokens: 256 }));
   const gh = await startFakeGitHub({ token: SECRETS.GITHUB_TOKEN });
   gh.setRepo('acme/web', { clone_url: repo.url });
   const app = await startTestApp({
@@ -107,6 +110,10 @@ export async function startWorld(
     gh,
     root,
     repo,
+    setContextWindow(window) {
+      if (!chat) throw new Error('the Anthropic fake has no context window');
+      chat.setContextWindow(window);
+    },
     async close() {
       await app.close();
       await llm.close();
