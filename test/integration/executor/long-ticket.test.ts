@@ -16,6 +16,9 @@ const BIG = Array.from({ length: 1000 }, (_, i) => `line ${String(i).padStart(4,
   .join('\n')
   .slice(0, 50_000);
 
+/** 20 kB: three of them pass a 16k-token window. */
+const MID = BIG.slice(0, 20_000);
+
 const isSummary = (req: RecordedRequest) => req.system === contextPrompts.summarise;
 /** Card ids as a card block writes them, or as the fake summariser below does. */
 const cardIds = (s: string) =>
@@ -28,14 +31,17 @@ const cardIds = (s: string) =>
 describe('a long ticket inside a 64k-token window (issue 12, R-H2)', () => {
   let w: World;
   beforeAll(async () => {
-    w = await startWorld({ LLM_CONTEXT_TOKENS: String(WINDOW) }, { files: { 'data/big.txt': BIG } });
-    w.setContextWindow({ tokens: WINDOW });
+    w = await startWorld(
+      { LLM_CONTEXT_TOKENS: String(WINDOW) },
+      { files: { 'data/big.txt': BIG, 'data/mid.txt': MID } },
+    );
   });
   afterAll(async () => {
     await w.close();
   });
 
   it('R-H2: 40 reads of a 50 kB file (~2 MB of output) finish with every request inside the window, the card still known at the end, and the compaction in the transcript', async () => {
+    w.setContextWindow({ tokens: WINDOW });
     let reads = 0;
     let card = '';
     const final: RecordedRequest[] = [];
@@ -111,4 +117,90 @@ describe('a long ticket inside a 64k-token window (issue 12, R-H2)', () => {
     expect(t.context.summary).toContain(card);
     expect(w.llm.requests.filter(isSummary).length).toBeGreaterThanOrEqual(1);
   }, 180_000);
+
+  /** Until no executor job is running or waiting. */
+  const idle = () =>
+    waitFor(async () => {
+      const c = await w.app.ctx.queues.executor.getJobCounts('active', 'waiting', 'delayed', 'prioritized');
+      return Object.values(c).every((n) => n === 0);
+    }, 'the executor queue to settle');
+
+  /** Blocked messages in a chat: the one message a stopped ticket sends. */
+  const stopped = async (chat: string) =>
+    (await botMessages(w.app.ctx, chat)).filter(
+      (m) => m.op === 'local.reply' && /I stopped work/.test(m.text),
+    );
+
+  it('R-H2: a provider window smaller than configured → its context-length 400 compacts and retries once, and the ticket carries on to done', async () => {
+    // The earlier ticket's executor settles first (a late turn of it would meet the small window).
+    await idle();
+    // The operator says 64k; the provider's window is 16k, as its 400 says (DeepSeek's shape).
+    w.setContextWindow({ tokens: 16_000 });
+    let reads = 0;
+    let card = '';
+    w.llm.respond((req) => {
+      if (roleOf(req) === 'main')
+        return req.messages.at(-1)?.role === 'tool' ? text('Routed.') : openAll(req);
+      if (isSummary(req)) return text('Reading data/mid.txt.');
+      if (!JSON.stringify(req.messages).includes('mid data file')) return text('Nothing new.');
+      if (!card) {
+        card = cardsIn(req)[0] ?? '';
+        return toolCalls(['reply', { to: card, text: 'On it: the mid data file.' }]);
+      }
+      if (reads < 4) {
+        reads += 1;
+        return toolCalls(['read_file', { path: 'data/mid.txt' }]);
+      }
+      if (reads === 4) {
+        reads += 1;
+        return toolCalls(['report', { status: 'done', summary: 'Read it four times.' }]);
+      }
+      return text('Done.');
+    });
+    const before = w.llm.requests.length;
+    const opened = await send(
+      w.app.ctx,
+      localMessage('Please read the mid data file four times', { chat: 'room' }),
+    );
+    await waitFor(
+      async () => (await listTickets(w.app.ctx)).find((t) => t.openedBy === opened && t.state === 'done'),
+      'the ticket to be done',
+      60_000,
+    );
+    const mine = w.llm.requests.slice(before).filter((r) => roleOf(r) === 'executor' && !isSummary(r));
+    const refused = mine.filter((r) => fakePromptTokens(r) > 16_000);
+    // One refusal, then the compacted retry and every later request fit the window the 400 named.
+    expect(refused).toHaveLength(1);
+    const at = mine.indexOf(refused[0] as RecordedRequest);
+    expect(fakePromptTokens(mine[at + 1] as RecordedRequest)).toBeLessThanOrEqual(16_000);
+    expect(mine[at + 1]?.messages.at(-1)).toEqual(refused[0]?.messages.at(-1));
+    expect(await stopped('room')).toHaveLength(0);
+  }, 120_000);
+
+  it('R-H2: any other 400 is not retried nor compacted: the ticket waits with one message naming it', async () => {
+    await idle();
+    w.setContextWindow(undefined);
+    const before = w.llm.requests.length;
+    let asked = 0;
+    w.llm.respond((req) => {
+      if (roleOf(req) === 'main')
+        return req.messages.at(-1)?.role === 'tool' ? text('Routed.') : openAll(req);
+      asked += 1;
+      return { type: 'error', status: 400, message: 'Invalid request: tools[0].function.name is invalid' };
+    });
+    const opened = await send(w.app.ctx, localMessage('Please tidy the readme', { chat: 'bad' }));
+    const ticket = await waitFor(
+      async () => (await listTickets(w.app.ctx)).find((t) => t.openedBy === opened && t.state === 'waiting'),
+      'the ticket to wait',
+      60_000,
+    );
+    const said = await waitFor(async () => {
+      const found = await stopped('bad');
+      return found.length ? found : undefined;
+    }, 'the blocked message');
+    expect(said).toHaveLength(1);
+    expect(said[0]?.text).toMatch(new RegExp(`${ticket.id}.*400.*tools\\[0\\]\\.function\\.name is invalid`));
+    expect(asked).toBe(1);
+    expect(w.llm.requests.slice(before).filter(isSummary)).toHaveLength(0);
+  }, 120_000);
 });
