@@ -35,10 +35,17 @@ export function estimateTextTokens(text: string): number {
   return Math.ceil(t / 10);
 }
 
+/** Counts of stored messages, which never change: every request re-counts the whole view. */
+const counted = new WeakMap<ChatMessage, number>();
+
 /** Estimated tokens of one message as sent: its content, plus every other field (tool calls, reasoning) as JSON. */
 export function estimateMessageTokens(m: ChatMessage): number {
+  const known = counted.get(m);
+  if (known !== undefined) return known;
   const { content, ...rest } = m;
-  return PER_MESSAGE + estimateTextTokens(content ?? '') + estimateTextTokens(JSON.stringify(rest));
+  const n = PER_MESSAGE + estimateTextTokens(content ?? '') + estimateTextTokens(JSON.stringify(rest));
+  counted.set(m, n);
+  return n;
 }
 
 /** What a request costs besides its messages: the system prompt and the tool schemas. */

@@ -1,6 +1,7 @@
 import { loadCard } from '../../cards/ingest.ts';
 import type { Ctx } from '../../context.ts';
 import { sessionRevisions } from '../../prompts/index.ts';
+import type { ContextState } from '../../session/context/context-state.ts';
 import { addUsage, type SessionUsage, sessionUsage } from '../../session/session-usage.ts';
 import { getPause } from '../../tickets/pause.ts';
 import type { Ticket } from '../../tickets/ticket.ts';
@@ -83,17 +84,35 @@ async function cardsOf(ctx: ReadCtx, id: string) {
 }
 
 /**
- * A session with the prompt revisions it ran under (R-F3), its latest turn's usage (budgets) and its
- * lifetime model usage with cache hits (issue 12).
+ * A session with the prompt revisions it ran under (R-F3), its latest turn's usage (budgets), its
+ * lifetime model usage with cache hits (issue 12), and how its transcript is compacted (R-H2).
  */
 async function sessionOf(ctx: ReadCtx, sessionId: string) {
-  const [revisions, turn, steps, usage] = await Promise.all([
+  const [revisions, turn, steps, usage, context] = await Promise.all([
     sessionRevisions(ctx, sessionId),
     ctx.redis.hget(ctx.keys.transcriptMeta(sessionId), 'turn'),
     ctx.redis.llen(ctx.keys.transcript(sessionId)),
     sessionUsage(ctx.redis, ctx.keys, sessionId),
+    ctx.redis.hget(ctx.keys.transcriptMeta(sessionId), 'context'),
   ]);
-  return { id: sessionId, revisions, lastTurn: turn ? parse(turn) : null, transcriptLength: steps, usage };
+  return {
+    id: sessionId,
+    revisions,
+    lastTurn: turn ? parse(turn) : null,
+    transcriptLength: steps,
+    usage,
+    context: context ? compactionOf(JSON.parse(context) as ContextState) : null,
+  };
+}
+
+/** What an operator sees of a compaction: how many, where the model's view starts, the summary. */
+function compactionOf(c: ContextState) {
+  return {
+    compactions: c.compactions,
+    summarisedBefore: c.summarisedBefore,
+    elidedBefore: c.elidedBefore,
+    summary: c.summary ?? null,
+  };
 }
 
 /** The ticket's delivered effects, oldest first, each with its sent record. */

@@ -7,7 +7,7 @@ import { type RecordedRequest, text, toolCalls } from '../../kit/fake-llm.ts';
 import { fakePromptTokens } from '../../kit/fake-llm-window.ts';
 import { cardsIn, openAll, roleOf } from '../../kit/scripted-model.ts';
 import { botMessages, localMessage, send } from '../routing/helpers.ts';
-import { startWorld, type World } from './harness.ts';
+import { SECRETS, startWorld, type World } from './harness.ts';
 
 const WINDOW = 64_000;
 const READS = 40;
@@ -115,6 +115,16 @@ describe('a long ticket inside a 64k-token window (issue 12, R-H2)', () => {
     expect(outputs.reduce((a, m) => a + (m.content ?? '').length, 0)).toBeGreaterThanOrEqual(1_950_000);
     expect(t.context.compactions).toBeGreaterThanOrEqual(2);
     expect(t.context.summary).toContain(card);
+    // The ticket's API view says so too (the panel shows it beside the transcript).
+    const res = await fetch(`${w.app.url}/api/tickets/${ticket.id}`, {
+      headers: { authorization: `Bearer ${SECRETS.ADMIN_TOKEN}` },
+    });
+    const detail = (await res.json()) as { sessions: { id: string; context: unknown }[] };
+    expect(detail.sessions.find((s) => s.id === `exec-${ticket.id}`)?.context).toMatchObject({
+      compactions: t.context.compactions,
+      summarisedBefore: t.context.summarisedBefore,
+      summary: expect.stringContaining(card),
+    });
     expect(w.llm.requests.filter(isSummary).length).toBeGreaterThanOrEqual(1);
   }, 180_000);
 

@@ -125,7 +125,7 @@ export async function ticketDetailView(root, id) {
                   null,
                   h('td', null, h('code', null, s.id)),
                   h('td', null, facts(s.revisions)),
-                  h('td', null, `${s.transcriptLength} entries`),
+                  h('td', null, transcriptLine(s)),
                   h('td', null, usageLine(s.usage)),
                   h('td', null, facts(s.lastTurn)),
                 ),
@@ -198,6 +198,18 @@ function prLink(pr) {
     null,
     safe ? h('a', { href: pr.url, rel: 'noopener noreferrer', target: '_blank' }, label) : label,
   );
+}
+
+/**
+ * The transcript's length and, once compacted (R-H2), how often and from which entry the model
+ * still reads it whole (earlier entries are a "progress so far" summary).
+ * @param {{ transcriptLength: number, context?: { compactions: number, summarisedBefore: number } | null }} s
+ */
+function transcriptLine(s) {
+  const base = `${s.transcriptLength} entries`;
+  if (!s.context) return base;
+  const from = s.context.summarisedBefore ? `, summarised before #${s.context.summarisedBefore}` : '';
+  return `${base} · ${s.context.compactions} compactions${from}`;
 }
 
 /**
