@@ -97,7 +97,10 @@ export function bwrapArgs(spec: BwrapSpec): string[] {
   }
   // Private keys of the host's TLS set-up, when /etc/ssl has them, stay hidden.
   if (existsSync('/etc/ssl/private')) a.push('--tmpfs', '/etc/ssl/private');
-  a.push('--proc', '/proc', '--dev', '/dev');
+  // bwrap leaves /proc/sys writable (the folder itself is r-x, so its cover is skipped), and a
+  // command of a bot running as root is root to those files: kernel.core_pattern or modprobe
+  // would be an escape. Read-only, like Docker's.
+  a.push('--proc', '/proc', '--ro-bind', '/proc/sys', '/proc/sys', '--dev', '/dev');
   const size = String(spec.tmpBytes);
   a.push('--size', size, '--tmpfs', '/tmp', '--size', size, '--tmpfs', SANDBOX_HOME);
   a.push('--symlink', '/tmp', '/var/tmp');

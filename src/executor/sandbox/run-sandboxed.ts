@@ -151,7 +151,7 @@ async function runIn(s: SandboxSettings, cmd: SandboxCommand, cg?: SandboxCgroup
 /** Without cgroups the kernel reports no events; the programs' own complaints are all there is. */
 function rlimitSigns(output: string): SandboxLimit[] {
   const found: SandboxLimit[] = [];
-  if (/Cannot allocate memory|out of memory|MemoryError/i.test(output)) found.push('memory');
+  if (/Cannot allocate memory|out of memory|memory exhausted|MemoryError/i.test(output)) found.push('memory');
   if (/fork: .*Resource temporarily unavailable|Cannot fork/i.test(output)) found.push('processes');
   return found;
 }
