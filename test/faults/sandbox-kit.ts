@@ -55,5 +55,6 @@ export function hostProcessesWith(marker: string): string[] {
  * then whatever the peer answers to `payload` within a second.
  */
 export function tcpProbe(host: string, port: number, payload = 'PING\\r\\n'): string {
-  return `timeout 4 bash -c 'exec 3<>/dev/tcp/${host}/${port} && echo "CONNECTED ${host}:${port}" && printf "${payload}" >&3 && timeout 1 head -c 200 <&3; echo' 2>&1 || echo "no connection to ${host}:${port}"`;
+  const to = `${host}:${port}`;
+  return `timeout 4 bash -c 'exec 3<>/dev/tcp/${host}/${port} 2>/dev/null || { echo "no connection to ${to}"; exit 0; }; echo "CONNECTED ${to}"; printf "${payload}" >&3; timeout 1 head -c 200 <&3; echo' || echo "no connection to ${to} (timed out)"`;
 }
