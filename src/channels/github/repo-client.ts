@@ -2,6 +2,7 @@ import type { Config } from '../../config.ts';
 import type { Logger } from '../../logger.ts';
 import { createGitHubClient, type GitHubClient } from './client.ts';
 import { type InstallationTokens, installationTokens } from './installation-token.ts';
+import type { TokenPurpose } from './token-scope.ts';
 
 /** How the product reaches GitHub on a repository's behalf, in either mode. */
 export interface GitHubRepoAccess {
@@ -9,8 +10,11 @@ export interface GitHubRepoAccess {
   mode: 'token' | 'app';
   /** The client for calls on `owner/name` (REST and GraphQL about that repository). */
   clientFor(repo: string): Promise<GitHubClient>;
-  /** What git sends to the repository's https host: `GITHUB_TOKEN`, or its installation token. */
-  tokenFor(repo: string): Promise<string | undefined>;
+  /**
+   * What the host's git sends to the repository's host: `GITHUB_TOKEN`, or an installation token
+   * for that repository with only what `purpose` needs (issue 13, R-H4).
+   */
+  tokenFor(repo: string, purpose: TokenPurpose): Promise<string | undefined>;
 }
 
 /** Installation tokens are shared by every consumer of one config: one mint per installation. */
@@ -50,7 +54,7 @@ export function githubRepoAccess(config: Config, log?: Logger): GitHubRepoAccess
       }
       return client;
     },
-    tokenFor: (repo) => tokens.tokenFor(repo),
+    tokenFor: (repo, purpose) => tokens.tokenFor(repo, undefined, purpose),
   };
 }
 

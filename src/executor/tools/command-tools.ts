@@ -8,6 +8,7 @@ import { SandboxError } from '../sandbox/sandbox-error.ts';
 import { sandboxSettings } from '../sandbox/sandbox-settings.ts';
 import type { TurnScope } from '../turn-scope.ts';
 import { addVerification } from '../workspace/delivery-records.ts';
+import { pushBranch } from '../workspace/push-branch.ts';
 import { inWorkspace } from '../workspace/work-gate.ts';
 import { gitIn, type Workspace } from '../workspace/workspace.ts';
 
@@ -122,7 +123,7 @@ export function commitAndPushTool(scope: TurnScope) {
           sha = await local.head();
           await ctx.redis.hset(key, call.idempotencyKey, sha);
         }
-        await g.net(['push', '-q', ws.cloneUrl, `${sha}:refs/heads/${ws.branch}`]);
+        await pushBranch(ctx, ws, scope.ticket.id, sha);
         await addTicketRefs(ctx, scope.ticket.id, [`commit:${sha.toLowerCase()}`]);
         return toolOk(`committed ${sha.slice(0, 12)} and pushed ${ws.branch}`);
       }),

@@ -1,12 +1,14 @@
-import { randomUUID } from 'node:crypto';
-import { mkdir, rename, rm, stat } from 'node:fs/promises';
+import { mkdir, stat } from 'node:fs/promises';
 import { splitRepo } from '../../channels/github/client.ts';
 import { refKey } from '../../tickets/ref-key.ts';
 import { addTicketRefs, updateTicket } from '../../tickets/ticket-store.ts';
 import type { TurnScope } from '../turn-scope.ts';
+import { ticketPulls } from './fork-code.ts';
+import { cloneUrlProblem, gitProtocols } from './git-policy.ts';
 import { githubAccess } from './github-access.ts';
+import { makeCheckout } from './make-checkout.ts';
 import { chooseRepo } from './repo-choice.ts';
-import { branchName, git, gitEnv, loadWorkspace, type Workspace, workspacePaths } from './workspace.ts';
+import { branchName, loadWorkspace, type Workspace, workspacePaths } from './workspace.ts';
 
 export type EnsureResult = { ok: true; ws: Workspace; login: string } | { ok: false; why: string };
 
@@ -18,9 +20,10 @@ const exists = (p: string) =>
 
 /**
  * The ticket's checkout, made on first use (issue 4 "Workspace"): the repository is chosen and
- * recorded on the ticket, its `clone_url` comes from the API, and the ticket's branch is checked
- * out — the pushed one when it exists (a later turn on another machine), else a new one from the
- * default branch. The branch is indexed on the ticket, so pushes and checks on it find it (R-B2).
+ * recorded on the ticket, its `clone_url` comes from the API (and must pass the protocol
+ * allow-list, R-H4), and the ticket's branch is checked out from the host's mirror — the pushed
+ * one when it exists (a later turn on another machine), else a new one from the default branch.
+ * The branch is indexed on the ticket, so pushes and checks on it find it (R-B2).
  */
 export async function ensureWorkspace(scope: TurnScope): Promise<EnsureResult> {
   const { ctx } = scope.rt;
@@ -36,6 +39,8 @@ export async function ensureWorkspace(scope: TurnScope): Promise<EnsureResult> {
     };
   }
   const { data } = await (await github.client(choice.repo)).rest.repos.get(splitRepo(choice.repo));
+  const refused = cloneUrlProblem(data.clone_url, gitProtocols(ctx.config));
+  if (refused) return { ok: false, why: refused };
   const paths = workspacePaths(ctx, scope.ticket.id);
   const ws: Workspace = {
     repo: data.full_name,
@@ -46,40 +51,11 @@ export async function ensureWorkspace(scope: TurnScope): Promise<EnsureResult> {
     base: data.default_branch,
   };
   await mkdir(`${ws.home}/tmp`, { recursive: true });
-  await cloneInto(ws, gitEnv(ctx, ws, login, await github.token(ws.repo)));
+  ws.baseSha = await makeCheckout(ctx, ws, login, await ticketPulls(ctx, scope.ticket.id, ws.repo));
   await ctx.redis.set(ctx.keys.ticketWorkspace(scope.ticket.id), JSON.stringify(ws));
   await updateTicket(ctx, scope.ticket.id, { repo: ws.repo });
   scope.ticket.repo = ws.repo;
   await addTicketRefs(ctx, scope.ticket.id, [refKey({ type: 'branch', repo: ws.repo, name: ws.branch })]);
   ctx.log.info({ ticketId: scope.ticket.id, repo: ws.repo, why: choice.why }, 'workspace ready');
   return { ok: true, ws, login };
-}
-
-/**
- * Clones beside the target and renames, so a crash mid-clone never leaves a half checkout that
- * looks whole. The remote URL on disk is the bare `clone_url`: the token travels only in git's
- * environment.
- */
-async function cloneInto(ws: Workspace, env: Record<string, string>): Promise<void> {
-  if (!(await exists(`${ws.dir}/.git`))) {
-    const tmp = `${ws.dir}.clone-${randomUUID().slice(0, 8)}`;
-    await mkdir(tmp, { recursive: true });
-    try {
-      await git(env, tmp, ['clone', '--no-recurse-submodules', ws.cloneUrl, '.'], 600_000);
-      await rm(ws.dir, { recursive: true, force: true });
-      await rename(tmp, ws.dir);
-    } finally {
-      await rm(tmp, { recursive: true, force: true });
-    }
-  }
-  const run = (args: string[]) => git(env, ws.dir, args);
-  await run(['config', 'user.name', env.GIT_AUTHOR_NAME ?? 'switchyard-bot']);
-  await run(['config', 'user.email', env.GIT_AUTHOR_EMAIL ?? 'switchyard-bot@users.noreply.github.com']);
-  const remote = await run(['ls-remote', '--heads', 'origin', `refs/heads/${ws.branch}`]);
-  if (remote) {
-    await run(['fetch', 'origin', `+refs/heads/${ws.branch}:refs/remotes/origin/${ws.branch}`]);
-    await run(['checkout', '-B', ws.branch, `origin/${ws.branch}`]);
-  } else {
-    await run(['checkout', '-B', ws.branch, `origin/${ws.base}`]);
-  }
 }

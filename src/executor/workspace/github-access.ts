@@ -1,13 +1,17 @@
 import { botIdentity } from '../../channels/github/bot-identity.ts';
 import type { GitHubClient } from '../../channels/github/client.ts';
 import { githubRepoAccess } from '../../channels/github/repo-client.ts';
+import type { TokenPurpose } from '../../channels/github/token-scope.ts';
 import type { Ctx } from '../../context.ts';
 
 interface Access {
   /** The client for calls on `owner/name`: `GITHUB_TOKEN`, or its App installation token. */
   client: (repo: string) => Promise<GitHubClient>;
-  /** The token git sends to the repository's https host (`gitAuthConfig`). */
-  token: (repo: string) => Promise<string | undefined>;
+  /**
+   * The token the host's git sends to the repository's host (`gitAuthConfig`): in App mode one
+   * minted for that repository alone with only what `purpose` needs (issue 13, R-H4).
+   */
+  token: (repo: string, purpose: TokenPurpose) => Promise<string | undefined>;
   login: () => Promise<string>;
 }
 
@@ -21,23 +25,10 @@ export function githubAccess(ctx: Ctx): Access {
     const repos = githubRepoAccess(ctx.config, ctx.log);
     a = {
       client: (repo) => repos.clientFor(repo),
-      token: (repo) => repos.tokenFor(repo),
+      token: (repo, purpose) => repos.tokenFor(repo, purpose),
       login: () => identity.login().catch(() => 'switchyard-bot'),
     };
     cache.set(ctx, a);
   }
   return a;
-}
-
-/**
- * The git setting, for our own network git processes only, that sends the token to the
- * repository's https host: never written into the remote URL or any file on disk, never in a
- * command the model runs, and never sent to another host (a submodule elsewhere). `file://` and
- * ssh URLs need none.
- */
-export function gitAuthConfig(cloneUrl: string, token: string | undefined): [string, string][] {
-  if (!token || !/^https:\/\//i.test(cloneUrl)) return [];
-  const origin = new URL(cloneUrl).origin;
-  const basic = Buffer.from(`x-access-token:${token}`).toString('base64');
-  return [[`http.${origin}/.extraheader`, `AUTHORIZATION: basic ${basic}`]];
 }

@@ -1,9 +1,13 @@
 import { join, resolve } from 'node:path';
 import type { Ctx } from '../../context.ts';
 import type { TurnScope } from '../turn-scope.ts';
+import { assertOwnGitDir, filterOverrides, withConfig } from './checkout-git.ts';
 import { commandEnv } from './command-env.ts';
-import { gitAuthConfig, githubAccess } from './github-access.ts';
-import { type ProcessResult, runProcess } from './run-process.ts';
+import { GIT_HARDENING } from './host-git-env.ts';
+import { remoteSha } from './mirror.ts';
+import { git } from './run-git.ts';
+
+export { GitError, git } from './run-git.ts';
 
 /** A ticket's checkout as recorded in Redis (`ticketWorkspace`). */
 export interface Workspace {
@@ -16,6 +20,11 @@ export interface Workspace {
   branch: string;
   /** The repository's default branch: the PR's base. */
   base: string;
+  /**
+   * The base branch's commit when the checkout was made, as fetched into the host's mirror:
+   * trusted content (AGENTS.md, `.fleet/`) is read from this tree only (issue 13).
+   */
+  baseSha?: string;
 }
 
 /** Where a ticket's checkout and its command home live; the key prefix keeps deployments apart. */
@@ -42,74 +51,57 @@ export function branchName(ticketId: string, title: string): string {
 }
 
 /**
- * The environment of the host's own git processes: the command allow-list, the bot as author,
- * and settings that keep anything the model wrote into `.git` (hooks, an fsmonitor command) from
- * running inside them. Only network calls pass `token` (`GITHUB_TOKEN`, or the App's installation
- * token for the repository), sent to the clone URL's host only (`gitAuthConfig`).
+ * The environment of the host's own local git in a checkout: the command allow-list, the bot as
+ * author, no global or system config (the ticket's HOME is the sandbox's to write), no network
+ * transport at all, and settings that keep anything the model wrote into `.git` (hooks, an
+ * fsmonitor command, signing programs) from running. Network git never runs in a checkout: it
+ * runs in the host's mirror (`mirror.ts`).
  */
 export function gitEnv(
   _ctx: Pick<Ctx, 'config'>,
-  ws: Pick<Workspace, 'home' | 'cloneUrl'>,
+  ws: Pick<Workspace, 'home'>,
   login: string,
-  token?: string,
 ): Record<string, string> {
-  const pairs: [string, string][] = [
-    ['core.hooksPath', '/dev/null'],
-    ['core.fsmonitor', 'false'],
-    ...gitAuthConfig(ws.cloneUrl, token),
-  ];
-  const config: Record<string, string> = { GIT_CONFIG_COUNT: String(pairs.length) };
-  pairs.forEach(([k, v], i) => {
-    config[`GIT_CONFIG_KEY_${i}`] = k;
-    config[`GIT_CONFIG_VALUE_${i}`] = v;
-  });
   const email = `${login}@users.noreply.github.com`;
-  return commandEnv(ws.home, process.env, {
-    ...config,
+  const base = commandEnv(ws.home, process.env, {
+    GIT_CONFIG_GLOBAL: '/dev/null',
+    GIT_CONFIG_NOSYSTEM: '1',
+    GIT_ALLOW_PROTOCOL: 'none',
+    GIT_PROTOCOL_FROM_USER: '0',
     GIT_AUTHOR_NAME: login,
     GIT_AUTHOR_EMAIL: email,
     GIT_COMMITTER_NAME: login,
     GIT_COMMITTER_EMAIL: email,
   });
-}
-
-export class GitError extends Error {
-  override name = 'GitError' as const;
-  readonly code = 'git_failed';
-}
-
-/** Runs git in the checkout; a failure throws `GitError` with git's own words. */
-export async function git(
-  env: Record<string, string>,
-  cwd: string,
-  args: string[],
-  timeoutMs = 120_000,
-): Promise<string> {
-  const r: ProcessResult = await runProcess('git', args, { cwd, env, timeoutMs, capBytes: 200_000 });
-  if (r.exitCode !== 0) {
-    const why = r.timedOut ? 'timed out' : `exit ${r.exitCode}`;
-    throw new GitError(`git ${args[0]} failed (${why}): ${r.output.trim().slice(-800)}`);
-  }
-  return r.stdout.trim();
+  return withConfig(base, [...GIT_HARDENING, ['core.attributesFile', '/dev/null']]);
 }
 
 /**
- * A workspace tool's handle on the checkout: local git, network git (with the token, addressed to
- * the `clone_url` itself rather than a remote the model could have re-pointed), and HEAD.
+ * `gitEnv` pinned to the checkout's own `.git` and work tree (a planted `core.worktree` or
+ * `gitdir:` file cannot point it elsewhere), with every filter driver switched off.
+ */
+export async function checkoutGitEnv(
+  ctx: Pick<Ctx, 'config'>,
+  ws: Pick<Workspace, 'home' | 'dir'>,
+  login: string,
+): Promise<Record<string, string>> {
+  const gitDir = await assertOwnGitDir(ws.dir);
+  const env = { ...gitEnv(ctx, ws, login), GIT_DIR: gitDir, GIT_WORK_TREE: ws.dir };
+  return withConfig(env, await filterOverrides(env, ws.dir));
+}
+
+/**
+ * A workspace tool's handle on the checkout: local git (hardened, `checkoutGitEnv`), HEAD, and
+ * the branch's sha at GitHub, asked by the host's mirror — never through the checkout's remotes.
  */
 export function gitIn(scope: TurnScope, ws: Workspace, login: string) {
   const { ctx } = scope.rt;
-  const env = gitEnv(ctx, ws, login);
-  // Asked for at each call: an App installation token may have been replaced since.
-  const netEnv = async () => gitEnv(ctx, ws, login, await githubAccess(ctx).token(ws.repo));
+  const run = async (args: string[], timeoutMs?: number) =>
+    git(await checkoutGitEnv(ctx, ws, login), ws.dir, args, timeoutMs);
   return {
-    run: (args: string[], timeoutMs?: number) => git(env, ws.dir, args, timeoutMs),
-    net: async (args: string[], timeoutMs = 300_000) => git(await netEnv(), ws.dir, args, timeoutMs),
-    head: () => git(env, ws.dir, ['rev-parse', 'HEAD']),
+    run,
+    head: () => run(['rev-parse', 'HEAD']),
     /** The sha of the ticket's branch at the remote, or undefined. */
-    remoteHead: async () =>
-      (await git(await netEnv(), ws.dir, ['ls-remote', ws.cloneUrl, `refs/heads/${ws.branch}`])).split(
-        /\s/,
-      )[0] || undefined,
+    remoteHead: () => remoteSha(ctx, ws, `refs/heads/${ws.branch}`),
   };
 }

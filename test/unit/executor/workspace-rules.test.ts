@@ -7,7 +7,7 @@ import { prNumberIn } from '../../../src/executor/tools/close-pr-tool.ts';
 import { BOT_SECRETS, commandEnv } from '../../../src/executor/workspace/command-env.ts';
 import { confinePath } from '../../../src/executor/workspace/confine-path.ts';
 import { imageKind, isUiFile } from '../../../src/executor/workspace/delivery-records.ts';
-import { gitAuthConfig } from '../../../src/executor/workspace/github-access.ts';
+import { gitAuthConfig } from '../../../src/executor/workspace/host-git-env.ts';
 import { namedRepos } from '../../../src/executor/workspace/repo-choice.ts';
 import { runProcess } from '../../../src/executor/workspace/run-process.ts';
 import { branchName } from '../../../src/executor/workspace/workspace.ts';

@@ -1,0 +1,64 @@
+import { randomUUID } from 'node:crypto';
+import { lstat, mkdir, readdir, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Ctx } from '../../context.ts';
+import { assertOwnGitDir } from './checkout-git.ts';
+import { localHostEnv, mirrorLocal, mirrorRoot } from './mirror.ts';
+import { GitError, git } from './run-git.ts';
+
+const SHA = /^[0-9a-f]{40}$/;
+
+/**
+ * The checkout's object store, if it is one the host may read: a real directory of the
+ * checkout's own, with no alternates (which could lend it another ticket's objects) and no links
+ * in its first two levels.
+ */
+async function checkoutObjects(dir: string): Promise<string> {
+  const objects = join(await assertOwnGitDir(dir), 'objects');
+  const refuse = (why: string) => new GitError(`refused: the checkout’s object store ${why} (issue 13)`);
+  const st = await lstat(objects).catch(() => undefined);
+  if (!st?.isDirectory()) throw refuse('is not a directory');
+  for (const alt of ['info/alternates', 'info/http-alternates'])
+    if (await lstat(join(objects, alt)).catch(() => undefined)) throw refuse(`has ${alt}; remove it`);
+  for (const sub of ['', 'pack', 'info']) {
+    const names = await readdir(join(objects, sub)).catch(() => [] as string[]);
+    for (const n of names)
+      if ((await lstat(join(objects, sub, n))).isSymbolicLink()) throw refuse(`links out (${sub}/${n})`);
+  }
+  return objects;
+}
+
+/**
+ * Brings commit `sha` and what it needs from the checkout into the host's mirror, as
+ * `refs/sy/tickets/<ticket>` (issue 13: "push by fetching the checkout's commit into the
+ * mirror"). The mirror fetches from a scratch repository the host makes for the purpose, whose
+ * config is the host's and whose objects are the checkout's (by alternates): nothing of the
+ * checkout's config, hooks or attributes takes part, and every object is checked (fsck).
+ */
+export async function importCommit(ctx: Ctx, repo: string, dir: string, ticketId: string, sha: string) {
+  if (!SHA.test(sha)) throw new GitError(`refused: "${sha}" is not a commit id`);
+  const objects = await checkoutObjects(dir);
+  const { tmp } = mirrorRoot(ctx);
+  await mkdir(tmp, { recursive: true });
+  const scratch = join(tmp, `import-${randomUUID().slice(0, 8)}`);
+  try {
+    await git(localHostEnv(ctx), tmp, ['init', '-q', '--bare', scratch]);
+    await writeFile(join(scratch, 'objects', 'info', 'alternates'), `${objects}\n`);
+    await git({ ...localHostEnv(ctx), GIT_DIR: scratch }, scratch, ['update-ref', 'refs/heads/import', sha]);
+    await mirrorLocal(
+      ctx,
+      repo,
+      [
+        'fetch',
+        '-q',
+        '--no-tags',
+        '--no-write-fetch-head',
+        scratch,
+        `+refs/heads/import:refs/sy/tickets/${ticketId}`,
+      ],
+      [['fetch.fsckObjects', 'true']],
+    );
+  } finally {
+    await rm(scratch, { recursive: true, force: true });
+  }
+}
