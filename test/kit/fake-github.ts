@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { type AppInstallations, createAppInstallations } from './fake-app-installations.ts';
+import { type AppInstallations, createAppInstallations, type Level } from './fake-app-installations.ts';
+import { basicToken, type GitAuthVerdict, gitRoute, serveGit } from './fake-git-http.ts';
 import { appReply, type IdentityOptions, userReply } from './fake-github-identity.ts';
 import { createHookDeliveries, type HookDeliveries } from './fake-hook-deliveries.ts';
 
@@ -10,7 +11,8 @@ import { createHookDeliveries, type HookDeliveries } from './fake-hook-deliverie
  * identity, repositories with a settable `clone_url` (`file://` included), issues and comments,
  * reactions, pull requests and review-comment replies, permissions, and the GraphQL mutations
  * `resolveReviewThread` / `markPullRequestReadyForReview` plus a `reviewThreads` query, App
- * installations and their access tokens. Every
+ * installations and their access tokens (scoped to repositories and permissions, enforced on REST and
+ * git), and git itself over smart HTTP (`serveGit`: the real `git http-backend`). Every
  * call is recorded; failures (429 with Retry-After, 500, …) can be scripted, also after the
  * request took effect, like a crash between storing and answering.
  */
@@ -112,6 +114,13 @@ export interface FakeGitHub {
   /** App installations and the tokens minted for them (`ghs_…`, accepted on their repositories). */
   apps: AppInstallations;
   setRepo(fullName: string, patch?: Partial<Omit<FakeRepo, 'full_name'>>): FakeRepo;
+  /**
+   * Serves the bare repository `dir` as `owner/name` over git's smart HTTP at the repository's
+   * `clone_url` (`<url>/git/<owner>/<name>.git`), asking for the token as GitHub does: reading a
+   * private repository (the default here) and every push need it; a token that may only read is
+   * refused a push (403); one for another repository gets 404.
+   */
+  serveGit(fullName: string, dir: string, opts?: { private?: boolean }): FakeRepo;
   setPermission(
     repo: string,
     login: string,
@@ -140,6 +149,20 @@ const notFound = (): Reply => json(404, { message: 'Not Found' });
 const iso = () => new Date().toISOString();
 const matches = (p: string | RegExp, path: string) => (typeof p === 'string' ? p === path : p.test(path));
 
+/** The permission a repository route needs from an installation token (GitHub's per-endpoint table, in short). */
+function restNeed(method: string, path: string): [string, Level] | undefined {
+  const m = /^\/repos\/[^/]+\/[^/]+(\/[^/]+)?/.exec(path);
+  if (!m) return undefined;
+  const level: Level = method === 'GET' ? 'read' : 'write';
+  const seg = m[1];
+  if (!seg || seg === '/collaborators') return ['metadata', 'read'];
+  if (seg === '/issues') return ['issues', level];
+  if (seg === '/pulls') return ['pull_requests', level];
+  if (seg === '/check-runs' || seg === '/check-suites' || seg === '/commits') return ['checks', level];
+  if (seg === '/contents' || seg === '/git') return ['contents', level];
+  return undefined;
+}
+
 /**
  * Starts the fake on a free loopback port. `token`, when given, is required on every REST call
  * (App-JWT routes under `/app` aside). People have `write` permission unless `defaultPermission`
@@ -165,12 +188,14 @@ export async function startFakeGitHub(
   };
   const permissions = new Map<string, string>();
   const rules: Array<FailRule & { left: number }> = [];
+  const knownRepos = new Map<string, FakeRepo>();
+  const gitDirs = new Map<string, string>();
   const fake = {
     url: '',
     botLogin,
     appSlug,
     calls: [] as FakeCall[],
-    repos: new Map<string, FakeRepo>(),
+    repos: knownRepos,
     issues: [] as FakeIssue[],
     comments: [] as FakeComment[],
     reviewComments: [] as FakeReviewComment[],
@@ -178,7 +203,7 @@ export async function startFakeGitHub(
     pulls: [] as FakePull[],
     resolvedThreads: new Set<string>(),
     hooks: createHookDeliveries(),
-    apps: createAppInstallations(),
+    apps: createAppInstallations(() => [...knownRepos.keys()]),
   };
   const setRepo = (full: string, patch: Partial<Omit<FakeRepo, 'full_name'>> = {}): FakeRepo => {
     const repo: FakeRepo = {
@@ -299,14 +324,30 @@ export async function startFakeGitHub(
     [
       'GET',
       new RegExp(`^${R}/installation$`),
-      ([, r = '']) => json(200, { id: fake.apps.installationOf(r), app_slug: appSlug }),
+      ([, r = '']) => {
+        const id = fake.apps.installationOf(r);
+        return json(200, {
+          id,
+          app_slug: appSlug,
+          permissions: fake.apps.grantsOf(id),
+          repository_selection: 'all',
+        });
+      },
     ],
     [
       'POST',
       /^\/app\/installations\/(\d+)\/access_tokens$/,
-      ([, id]) => {
-        const { token, expires_at } = fake.apps.mint(Number(id));
-        return json(201, { token, expires_at, permissions: {}, repository_selection: 'all' });
+      ([, id], _q, b) => {
+        const minted = fake.apps.mint(Number(id), b);
+        if (!minted.ok) return json(minted.status, { message: minted.message });
+        const { token, expires_at, permissions, repositories } = minted.token;
+        return json(201, {
+          token,
+          expires_at,
+          permissions,
+          repository_selection: repositories ? 'selected' : 'all',
+          ...(repositories ? { repositories: repositories.map((name) => ({ name })) } : {}),
+        });
       },
     ],
     [
@@ -521,7 +562,39 @@ export async function startFakeGitHub(
     return rule;
   }
 
+  /** GitHub's answer to a git request's credentials (see `serveGit` in the interface). */
+  function gitVerdict(repo: string, access: Level, auth: string | undefined): GitAuthVerdict {
+    const token = basicToken(auth);
+    if (!token) return access === 'read' && !fake.repos.get(repo)?.private ? 'ok' : 'missing';
+    if (opts.token && token === opts.token) return 'ok';
+    const v = fake.apps.verdict(token, repo, ['contents', access]);
+    return v === 'bad' ? 'missing' : v;
+  }
+
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const gu = new URL(req.url ?? '/', 'http://fake');
+    const route = gitRoute(gu.pathname, gu.searchParams);
+    const dir = route && gitDirs.get(route.repo);
+    if (route && dir) {
+      const auth = req.headers.authorization;
+      const status = await serveGit(
+        req,
+        res,
+        route,
+        dir,
+        gitVerdict(route.repo, route.access, auth),
+        gu.search.slice(1),
+      );
+      fake.calls.push({
+        method: req.method ?? 'GET',
+        path: gu.pathname,
+        query: gu.searchParams,
+        body: undefined,
+        auth,
+        status,
+      });
+      return;
+    }
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
     const raw = Buffer.concat(chunks).toString('utf8');
@@ -534,13 +607,31 @@ export async function startFakeGitHub(
       return send(res, { status: 400, body: { message: 'Problems parsing JSON' } }, method, u, raw, req);
     }
     const auth = req.headers.authorization;
-    // App-JWT routes pass; an installation token (`ghs_`) must be live and of the repo's installation.
-    const tokenOk =
-      /^\/app(\/|$)|^\/repos\/[^/]+\/[^/]+\/installation$/.test(u.pathname) ||
-      (/^(token|bearer) ghs_/i.test(auth ?? '')
-        ? fake.apps.accepts(auth, /^\/repos\/([^/]+\/[^/]+)/.exec(u.pathname)?.[1])
-        : !opts.token || auth === `token ${opts.token}` || auth === `bearer ${opts.token}`);
-    if (!tokenOk) return send(res, json(401, { message: 'Bad credentials' }), method, u, body, req);
+    // App-JWT routes pass; an installation token (`ghs_`) must be live, reach the repository
+    // (its installation, and its `repositories` when the token named some: else 404) and hold the
+    // permission the route needs (else 403), as GitHub decides.
+    const verdict = /^\/app(\/|$)|^\/repos\/[^/]+\/[^/]+\/installation$/.test(u.pathname)
+      ? 'ok'
+      : /^(token|bearer) ghs_/i.test(auth ?? '')
+        ? fake.apps.verdict(
+            auth?.replace(/^(token|bearer) /i, ''),
+            /^\/repos\/([^/]+\/[^/]+)/.exec(u.pathname)?.[1],
+            restNeed(method, u.pathname),
+          )
+        : !opts.token || auth === `token ${opts.token}` || auth === `bearer ${opts.token}`
+          ? 'ok'
+          : 'bad';
+    if (verdict === 'bad') return send(res, json(401, { message: 'Bad credentials' }), method, u, body, req);
+    if (verdict === 'no-repo') return send(res, notFound(), method, u, body, req);
+    if (verdict === 'denied')
+      return send(
+        res,
+        json(403, { message: 'Resource not accessible by integration' }),
+        method,
+        u,
+        body,
+        req,
+      );
     const rule = failure(method, u.pathname);
     let reply: Reply = notFound();
     if (!rule || rule.afterHandling) {
@@ -603,6 +694,10 @@ export async function startFakeGitHub(
 
   return Object.assign(fake, {
     setRepo,
+    serveGit: (full: string, dir: string, o: { private?: boolean } = {}) => {
+      gitDirs.set(full, dir);
+      return setRepo(full, { clone_url: `${fake.url}/git/${full}.git`, private: o.private ?? true });
+    },
     setPermission: (repo: string, login: string, permission: string) =>
       permissions.set(`${repo}:${login.toLowerCase()}`, permission),
     addIssue: (repo: string, i: { title: string; body?: string; user?: FakeUser }) => addIssue(repo, i),
