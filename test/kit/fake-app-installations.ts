@@ -86,10 +86,15 @@ export function createAppInstallations(known: () => string[] = () => []): AppIns
       const granted = self.grantsOf(installationId);
       const names = body.repositories;
       if (names !== undefined) {
+        // Installation 1 holds every repository not set to another one (the default above).
+        const elsewhere = new Set(
+          [...byRepo].filter(([, id]) => id !== installationId).map(([r]) => nameOf(r)),
+        );
         const mine = new Set(
           [...known(), ...byRepo.keys()].filter((r) => self.installationOf(r) === installationId).map(nameOf),
         );
-        if (!Array.isArray(names) || names.some((n) => typeof n !== 'string' || !mine.has(n.toLowerCase())))
+        const holds = (n: string) => mine.has(n) || (installationId === 1 && !elsewhere.has(n));
+        if (!Array.isArray(names) || names.some((n) => typeof n !== 'string' || !holds(n.toLowerCase())))
           return {
             ok: false,
             status: 422,

@@ -80,7 +80,7 @@ describe('GitHub App mode: repository calls use installation tokens', () => {
     expect(gh.calls.filter((c) => c.status === 401)).toEqual([]);
   });
 
-  it('the token is minted once per installation and reused for later effects', async () => {
+  it('the token is minted once per repository and use (issue 13) and reused for later effects', async () => {
     const before = mints().length;
     const effects: Effect[] = [
       { op: 'github.comment', repo: 'acme/widgets', number: 8, body: 'one' },
