@@ -72,8 +72,9 @@ describe('executor delivery from a GitHub issue comment (issue 4)', () => {
     );
     // Issue 14 "lifecycle": the turn that closed the ticket deleted its checkout; its data expires.
     const { ctx } = w.app;
-    await waitFor(() => !existsSync(workspacePaths(ctx, 'T1').dir), 'the checkout deleted', 15_000);
-    expect(existsSync(workspacePaths(ctx, 'T1').home)).toBe(false);
+    // The checkout goes first and its home right after: wait for both (the test polls in between).
+    const paths = workspacePaths(ctx, 'T1');
+    await waitFor(() => !existsSync(paths.dir) && !existsSync(paths.home), 'the checkout deleted', 15_000);
     expect(await ctx.redis.pttl(ctx.keys.ticket('T1'))).toBeGreaterThan(0);
     expect(await ctx.redis.pttl(ctx.keys.transcript('exec-T1'))).toBeGreaterThan(0);
   });
