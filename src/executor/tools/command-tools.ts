@@ -10,7 +10,7 @@ import type { TurnScope } from '../turn-scope.ts';
 import { addVerification } from '../workspace/delivery-records.ts';
 import { pushBranch } from '../workspace/push-branch.ts';
 import { inWorkspace } from '../workspace/work-gate.ts';
-import { gitIn, type Workspace } from '../workspace/workspace.ts';
+import type { Workspace } from '../workspace/workspace.ts';
 
 const DEFAULT_TIMEOUT_S = 120;
 const MAX_TIMEOUT_S = 600;
@@ -111,7 +111,6 @@ export function commitAndPushTool(scope: TurnScope) {
     parameters: z.object({ message: z.string().min(1).max(2000) }),
     run: ({ message }, call) =>
       inWorkspace(scope, async (ws, login) => {
-        const g = gitIn(scope, ws, login);
         // Local steps run in the sandbox: the checkout's config may name programs (issue 13).
         const local = localGit(ctx.config, ws, login);
         const key = ctx.keys.ticketCommits(scope.ticket.id);
