@@ -1,10 +1,12 @@
 import type { ChatMessage } from '../chat-message.ts';
 import type { ModelUsage } from '../model-reply.ts';
+import type { RetryHooks } from '../request-with-retry.ts';
 import { countRequest, countTokens } from '../turn-metrics.ts';
 import type { TurnRun } from '../turn-run.ts';
 import { type ContextState, contextView } from './context-state.ts';
 import { estimateFixedTokens } from './count-tokens.ts';
 import {
+  type CompactionPlan,
   defaultContextBudget,
   elideAll,
   HARD_LIMIT,
@@ -22,11 +24,16 @@ export type Prepared = { ok: true; messages: ChatMessage[]; tokens: number } | {
  * saved in the transcript (with the turn's usage, one MULTI) before the request goes out, so a
  * resumed turn reads it and never compacts again; a worker that dies before that save has lost
  * only the summarising call, which the resumed turn makes again (it has no effect outside).
+ * `hooks` are the turn's own (shutdown signal, failed attempts counted and logged).
  */
-export async function compactTranscript(run: TurnRun, system: string, force = false): Promise<Prepared> {
+export async function compactTranscript(
+  run: TurnRun,
+  system: string,
+  hooks: RetryHooks,
+  force = false,
+): Promise<Prepared> {
   const fixedTokens = estimateFixedTokens(system, run.functionTools);
-  const factor = run.context.factor;
-  const window = run.context.window;
+  const { factor, window } = run.context;
   const plan = planCompaction({
     messages: run.messages,
     state: run.context.state,
@@ -39,27 +46,10 @@ export async function compactTranscript(run: TurnRun, system: string, force = fa
     let next = plan.state;
     let usage: ModelUsage | undefined;
     if (plan.summarise) {
-      const summary = await summariseSteps(
-        run.model,
-        {
-          messages: run.messages,
-          state: run.context.state,
-          elided: plan.state,
-          ...plan.summarise,
-          inputTokens: Math.floor((window * 0.6) / factor),
-          summaryTokens: Math.floor((window * defaultContextBudget.summaryShare) / factor),
-        },
-        run.retry,
-        run.signal ? { signal: run.signal } : {},
-      );
-      if (!summary.ok) return summary;
-      countRequest(run.metrics, run.sessionKind, 'ok');
-      countTokens(run.metrics, run.sessionKind, run.model.model, summary.usage);
-      run.turn.tokens += summary.usage.promptTokens + summary.usage.completionTokens;
-      usage = summary.usage;
-      next = withSummary(next, plan.summarise.to, summary.text);
-      if (!summary.fromModel)
-        run.log?.warn({ sessionId: run.sessionId }, 'summary call gave nothing: a digest stands in');
+      const summarised = await summarise(run, plan, plan.summarise, hooks);
+      if (!summarised.ok) return summarised;
+      next = summarised.state;
+      usage = summarised.usage;
     }
     if (fixedTokens * factor + viewTokens(run.messages, next, factor) > window * HARD_LIMIT)
       next = elideAll(next, run.messages);
@@ -67,6 +57,41 @@ export async function compactTranscript(run: TurnRun, system: string, force = fa
   }
   const messages = contextView(run.messages, run.context.state);
   return { ok: true, messages, tokens: Math.ceil(fixedTokens + viewTokens(run.messages, run.context.state)) };
+}
+
+/** The one summarising call, its cost counted on the turn and in the metrics. */
+async function summarise(
+  run: TurnRun,
+  plan: CompactionPlan,
+  span: { from: number; to: number },
+  hooks: RetryHooks,
+): Promise<{ ok: true; state: ContextState; usage: ModelUsage } | { ok: false; aborted: true }> {
+  const { factor, window } = run.context;
+  const summary = await summariseSteps(
+    run.model,
+    {
+      messages: run.messages,
+      state: run.context.state,
+      elided: plan.state,
+      ...span,
+      inputTokens: Math.floor((window * 0.6) / factor),
+      summaryTokens: Math.floor((window * defaultContextBudget.summaryShare) / factor),
+    },
+    run.retry,
+    hooks,
+  );
+  if (!summary.ok) return summary;
+  if (summary.answered) {
+    countRequest(run.metrics, run.sessionKind, 'ok');
+    countTokens(run.metrics, run.sessionKind, run.model.model, summary.usage);
+  }
+  run.turn.tokens += summary.usage.promptTokens + summary.usage.completionTokens;
+  if (!summary.fromModel)
+    run.log?.warn(
+      { sessionId: run.sessionId },
+      'the summarising call gave nothing: a digest of the steps stands in',
+    );
+  return { ok: true, state: withSummary(plan.state, span.to, summary.text), usage: summary.usage };
 }
 
 async function save(run: TurnRun, next: ContextState, usage: ModelUsage | undefined): Promise<void> {

@@ -18,7 +18,7 @@ export async function requestInWindow(
   system: string,
   hooks: RetryHooks,
 ): Promise<ModelAttempt> {
-  let prepared = await compactTranscript(run, system);
+  let prepared = await compactTranscript(run, system, hooks);
   if (!prepared.ok) return { ok: false, reason: 'aborted', attempts: 0, aborted: true };
   const ask = (messages: ChatMessage[]) =>
     requestWithRetry(run.model, { system, messages, tools: run.functionTools }, run.retry, hooks);
@@ -33,7 +33,7 @@ export async function requestInWindow(
     // No count in the error: assume we were half again short.
     const reported = overflow.requested ?? prepared.tokens * run.context.factor * 1.5;
     run.context.factor = calibrate(run.context.factor, prepared.tokens, reported);
-    prepared = await compactTranscript(run, system, true);
+    prepared = await compactTranscript(run, system, hooks, true);
     if (!prepared.ok) return { ok: false, reason: 'aborted', attempts: 0, aborted: true };
     attempt = await ask(prepared.messages);
   }

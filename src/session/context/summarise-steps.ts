@@ -21,7 +21,7 @@ export interface SummariseInput {
 }
 
 export type Summary =
-  | { ok: true; text: string; usage: ModelUsage; fromModel: boolean }
+  | { ok: true; text: string; usage: ModelUsage; answered: boolean; fromModel: boolean }
   | { ok: false; aborted: true };
 
 /**
@@ -50,7 +50,13 @@ export async function summariseSteps(
     ? attempt.reply.usage
     : { promptTokens: 0, completionTokens: 0, cacheHitTokens: 0 };
   const text = said || digest(input);
-  return { ok: true, text: capTokens(text, input.summaryTokens), usage, fromModel: Boolean(said) };
+  return {
+    ok: true,
+    text: capTokens(text, input.summaryTokens),
+    usage,
+    answered: attempt.ok,
+    fromModel: Boolean(said),
+  };
 }
 
 /**

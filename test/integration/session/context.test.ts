@@ -4,7 +4,7 @@ import { contextPrompts } from '../../../src/session/context/context-prompts.ts'
 import type { ContextState } from '../../../src/session/context/context-state.ts';
 import { defineTool, toolOk } from '../../../src/session/tool.ts';
 import { createTranscriptStore } from '../../../src/session/transcript-store.ts';
-import { type FakeReply, type RecordedRequest, text, toolCalls } from '../../kit/fake-llm.ts';
+import { type FakeReply, failure, type RecordedRequest, text, toolCalls } from '../../kit/fake-llm.ts';
 import { fakePromptTokens } from '../../kit/fake-llm-window.ts';
 import { sessionHarness } from './harness.ts';
 
@@ -205,5 +205,23 @@ describe('context that never overflows (R-H2, session level)', () => {
     });
     const asked = w.llm.requests.slice(before).filter((r) => !isSummary(r));
     expect(asked).toHaveLength(2);
+  });
+
+  it('R-H2: a summarising call that fails (500s) or answers nothing does not stop the turn: a digest of the calls stands in', async () => {
+    for (const broken of [failure(500), text('')]) {
+      read.clear();
+      const w = await h.world();
+      w.llm.respond((req) => (isSummary(req) ? broken : reader(20)(req)));
+      const outcome = await w.turn({
+        tools: [readFile],
+        contextTokens: WINDOW,
+        limits: { maxModelRequests: 60 },
+      });
+      expect(outcome).toMatchObject({ kind: 'ended', text: 'all read' });
+      const last = w.llm.requests.filter((r) => !isSummary(r)).at(-1) as RecordedRequest;
+      expect(last.messages[1]?.content).toMatch(
+        /^Progress so far[\s\S]*- input: <card id="c1"[\s\S]*- you called read_file\(\{"path":"f1"\}\)/,
+      );
+    }
   });
 });
