@@ -1,8 +1,8 @@
 import type { AnyTool } from '../session/tool.ts';
 import type { Profile, Topology } from './artifact.ts';
 
-/** Reading the checkout: every profile. */
-const READ = ['list_files', 'read_file', 'search_files'];
+/** Reading the checkout and the ticket's original sources (R-H6): every profile. */
+const READ = ['list_files', 'read_file', 'search_files', 'read_card', 'read_github', 'read_chat'];
 /** Running commands (tests, builds) without the bot's credentials: reviewers verify what they read. */
 const RUN = ['run_command', 'record_verification'];
 /** Answering people and leaving a thread: every profile and topology (R-C2, R-C4). */

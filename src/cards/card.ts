@@ -81,6 +81,8 @@ export const OriginSchema = z.discriminatedUnion('source', [
 export type Origin = z.infer<typeof OriginSchema>;
 
 export const TEXT_CAP = 4000;
+/** How much of an issue's or PR's body a comment's card carries (R-H6). */
+export const CONTEXT_OPENING = 800;
 
 /** One normalized event (R-A3). Every webhook becomes exactly one of these. */
 export const TriggerCardSchema = z.object({
@@ -105,6 +107,18 @@ export const TriggerCardSchema = z.object({
   text: z.string().max(TEXT_CAP + 200),
   /** Present only when `text` was cut: where the whole text is kept (R-A3). */
   truncated: z.object({ resource: z.string(), totalChars: z.number().int() }).optional(),
+  /**
+   * Where the card sits, when it is cheap to say (R-H6): the message it replies to (its author and
+   * first line) and the opening of the issue or PR it comments on. Untrusted data, like `text`.
+   */
+  context: z
+    .object({
+      parent: z.object({ id: z.string(), author: z.string(), firstLine: z.string().max(400) }).optional(),
+      item: z
+        .object({ author: z.string(), opening: z.string().max(CONTEXT_OPENING + 200), cut: z.boolean() })
+        .optional(),
+    })
+    .optional(),
   /** Extra facts of automatic feedback (check conclusion, PR merged, …) for models and rules. */
   facts: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()])).optional(),
 });

@@ -50,10 +50,19 @@ export function renderCard(card: TriggerCard): string {
     );
   }
   if (card.title) lines.push(`title: ${body(card.title)}`);
+  const ctx = card.context;
+  if (ctx?.parent)
+    lines.push(`in reply to ${body(ctx.parent.author)} (${ctx.parent.id}): ${body(ctx.parent.firstLine)}`);
+  if (ctx?.item?.opening)
+    lines.push(
+      `opened by ${body(ctx.item.author)}:`,
+      body(ctx.item.opening) +
+        (ctx.item.cut ? '\n[opening only: read_github what=issue for the whole body]' : ''),
+    );
   lines.push('text:', body(card.text));
   if (card.truncated) {
     lines.push(
-      `[truncated: ${card.truncated.totalChars} characters in all; the rest at ${card.truncated.resource}]`,
+      `[truncated: ${card.truncated.totalChars} characters in all; read the rest with read_card { card: "${attr(card.id)}", offset: ${card.text.length} }]`,
     );
   }
   lines.push('</card>');

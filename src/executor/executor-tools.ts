@@ -2,6 +2,8 @@ import { scopedTools } from '../artifacts/scoped-tools.ts';
 import type { AnyTool } from '../session/tool.ts';
 import { draftDoneCheck } from './delivery-checks.ts';
 import { handbackTool, threadUnrelatedTool } from './tools/handback-tools.ts';
+import { readChatTool } from './tools/read-chat-tool.ts';
+import { readCardTool, readGitHubTool } from './tools/read-source-tools.ts';
 import { replyTool } from './tools/reply-tool.ts';
 import { reportTool } from './tools/report-tool.ts';
 import { workTools } from './tools/work-tools.ts';
@@ -17,6 +19,10 @@ export function executorTools(scope: TurnScope): AnyTool[] {
     reportTool(scope, [draftDoneCheck]),
     handbackTool(scope),
     threadUnrelatedTool(scope),
+    // R-H6: the original sources of the ticket's cards, read-only, in every profile.
+    readCardTool(scope),
+    readGitHubTool(scope),
+    readChatTool(scope),
     ...workTools(scope),
   ]);
 }

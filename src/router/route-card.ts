@@ -4,6 +4,7 @@ import type { Ctx } from '../context.ts';
 import { scheduleTurn } from '../executor/schedule-turn.ts';
 import { withAuthorPermission } from '../safety/author-permission.ts';
 import { wakesExecutor } from '../safety/wakes-executor.ts';
+import { withParentContext } from '../sources/parent-context.ts';
 import { noteAnswerButton } from '../status/answer-button.ts';
 import { attachCard } from '../tickets/attach.ts';
 import { isPaused } from '../tickets/pause.ts';
@@ -30,7 +31,7 @@ export async function routeCard(ctx: Ctx, cardId: string): Promise<RouteOutcome>
   const done = await ctx.redis.get(ctx.keys.cardRouted(cardId));
   if (done) return JSON.parse(done) as RouteOutcome;
   const loaded = await loadCard(ctx, cardId);
-  const card = loaded && (await withAuthorPermission(ctx, loaded));
+  const card = loaded && (await withParentContext(ctx, await withAuthorPermission(ctx, loaded)));
   const outcome: RouteOutcome = card ? await place(ctx, card) : { kind: 'ignored', reason: 'card expired' };
   await ctx.redis.set(ctx.keys.cardRouted(cardId), JSON.stringify(outcome), 'EX', 30 * 24 * 3600);
   ctx.log.debug({ cardId, outcome }, 'card routed');

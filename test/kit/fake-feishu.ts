@@ -1,5 +1,6 @@
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { createHistory, type HistoryMessage, type SeedMessage } from './fake-feishu-history.ts';
 
 /**
  * A Feishu Open API server on loopback (ARCHITECTURE: "outside services in tests are real HTTP
@@ -70,6 +71,12 @@ export interface FakeFeishu {
   fail(times: number, failure: FeishuFailure, match?: RegExp): void;
   /** Calls to paths matching `match`. */
   callsTo(match: RegExp): FeishuCall[];
+  /** What people said in chats, served by the message read APIs (R-H6). */
+  history: HistoryMessage[];
+  /** Puts a message into a chat's history (as if a person had sent it). */
+  seedMessage(m: SeedMessage): HistoryMessage;
+  /** The bot leaves a chat: reads there answer 230002. */
+  leaveChat(chatId: string): void;
   close(): Promise<void>;
 }
 
@@ -94,6 +101,7 @@ export async function startFakeFeishu(opts: FakeFeishuOptions = {}): Promise<Fak
   const byUuid = new Map<string, FakeFeishuMessage>();
   const failures: { left: number; failure: FeishuFailure; match: RegExp }[] = [];
   let seq = 0;
+  const hist = createHistory(appId);
 
   const route = (call: FeishuCall): [number, unknown, (Record<string, string> | undefined)?] => {
     const scripted = failures.find((f) => f.left > 0 && f.match.test(call.path));
@@ -155,6 +163,9 @@ export async function startFakeFeishu(opts: FakeFeishuOptions = {}): Promise<Fak
         },
       ];
     }
+    if (method === 'GET' && path === '/open-apis/im/v1/messages') return hist.list(call.query);
+    const one = path.match(/^\/open-apis\/im\/v1\/messages\/([^/]+)$/);
+    if (method === 'GET' && one?.[1]) return hist.get(decodeURIComponent(one[1]));
     const patch = path.match(/^\/open-apis\/im\/v1\/messages\/([^/]+)$/);
     if (method === 'PATCH' && patch?.[1]) {
       patches.push({ messageId: patch[1], content: String(body?.content ?? '') });
@@ -232,6 +243,9 @@ export async function startFakeFeishu(opts: FakeFeishuOptions = {}): Promise<Fak
     fail: (times, failure, match = /^\/open-apis\/im\//) =>
       void failures.push({ left: times, failure, match }),
     callsTo: (match) => calls.filter((c) => match.test(c.path)),
+    history: hist.history,
+    seedMessage: (m) => hist.seed(m),
+    leaveChat: (chatId) => void hist.leftChats.add(chatId),
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { type AppInstallations, createAppInstallations, type Level } from './fake-app-installations.ts';
 import { basicToken, type GitAuthVerdict, gitRoute, serveGit } from './fake-git-http.ts';
 import { appReply, type IdentityOptions, userReply } from './fake-github-identity.ts';
+import { diffOf, type FakeCheckRun, type FakeFile, paged } from './fake-github-reads.ts';
 import { createHookDeliveries, type HookDeliveries } from './fake-hook-deliveries.ts';
 
 /**
@@ -43,6 +44,8 @@ export interface FakeComment {
   user: FakeUser;
   created_at: string;
   updated_at: string;
+  /** GitHub's `author_association` (`OWNER`, `MEMBER`, `CONTRIBUTOR`, `NONE`, …). */
+  author_association?: string;
 }
 export interface FakeReviewComment extends FakeComment {
   in_reply_to_id?: number;
@@ -79,6 +82,8 @@ export interface FakePull {
   state: 'open' | 'closed';
   merged: boolean;
   user: FakeUser;
+  /** The changed files (`GET /pulls/:n/files`, and the diff). */
+  files: FakeFile[];
 }
 export interface FailRule {
   method?: string;
@@ -108,6 +113,7 @@ export interface FakeGitHub {
   reviewComments: FakeReviewComment[];
   reactions: FakeReaction[];
   pulls: FakePull[];
+  checkRuns: FakeCheckRun[];
   resolvedThreads: Set<string>;
   /** The App's webhook deliveries and redelivery (issue 8). */
   hooks: HookDeliveries;
@@ -136,13 +142,26 @@ export interface FakeGitHub {
     pull: number,
     c: { body: string; user?: FakeUser; path?: string; in_reply_to_id?: number },
   ): FakeReviewComment;
+  /** A comment by someone on an issue or PR conversation (seeding history, R-H6). */
+  addComment(
+    repo: string,
+    number: number,
+    c: { body: string; user?: FakeUser; association?: string },
+  ): FakeComment;
+  addCheckRun(repo: string, run: Partial<Omit<FakeCheckRun, 'id' | 'repo'>> & { name: string }): FakeCheckRun;
   failNext(rule: FailRule): void;
   callsTo(method: string, path: string | RegExp): FakeCall[];
   close(): Promise<void>;
 }
 
 type Reply = { status: number; body?: unknown; headers?: Record<string, string> };
-type Route = (m: string[], q: URLSearchParams, body: Record<string, unknown>, auth?: string) => Reply;
+type Route = (
+  m: string[],
+  q: URLSearchParams,
+  body: Record<string, unknown>,
+  auth?: string,
+  headers?: Record<string, string | string[] | undefined>,
+) => Reply;
 
 const json = (status: number, body: unknown): Reply => ({ status, body });
 const notFound = (): Reply => json(404, { message: 'Not Found' });
@@ -201,6 +220,7 @@ export async function startFakeGitHub(
     reviewComments: [] as FakeReviewComment[],
     reactions: [] as FakeReaction[],
     pulls: [] as FakePull[],
+    checkRuns: [] as FakeCheckRun[],
     resolvedThreads: new Set<string>(),
     hooks: createHookDeliveries(),
     apps: createAppInstallations(() => [...knownRepos.keys()]),
@@ -259,6 +279,7 @@ export async function startFakeGitHub(
       state: 'open',
       merged: false,
       user: p.user ?? bot,
+      files: [],
     };
     fake.pulls.push(pull);
     return pull;
@@ -284,9 +305,10 @@ export async function startFakeGitHub(
   };
   const commentJson = (c: FakeComment) => ({
     ...c,
+    author_association: c.author_association ?? (c.user.login === botLogin ? 'NONE' : 'CONTRIBUTOR'),
     html_url: `https://github.com/${c.repo}/issues/${c.number}#issuecomment-${c.id}`,
   });
-  const pullJson = (p: FakePull) => ({
+  const pullJson = ({ files: _files, ...p }: FakePull) => ({
     ...p,
     id: p.number,
     html_url: `https://github.com/${p.repo}/pull/${p.number}`,
@@ -394,12 +416,14 @@ export async function startFakeGitHub(
       'GET',
       new RegExp(`^${R}/issues/(\\d+)/comments$`),
       ([, r, n], q) =>
-        json(
-          200,
+        paged(
           fake.comments
             .filter((c) => c.repo === r && c.number === Number(n))
             .filter(sinceFilter(q))
             .map(commentJson),
+          q,
+          `/repos/${r}/issues/${n}/comments`,
+          fake.url,
         ),
     ],
     [
@@ -467,9 +491,36 @@ export async function startFakeGitHub(
     [
       'GET',
       new RegExp(`^${R}/pulls/(\\d+)$`),
-      ([, r, n]) => {
+      ([, r, n], _q, _b, _a, h = {}) => {
         const p = fake.pulls.find((x) => x.repo === r && x.number === Number(n));
-        return p ? json(200, pullJson(p)) : notFound();
+        if (!p) return notFound();
+        // The diff media type answers the unified diff as text (GitHub REST "media types").
+        if (/application\/vnd\.github(\.v3)?\.diff/.test(String(h.accept ?? '')))
+          return {
+            status: 200,
+            body: diffOf(p.files),
+            headers: { 'content-type': 'text/plain; charset=utf-8' },
+          };
+        return json(200, pullJson(p));
+      },
+    ],
+    [
+      'GET',
+      new RegExp(`^${R}/pulls/(\\d+)/files$`),
+      ([, r, n], q) => {
+        const p = fake.pulls.find((x) => x.repo === r && x.number === Number(n));
+        if (!p) return notFound();
+        const files = p.files.map((f) => ({ ...f, changes: f.additions + f.deletions, sha: 'b'.repeat(40) }));
+        return paged(files, q, `/repos/${r}/pulls/${n}/files`, fake.url);
+      },
+    ],
+    [
+      'GET',
+      new RegExp(`^${R}/commits/([^/]+)/check-runs$`),
+      ([, r, ref], q) => {
+        const runs = fake.checkRuns.filter((c) => c.repo === r && c.head_sha === ref);
+        const page = paged(runs, q, `/repos/${r}/commits/${ref}/check-runs`, fake.url);
+        return { ...page, body: { total_count: runs.length, check_runs: page.body } };
       },
     ],
     [
@@ -540,18 +591,54 @@ export async function startFakeGitHub(
       return json(200, { data: { markPullRequestReadyForReview: { pullRequest: { id, isDraft: false } } } });
     }
     if (/reviewThreads/.test(query)) {
-      const repo = `${arg('owner')}/${arg('name')}`;
+      const repo = `${arg('owner')}/${arg('name') ?? arg('repo')}`;
+      // GitHub's connection limit: `first` is 1…100, else the whole query fails.
+      const first = Number(/reviewThreads\(first:\s*(\d+)/.exec(query)?.[1] ?? arg('first') ?? 0);
+      if (!(first >= 1 && first <= 100))
+        return json(200, {
+          data: null,
+          errors: [
+            {
+              type: 'EXCESSIVE_PAGINATION',
+              message: `Requesting ${first} records on the \`reviewThreads\` connection exceeds the \`first\` limit of 100 records.`,
+            },
+          ],
+        });
       const mine = fake.reviewComments.filter((c) => c.repo === repo && c.number === Number(arg('number')));
-      const nodes = [...new Set(mine.map((c) => c.threadId))].map((id) => ({
-        id,
-        isResolved: fake.resolvedThreads.has(id),
-        comments: {
-          nodes: mine
-            .filter((c) => c.threadId === id)
-            .map((c) => ({ databaseId: c.id, body: c.body, author: { login: c.user.login } })),
+      const all = [...new Set(mine.map((c) => c.threadId))].map((id) => {
+        const comments = mine.filter((c) => c.threadId === id);
+        return {
+          id,
+          isResolved: fake.resolvedThreads.has(id),
+          path: comments[0]?.path,
+          line: null,
+          comments: {
+            nodes: comments.map((c) => ({
+              databaseId: c.id,
+              body: c.body,
+              createdAt: c.created_at,
+              authorAssociation: c.author_association ?? 'CONTRIBUTOR',
+              author: { login: c.user.login, __typename: c.user.type },
+            })),
+          },
+        };
+      });
+      const after = arg('after');
+      const from = after
+        ? Number(
+            Buffer.from(after, 'base64')
+              .toString('utf8')
+              .replace(/^cursor:/, ''),
+          )
+        : 0;
+      const nodes = all.slice(from, from + first);
+      const hasNextPage = from + first < all.length;
+      const endCursor = nodes.length ? Buffer.from(`cursor:${from + nodes.length}`).toString('base64') : null;
+      return json(200, {
+        data: {
+          repository: { pullRequest: { reviewThreads: { pageInfo: { hasNextPage, endCursor }, nodes } } },
         },
-      }));
-      return json(200, { data: { repository: { pullRequest: { reviewThreads: { nodes } } } } });
+      });
     }
     return json(200, { data: null, errors: [{ message: 'fake GitHub: unsupported query' }] });
   }
@@ -643,6 +730,7 @@ export async function startFakeGitHub(
             u.searchParams,
             body,
             auth,
+            req.headers,
           );
           break;
         }
@@ -680,7 +768,8 @@ export async function startFakeGitHub(
       status: reply.status,
     });
     res.writeHead(reply.status, { 'content-type': 'application/json; charset=utf-8', ...reply.headers });
-    res.end(reply.body === undefined ? '' : JSON.stringify(reply.body));
+    const text = typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body);
+    res.end(reply.body === undefined ? '' : text);
   }
 
   const server = createServer((req, res) => {
@@ -703,6 +792,38 @@ export async function startFakeGitHub(
     addIssue: (repo: string, i: { title: string; body?: string; user?: FakeUser }) => addIssue(repo, i),
     addPull,
     addReviewComment,
+    addComment: (
+      repo: string,
+      number: number,
+      c: { body: string; user?: FakeUser; association?: string },
+    ) => {
+      const comment: FakeComment = {
+        id: nextId++,
+        repo,
+        number,
+        body: c.body,
+        user: c.user ?? bot,
+        created_at: iso(),
+        updated_at: iso(),
+        ...(c.association ? { author_association: c.association } : {}),
+      };
+      fake.comments.push(comment);
+      return comment;
+    },
+    addCheckRun: (repo: string, run: Partial<Omit<FakeCheckRun, 'id' | 'repo'>> & { name: string }) => {
+      const r: FakeCheckRun = {
+        id: nextId++,
+        repo,
+        head_sha: 'a'.repeat(40),
+        status: 'completed',
+        conclusion: 'failure',
+        output: { title: null, summary: null, text: null },
+        app: { slug: 'ci' },
+        ...run,
+      };
+      fake.checkRuns.push(r);
+      return r;
+    },
     failNext: (rule: FailRule) => rules.push({ ...rule, left: rule.times ?? 1 }),
     callsTo: (method: string, path: string | RegExp) =>
       fake.calls.filter((c) => c.method === method && matches(path, c.path)),

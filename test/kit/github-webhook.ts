@@ -93,6 +93,7 @@ export const githubPayloads = {
       body?: string;
       commentId?: number;
       isPullRequest?: boolean;
+      issueBody?: string;
     } = {},
   ) {
     const repo = o.repo ?? 'acme/widgets';
@@ -103,7 +104,7 @@ export const githubPayloads = {
       issue: {
         number,
         title: 'Login redirect loops',
-        body: 'Steps to reproduce…',
+        body: o.issueBody ?? 'Steps to reproduce…',
         state: 'open',
         user: user('grace'),
         author_association: 'MEMBER',

@@ -1,4 +1,5 @@
 import type { Ref } from '../../cards/card.ts';
+import { itemOpening } from '../../cards/card-context.ts';
 import { sanitizeUntrusted } from '../../safety/sanitize-text.ts';
 import { authorOf } from './author.ts';
 import {
@@ -49,8 +50,13 @@ export const parseIssueComment: Parser = (payload, eventId, pctx) => {
     refs: mergeRefs([itemRef(repo, p.issue.number, isPullRequest)], text, repo, pctx),
     title: p.issue.title,
     text,
+    // R-H6: "@bot please handle this" means the issue; its opening travels with the comment.
+    context: { item: itemOpening(issueAuthor(p.issue), p.issue.body) },
   });
 };
+
+const issueAuthor = (i: { user: { login: string }; author_association?: string | undefined }) =>
+  i.author_association ? `${i.user.login} (${i.author_association})` : i.user.login;
 
 /** `pull_request_review_comment`: a line comment, possibly a reply inside a review thread. */
 export const parseReviewComment: Parser = (payload, eventId, pctx) => {

@@ -14,6 +14,7 @@ import type { MainBatch } from './batch.ts';
 import { evalTool, readTool } from './context-tools.ts';
 import { mainEnvironment } from './environment.ts';
 import { guardTools } from './guard-tools.ts';
+import { mainReadCardTool } from './read-card-tool.ts';
 import { routeTool } from './route-tool.ts';
 import { noteTool, promptsSave } from './save-tools.ts';
 import { stopTool } from './stop-tool.ts';
@@ -84,6 +85,7 @@ export function mainTools(rt: Runtime, batch: MainBatch): AnyTool[] {
     routeTool(rt, batch),
     evalTool(rt, batch),
     readTool(rt),
+    mainReadCardTool(rt, batch),
     promptsSave(rt, batch),
     noteTool(rt),
     stopTool(rt, batch),

@@ -1,5 +1,5 @@
 import type { Hono } from 'hono';
-import { loadCard } from '../../cards/ingest.ts';
+import { cardFullText } from '../../cards/card-text.ts';
 import type { Ctx } from '../../context.ts';
 import { HttpError } from '../../errors/http-error.ts';
 import type { ApiRoutes } from '../app.ts';
@@ -13,11 +13,10 @@ export function cardsRoutes(ctx: Ctx): ApiRoutes {
   return (api: Hono) => {
     api.get('/cards/:id/text', async (c) => {
       const id = c.req.param('id');
-      const card = /^[\w-]{1,100}$/.test(id) ? await loadCard(ctx, id) : undefined;
-      if (!card) throw new HttpError(404, 'not_found', `no card ${id}`);
-      const full = card.truncated ? await ctx.redis.get(ctx.keys.cardFull(id)) : null;
-      const text = full ?? card.text;
-      return c.json({ id, text, totalChars: text.length, truncated: Boolean(card.truncated) });
+      const whole = /^[\w-]{1,100}$/.test(id) ? await cardFullText(ctx, id) : undefined;
+      if (!whole) throw new HttpError(404, 'not_found', `no card ${id}`);
+      const { text, truncated } = whole;
+      return c.json({ id, text, totalChars: text.length, truncated });
     });
   };
 }

@@ -1,0 +1,177 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type FakeFeishu, startFakeFeishu } from '../../kit/fake-feishu.ts';
+import { type RecordedRequest, toolCalls } from '../../kit/fake-llm.ts';
+import { groupMention, sendFeishuEvent } from '../../kit/feishu-webhook.ts';
+import { githubPayloads, sendGitHubEvent } from '../../kit/github-webhook.ts';
+import { executorFlow, SECRETS, startWorld, type World } from './harness.ts';
+
+const ENCRYPT_KEY = 'sources-encrypt-key-0123';
+const inputOf = (r: RecordedRequest) => r.messages.findLast((m) => m.role === 'user')?.content ?? '';
+
+describe('R-H6: executors read the original sources of their cards', () => {
+  let w: World;
+  let feishu: FakeFeishu;
+  /** A card of the first test's ticket: another ticket's card for the later ones. */
+  let otherCard = '';
+  beforeAll(async () => {
+    feishu = await startFakeFeishu();
+    w = await startWorld({
+      FEISHU_APP_ID: feishu.appId,
+      FEISHU_APP_SECRET: feishu.appSecret,
+      FEISHU_DOMAIN: feishu.url,
+      FEISHU_ENCRYPT_KEY: ENCRYPT_KEY,
+      FEISHU_VERIFICATION_TOKEN: 'verify-token',
+    });
+  });
+  afterAll(async () => {
+    await w.close();
+    await feishu.close();
+  });
+
+  it('R-H6: "@bot fix this" replying to a bug report — the first request names the parent, and read_chat returns it, the chat around it, and refuses another chat', async () => {
+    const report = 'Export crashes when the CSV has an empty header row (since v2.3)';
+    const earlier = feishu.seedMessage({
+      chatId: 'oc_bugs',
+      text: 'Anyone else seeing the export issue?',
+      senderOpenId: 'ou_carol',
+      createTime: Date.now() - 120_000,
+    });
+    const parent = feishu.seedMessage({
+      chatId: 'oc_bugs',
+      text: `${report}\nStack trace: TypeError at csv.ts:12`,
+      senderOpenId: 'ou_bob',
+      createTime: Date.now() - 60_000,
+    });
+    const secret = feishu.seedMessage({
+      chatId: 'oc_private',
+      text: 'the launch code is 0000',
+      senderOpenId: 'ou_eve',
+    });
+    let first = '';
+    const flow = executorFlow(w.llm, [
+      (req, card) => {
+        first = inputOf(req);
+        otherCard = card;
+        return toolCalls(
+          ['read_chat', { what: 'message', id: parent.messageId }],
+          ['read_chat', { what: 'around', card }],
+        );
+      },
+      () => toolCalls(['read_chat', { what: 'message', id: secret.messageId }]),
+    ]);
+    const event = groupMention('fix this', feishu.bot.openId, {
+      chatId: 'oc_bugs',
+      messageId: 'om_fix_this',
+      parentId: parent.messageId,
+      rootId: parent.messageId,
+    });
+    const res = await sendFeishuEvent(`${w.app.url}/webhooks/feishu`, event, { encryptKey: ENCRYPT_KEY });
+    expect(res.status).toBe(200);
+    await flow.done();
+    // The card carries its parent's author and first line (cheap context), before any read.
+    expect(first).toContain(`in reply to ou_bob, person (${parent.messageId}): ${report}`);
+    const [message, around] = flow.results[0] ?? [];
+    expect(message).toContain('Stack trace: TypeError at csv.ts:12');
+    expect(message).toMatch(/author: ou_bob, person/);
+    expect(around).toContain(earlier.messageId);
+    expect(around).toContain('Anyone else seeing the export issue?');
+    expect(around).toMatch(/author: ou_carol, person/);
+    const refused = flow.results[1]?.[0] ?? '';
+    expect(refused).toMatch(/refused: .* is not in a chat of this ticket \(R-H6\)/);
+    expect(refused).not.toContain('launch code');
+  });
+
+  it('R-H6: "@bot please handle this" on an issue — its card carries the body’s opening; read_github returns the body and the earlier comments; another repository is refused', async () => {
+    const details =
+      'Saving a draft with an emoji in the title drops the draft. Repro: open /drafts, type 🎉, save.';
+    const issue = w.gh.addIssue('acme/web', {
+      title: 'Drafts vanish',
+      body: details,
+      user: { login: 'grace', type: 'User' },
+    });
+    w.gh.addComment('acme/web', issue.number, {
+      body: 'Also happens with accented letters.',
+      user: { login: 'linus', type: 'User' },
+      association: 'MEMBER',
+    });
+    w.gh.addComment('acme/web', issue.number, {
+      body: 'Coverage report: 81%',
+      user: { login: 'codecov[bot]', type: 'Bot' },
+    });
+    w.gh.setRepo('acme/secret');
+    w.gh.addIssue('acme/secret', { title: 'private', body: 'salary table' });
+    let first = '';
+    const flow = executorFlow(w.llm, [
+      (req) => {
+        first = inputOf(req);
+        return toolCalls(
+          ['read_github', { what: 'issue' }],
+          ['read_github', { what: 'comments', per_page: 1 }],
+          ['read_github', { what: 'comments', per_page: 1, page: 2 }],
+        );
+      },
+      () => toolCalls(['read_github', { what: 'issue', repo: 'acme/secret', number: 1 }]),
+    ]);
+    const payload = githubPayloads.mentionComment({
+      repo: 'acme/web',
+      number: issue.number,
+      commentId: 7101,
+      body: `@${w.gh.botLogin} please handle this`,
+      issueBody: details,
+    });
+    const res = await sendGitHubEvent(w.app.url, 'issue_comment', payload, {
+      secret: SECRETS.GITHUB_WEBHOOK_SECRET,
+    });
+    expect(res.status).toBe(202);
+    await flow.done();
+    expect(first).toContain('opened by grace (MEMBER):');
+    expect(first).toContain(details);
+    const [body, page1, page2] = flow.results[0] ?? [];
+    expect(body).toContain(details);
+    expect(body).toMatch(/author: grace, person/);
+    expect(page1).toContain('Also happens with accented letters.');
+    expect(page1).toMatch(/author: linus, person, MEMBER/);
+    expect(page1).toContain('[more: call again with page=2 per_page=1]');
+    expect(page2).toContain('Coverage report: 81%');
+    expect(page2).toMatch(/author: codecov\[bot\], bot/);
+    expect(flow.results[1]?.[0]).toMatch(/refused: acme\/secret is not a repository of this ticket \(R-H6\)/);
+    expect(w.gh.calls.filter((c) => c.path.startsWith('/repos/acme/secret/issues'))).toHaveLength(0);
+  });
+
+  it('R-H6: a truncated 20,000-character card is read whole with read_card; a card of no ticket of ours is refused', async () => {
+    const issue = w.gh.addIssue('acme/web', { title: 'Long log', user: { login: 'grace', type: 'User' } });
+    const lines = Array.from(
+      { length: 400 },
+      (_, i) => `line ${String(i).padStart(3, '0')}: ${'x'.repeat(40)}`,
+    );
+    const long = `@${w.gh.botLogin} please look at this log\n${lines.join('\n')}`;
+    expect(long.length).toBeGreaterThan(20_000);
+    const flow = executorFlow(w.llm, [
+      (_r, card) => toolCalls(['read_card', { card }]),
+      (req) => {
+        const offset = /offset=(\d+)/.exec(inputOf(req) + JSON.stringify(req.messages.at(-1)))?.[1];
+        return toolCalls([
+          'read_card',
+          { card: /Card (\S+),/.exec(String(req.messages.at(-1)?.content))?.[1], offset: Number(offset) },
+        ]);
+      },
+      () => toolCalls(['read_card', { card: otherCard }]),
+    ]);
+    const payload = githubPayloads.mentionComment({
+      repo: 'acme/web',
+      number: issue.number,
+      commentId: 7202,
+      body: long,
+    });
+    await sendGitHubEvent(w.app.url, 'issue_comment', payload, { secret: SECRETS.GITHUB_WEBHOOK_SECRET });
+    await flow.done();
+    const pages = [flow.results[0]?.[0] ?? '', flow.results[1]?.[0] ?? ''];
+    expect(pages[0]).toMatch(/\[more: call read_card again with offset=16000\]/);
+    expect(pages[1]).toContain('[end of card]');
+    const text = pages
+      .map((p) => /<card-text id="[^"]+">\n([\s\S]*)\n<\/card-text>/.exec(p)?.[1] ?? '')
+      .join('');
+    expect(text).toBe(long);
+    expect(flow.results[2]?.[0]).toMatch(/refused: .* is not a card of this ticket \(R-H6\)/);
+  });
+});
