@@ -12,6 +12,7 @@ const BENCHES: [file: string, fn: string][] = [
   ['./prompts.ts', 'benchPrompts'],
   ['./agent-loop.ts', 'benchAgentLoop'],
   ['./prompt-cache.ts', 'benchPromptCache'],
+  ['./hostile-text.ts', 'benchHostileText'],
   ['./load.ts', 'benchLoad'],
 ];
 

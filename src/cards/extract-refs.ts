@@ -13,6 +13,16 @@ const TRAILING = new Set(').,;:!?\'"]}>*_~');
  */
 export const REFS_TEXT_CAP = 16_000;
 export const MAX_REFS = 50;
+/** Matches of one pattern looked at: `#1 ` written 5,000 times is one reference, not 5,000 steps. */
+const MAX_MATCHES = 200;
+
+function* firstMatches(text: string, pattern: RegExp): Generator<RegExpExecArray> {
+  let n = 0;
+  for (const m of text.matchAll(pattern)) {
+    if (++n > MAX_MATCHES) return;
+    yield m;
+  }
+}
 const REPO = String.raw`[A-Za-z0-9][\w.-]*\/[\w.-]*[\w-]`;
 const QUALIFIED = new RegExp(String.raw`(?<![\w.\/-])(${REPO})#(\d+)\b`, 'g');
 const BARE = /(?<![\w/#&])#(\d+)\b/g;
@@ -41,17 +51,17 @@ export function extractTextRefs(whole: string, defaultRepo?: string, opts: Extra
     seen.add(key);
     refs.push(ref);
   };
-  for (const m of text.matchAll(URL_PATTERN)) {
+  for (const m of firstMatches(text, URL_PATTERN)) {
     for (const ref of refsOfUrl(trimTrailing(m[0]), hosts)) add(ref);
   }
   // URLs are blanked out first so `https://x/o/r#12` is not read again as shorthand.
   const rest = text.replace(URL_PATTERN, (u) => ' '.repeat(u.length));
-  for (const m of rest.matchAll(QUALIFIED)) {
+  for (const m of firstMatches(rest, QUALIFIED)) {
     const number = Number(m[2]);
     if (m[1] && number > 0) add({ type: 'issue', repo: m[1], number });
   }
   if (defaultRepo) {
-    for (const m of rest.matchAll(BARE)) {
+    for (const m of firstMatches(rest, BARE)) {
       const number = Number(m[1]);
       if (number > 0) add({ type: 'issue', repo: defaultRepo, number });
     }

@@ -20,12 +20,13 @@ export function sanitizeUntrusted(text: string): string {
     .replace(/\r\n?/g, '\n');
 }
 
+/** Whole runs at once (`(?:…)+`): one replacement per run, not per character (issue 14). */
 const INVISIBLE = new RegExp(
-  [
+  `(?:${[
     '[\\u200B-\\u200F\\u2060-\\u2064\\uFEFF\\u00AD\\u180E\\u034F\\u061C]',
     '[\\u202A-\\u202E\\u2066-\\u2069]',
     '[\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]',
     '\\uDB40[\\uDC00-\\uDC7F]',
-  ].join('|'),
+  ].join('|')})+`,
   'g',
 );

@@ -22,6 +22,9 @@ export const MentionSchema = z.object({
 });
 export type Mention = z.infer<typeof MentionSchema>;
 
+/** Mentions read from one message; more are dropped before validation (and never rendered). */
+export const MAX_MENTIONS = 200;
+
 /** `im.message.receive_v1` */
 export const MessageEventSchema = z.object({
   event_id: z.string().min(1),
@@ -40,7 +43,11 @@ export const MessageEventSchema = z.object({
     chat_type: z.string(),
     message_type: z.string(),
     content: z.string(),
-    mentions: z.array(MentionSchema).default([]),
+    // Issue 14: a 1 MiB body could list ~10,000 mentions; only the first MAX_MENTIONS are read.
+    mentions: z.preprocess(
+      (v) => (Array.isArray(v) ? v.slice(0, MAX_MENTIONS) : v),
+      z.array(MentionSchema).default([]),
+    ),
   }),
 });
 export type MessageEvent = z.infer<typeof MessageEventSchema>;

@@ -3,6 +3,7 @@ import { reservedBlockProblems } from '../../../src/artifacts/reserved-blocks.ts
 import type { TriggerCard } from '../../../src/cards/card.ts';
 import { extractTextRefs, MAX_REFS } from '../../../src/cards/extract-refs.ts';
 import { truncateClean } from '../../../src/cards/truncate.ts';
+import { messageText } from '../../../src/channels/feishu/message-text.ts';
 import { mentionsBot } from '../../../src/channels/github/mentions.ts';
 import { namedRepos } from '../../../src/executor/workspace/repo-choice.ts';
 import { commandOf } from '../../../src/router/command.ts';
@@ -57,6 +58,7 @@ const readers: Record<string, (text: string) => unknown> = {
   truncateClean: (t) => truncateClean(t, 4000),
   commandOf: (t) => commandOf(asCard(t)),
   namedRepos: (t) => namedRepos(asCard(t)),
+  feishuMessageText: (t) => messageText('text', JSON.stringify({ text: t }), [], () => false),
 };
 
 describe('issue 14 "input costs nothing": regexes over external text run in linear time', () => {
