@@ -1,6 +1,7 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { fromAnthropicMessage } from './anthropic-reply.ts';
 import { toAnthropicParams } from './anthropic-request.ts';
+import type { AnthropicThinking } from './anthropic-thinking.ts';
 import type { ModelClient } from './model-client.ts';
 import { scopedSignal } from './scoped-signal.ts';
 
@@ -14,6 +15,8 @@ export interface AnthropicClientOptions {
   /** Per-request time-out; a time-out is retried by the turn like a 5xx. */
   timeoutMs?: number;
   stream?: boolean;
+  /** The session kind's thinking settings; absent or disabled: the model's default. */
+  thinking?: AnthropicThinking;
 }
 
 /**
@@ -34,7 +37,7 @@ export function createAnthropicClient(opts: AnthropicClientOptions): ModelClient
   return {
     model: opts.model,
     async complete(req, signal) {
-      const params = toAnthropicParams(req, opts.model, opts.maxTokens);
+      const params = toAnthropicParams(req, opts.model, opts.maxTokens, opts.thinking);
       const scoped = scopedSignal(signal);
       const options = scoped ? { signal: scoped.signal } : undefined;
       try {

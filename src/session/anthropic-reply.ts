@@ -1,5 +1,5 @@
 import type { Message, Usage } from '@anthropic-ai/sdk/resources/messages/messages';
-import type { ToolCall } from './chat-message.ts';
+import type { ThinkingBlock, ToolCall } from './chat-message.ts';
 import { MalformedToolCallError } from './errors/malformed-tool-call-error.ts';
 import type { ModelReply } from './model-reply.ts';
 
@@ -32,12 +32,14 @@ const CUT_SHORT = new Set(['max_tokens', 'model_context_window_exceeded']);
  * A Messages API answer as our assistant message: text blocks joined, `tool_use` blocks as tool
  * calls with their input re-serialised. An answer cut short (`max_tokens`) whose last block is a
  * tool call is refused like a malformed one (retried, never stored), since its input may be
- * partial. `refusal` and `end_turn` end the turn with whatever text came.
+ * partial. `refusal` and `end_turn` end the turn with whatever text came. Thinking blocks (asked
+ * for, or the model's default) are kept with their signatures to be sent back (R-H1).
  */
 export function fromAnthropicMessage(msg: Pick<Message, 'content' | 'stop_reason' | 'usage'>): ModelReply {
   let text = '';
   let sawText = false;
   const calls: ToolCall[] = [];
+  const thinking: ThinkingBlock[] = [];
   for (const block of msg.content) {
     if (block.type === 'text') {
       text += block.text;
@@ -48,8 +50,12 @@ export function fromAnthropicMessage(msg: Pick<Message, 'content' | 'stop_reason
         type: 'function',
         function: { name: block.name, arguments: JSON.stringify(block.input ?? {}) },
       });
+    } else if (block.type === 'thinking') {
+      // Kept verbatim: the signature covers the text, and the API refuses a modified block.
+      thinking.push({ type: 'thinking', thinking: block.thinking, signature: block.signature });
+    } else if (block.type === 'redacted_thinking') {
+      thinking.push({ type: 'redacted_thinking', data: block.data });
     }
-    // Thinking blocks are not requested (thinking is off for Anthropic, see README), so none come.
   }
   const last = msg.content.at(-1);
   if (msg.stop_reason && CUT_SHORT.has(msg.stop_reason) && last?.type === 'tool_use') {
@@ -61,6 +67,7 @@ export function fromAnthropicMessage(msg: Pick<Message, 'content' | 'stop_reason
       role: 'assistant',
       content: sawText ? text : null,
       ...(calls.length ? { tool_calls: calls } : {}),
+      ...(thinking.length ? { thinking_blocks: thinking } : {}),
     },
     usage,
   };

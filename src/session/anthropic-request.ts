@@ -5,6 +5,7 @@ import type {
   TextBlockParam,
   Tool,
 } from '@anthropic-ai/sdk/resources/messages/messages';
+import { type AnthropicThinking, thinkingParams } from './anthropic-thinking.ts';
 import type { ChatMessage } from './chat-message.ts';
 import type { ModelRequest } from './model-client.ts';
 
@@ -33,6 +34,7 @@ export function toAnthropicParams(
   req: ModelRequest,
   model: string,
   maxTokens: number,
+  thinking?: AnthropicThinking,
 ): MessageCreateParamsNonStreaming {
   const tools: Tool[] = req.tools.map((t) => ({
     name: t.function.name,
@@ -53,6 +55,7 @@ export function toAnthropicParams(
     messages,
     ...(system.length ? { system } : {}),
     ...(tools.length ? { tools } : {}),
+    ...thinkingParams(model, maxTokens, thinking),
   };
 }
 
@@ -93,7 +96,11 @@ function blocksOf(m: ChatMessage): ContentBlockParam[] {
       },
     ];
   }
-  const blocks: ContentBlockParam[] = [];
+  // An answer of thinking alone says nothing to send back; earlier turns' thinking may be left out.
+  if (!m.content && !m.tool_calls?.length) return [];
+  // Thinking first, unmodified and in order: the API checks each block's signature, and with
+  // thinking on it wants the tool-use turn it continues to open with its thinking.
+  const blocks: ContentBlockParam[] = [...(m.thinking_blocks ?? [])];
   if (m.content) blocks.push({ type: 'text', text: m.content });
   for (const c of m.tool_calls ?? []) {
     blocks.push({

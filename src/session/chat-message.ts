@@ -9,6 +9,11 @@ export interface ToolCall {
   function: { name: string; arguments: string };
 }
 
+/** A thinking block of Anthropic's Messages API, kept verbatim (its signature covers its text). */
+export type ThinkingBlock =
+  | { type: 'thinking'; thinking: string; signature: string }
+  | { type: 'redacted_thinking'; data: string };
+
 export type ChatMessage =
   | { role: 'user'; content: string }
   | {
@@ -21,6 +26,12 @@ export type ChatMessage =
        * Transcripts written before issue 12 have none.
        */
       reasoning_content?: string;
+      /**
+       * Anthropic's thinking blocks of this answer, signatures included, exactly as they came
+       * (R-H1): the Messages API wants them back unmodified, first in the assistant turn, on
+       * tool-use turns. Only the Anthropic client reads them; other providers never see them.
+       */
+      thinking_blocks?: ThinkingBlock[];
     }
   | { role: 'tool'; tool_call_id: string; content: string };
 

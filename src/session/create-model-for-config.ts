@@ -15,8 +15,16 @@ export function createModelForConfig(c: Config, kind: SessionKind): ModelClient 
   const apiKey = c.LLM_API_KEY ?? 'none';
   switch (c.llmProvider) {
     case 'anthropic':
-      // Extended thinking stays off for Anthropic (README "Providers"): *_THINKING is DeepSeek's.
-      return createAnthropicClient({ baseURL: c.LLM_BASE_URL, apiKey, model, maxTokens: c.LLM_MAX_TOKENS });
+      return createAnthropicClient({
+        baseURL: c.LLM_BASE_URL,
+        apiKey,
+        model,
+        maxTokens: c.LLM_MAX_TOKENS,
+        thinking:
+          kind === 'main'
+            ? { thinking: c.MAIN_THINKING, effort: c.MAIN_REASONING_EFFORT }
+            : { thinking: c.EXECUTOR_THINKING, effort: c.EXECUTOR_REASONING_EFFORT },
+      });
     case 'deepseek':
     case 'openai':
     case 'compatible':

@@ -18,7 +18,8 @@ export function toWireMessages(messages: readonly ChatMessage[], contract: ChatC
   const echo = contract.provider === 'compatible';
   return messages.map((m) => {
     if (m.role !== 'assistant') return m;
-    const { reasoning_content: reasoning, ...rest } = m;
+    // Anthropic's thinking blocks are for the Messages API only (anthropic-request.ts).
+    const { reasoning_content: reasoning, thinking_blocks: _anthropicOnly, ...rest } = m;
     if (!m.tool_calls?.length) return rest;
     if (pad) return { ...rest, reasoning_content: reasoning ?? '' };
     if (echo && reasoning !== undefined) return { ...rest, reasoning_content: reasoning };

@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { type CacheUsage, createPromptCache, promptTokens } from './fake-anthropic-cache.ts';
 import { type AnthropicErrorType, checkBody, checkHeaders, type Refusal } from './fake-anthropic-rules.ts';
+import { checkThinkingBlocks, MODEL_THINKING, signThinking, thinkingOf } from './fake-anthropic-thinking.ts';
 import type { FakeHandler, FakeLlm, FakeReply, RecordedMessage, RecordedRequest } from './fake-llm.ts';
 
 /**
@@ -35,7 +36,7 @@ export interface FakeAnthropicOptions {
   contextWindow?: number;
 }
 
-export const FAKE_ANTHROPIC_MODELS = ['claude-sonnet-4-5', 'claude-opus-4-1', 'claude-haiku-4-5'];
+export const FAKE_ANTHROPIC_MODELS = Object.keys(MODEL_THINKING);
 
 let seq = 0;
 
@@ -45,6 +46,8 @@ export async function startFakeAnthropic(opts: FakeAnthropicOptions = {}): Promi
   const cache = createPromptCache(opts.minCacheTokens ?? 1024);
   const queue: FakeReply[] = [];
   let handler = opts.handler;
+  /** Tool calls the fake made in a turn that thought: continuing them needs that thinking back. */
+  const thoughtful = new Set<string>();
   const fake = {
     requests: [] as RecordedRequest[],
     raw: [] as FakeAnthropic['raw'],
@@ -75,6 +78,13 @@ export async function startFakeAnthropic(opts: FakeAnthropicOptions = {}): Promi
     fake.raw.push({ headers: req.headers, body });
     const bodyRefusal = checkBody(body, models);
     if (bodyRefusal) return refuse(res, bodyRefusal);
+    const thinking = thinkingOf(body, MODEL_THINKING[String(body.model)] ?? 'budget');
+    if (!('on' in thinking)) return refuse(res, thinking);
+    const blocksRefusal = checkThinkingBlocks(
+      body.messages as Parameters<typeof checkThinkingBlocks>[0],
+      thoughtful,
+    );
+    if (blocksRefusal) return refuse(res, blocksRefusal);
     const used = promptTokens(body);
     if (opts.contextWindow !== undefined && used > opts.contextWindow)
       return refuse(res, {
@@ -92,7 +102,12 @@ export async function startFakeAnthropic(opts: FakeAnthropicOptions = {}): Promi
     if (res.destroyed) return;
     const usage = { ...cache.use(body), output_tokens: reply.usage?.completion_tokens ?? 5 };
     fake.usages.push(usage);
-    const message = messageOf(String(body.model), reply, usage);
+    const thought = thinking.on
+      ? (reply.reasoning ?? `Thinking about request ${fake.requests.length}.`)
+      : undefined;
+    const message = messageOf(String(body.model), reply, usage, thought);
+    for (const b of thought === undefined ? [] : message.content)
+      if (b.type === 'tool_use') thoughtful.add(String(b.id));
     if (body.stream === true) return sendStream(res, message);
     res.writeHead(200, { 'content-type': 'application/json', 'request-id': `req_${++seq}` });
     res.end(JSON.stringify(message));
@@ -186,8 +201,15 @@ const resultText = (c: unknown): string =>
 
 type MessageReply = Extract<FakeReply, { type: 'message' }>;
 
-function messageOf(model: string, reply: MessageReply, usage: FakeAnthropic['usages'][number]) {
+function messageOf(
+  model: string,
+  reply: MessageReply,
+  usage: FakeAnthropic['usages'][number],
+  thought?: string,
+) {
   const content: Block[] = [];
+  if (thought !== undefined)
+    content.push({ type: 'thinking', thinking: thought, signature: signThinking(thought) });
   if (reply.text) content.push({ type: 'text', text: reply.text });
   for (const c of reply.toolCalls ?? []) {
     const input = typeof c.arguments === 'string' ? JSON.parse(c.arguments) : (c.arguments ?? {});
@@ -230,6 +252,14 @@ function sendStream(res: ServerResponse, message: ReturnType<typeof messageOf>):
       event('content_block_start', { index, content_block: { type: 'text', text: '' } });
       for (const piece of split(String(b.text)))
         event('content_block_delta', { index, delta: { type: 'text_delta', text: piece } });
+    } else if (b.type === 'thinking') {
+      event('content_block_start', {
+        index,
+        content_block: { type: 'thinking', thinking: '', signature: '' },
+      });
+      for (const piece of split(String(b.thinking)))
+        event('content_block_delta', { index, delta: { type: 'thinking_delta', thinking: piece } });
+      event('content_block_delta', { index, delta: { type: 'signature_delta', signature: b.signature } });
     } else {
       event('content_block_start', { index, content_block: { ...b, input: {} } });
       for (const piece of split(JSON.stringify(b.input)))

@@ -62,6 +62,24 @@ describe('the executor flow on Anthropic’s Messages API (issue 12, R-H1)', () 
     expect(merged).toBe(true);
   });
 
+  it('R-H1: thinking per session kind: executors think (budget form on Claude 4.5) and send their signed thinking back; routing does not', () => {
+    const executor = fake.raw.filter(
+      (_, i) => fake.requests[i] && roleOf(fake.requests[i] as never) === 'executor',
+    );
+    const main = fake.raw.filter((_, i) => fake.requests[i] && roleOf(fake.requests[i] as never) === 'main');
+    expect(
+      executor.every((q) => JSON.stringify(q.body.thinking) === '{"type":"enabled","budget_tokens":8192}'),
+    ).toBe(true);
+    expect(main.every((q) => q.body.thinking === undefined)).toBe(true);
+    const assistantTurns = executor.flatMap((q) =>
+      (q.body.messages as { role: string; content: { type: string }[] }[]).filter(
+        (m) => m.role === 'assistant',
+      ),
+    );
+    expect(assistantTurns.length).toBeGreaterThan(0);
+    expect(assistantTurns.every((m) => m.content[0]?.type === 'thinking')).toBe(true);
+  });
+
   it('R-H2: later executor steps read the stable prefix and the conversation so far from the prompt cache', () => {
     const executor = fake.requests
       .map((q, i) => ({ q, u: fake.usages[i] }))

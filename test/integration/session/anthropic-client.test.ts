@@ -1,5 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { createAnthropicClient } from '../../../src/session/anthropic-client.ts';
+import type { AnthropicThinking } from '../../../src/session/anthropic-thinking.ts';
 import { requestWithRetry } from '../../../src/session/request-with-retry.ts';
 import { runTurn } from '../../../src/session/run-turn.ts';
 import { startFakeAnthropic } from '../../kit/fake-anthropic.ts';
@@ -14,15 +15,32 @@ afterAll(() => fake.close());
 // Long enough to pass the cache minimum, stable between requests.
 const SYSTEM = `You are a test session. ${'Keep notes short. '.repeat(40)}`;
 
-const client = (stream: boolean, model = 'claude-sonnet-4-5', apiKey = 'test-key') =>
-  createAnthropicClient({ baseURL: fake.baseURL, apiKey, model, maxTokens: 1024, stream });
+const client = (
+  stream: boolean,
+  model = 'claude-sonnet-4-5',
+  apiKey = 'test-key',
+  thinking?: AnthropicThinking,
+) =>
+  createAnthropicClient({
+    baseURL: fake.baseURL,
+    apiKey,
+    model,
+    maxTokens: 4096,
+    stream,
+    ...(thinking ? { thinking } : {}),
+  });
 
-function turn(stream: boolean, effects: { text: string; key: string }[], sessionId: string) {
+function turn(
+  stream: boolean,
+  effects: { text: string; key: string }[],
+  sessionId: string,
+  model = client(stream),
+) {
   return runTurn({
     sessionId,
     turnId: 'turn-1',
     input: [{ role: 'user', content: '<card id="c1" source="feishu" kind="message">note two things</card>' }],
-    model: client(stream),
+    model,
     tools: [noteTool(effects)],
     hooks: { systemPrompt: async () => ({ text: SYSTEM, revision: 1 }) },
     redis,
@@ -48,7 +66,7 @@ describe('Anthropic Messages API client (issue 12, R-H1)', () => {
       expect(outcome).toMatchObject({ kind: 'ended', text: 'All noted.' });
       expect(effects.map((e) => e.text)).toEqual(['one', 'two', 'three']);
       const sent = fake.raw.slice(from);
-      expect(sent.every((r) => r.body.max_tokens === 1024 && r.body.stream === (stream || undefined))).toBe(
+      expect(sent.every((r) => r.body.max_tokens === 4096 && r.body.stream === (stream || undefined))).toBe(
         true,
       );
       expect(sent[0]?.headers['anthropic-version']).toBeTruthy();
@@ -58,6 +76,54 @@ describe('Anthropic Messages API client (issue 12, R-H1)', () => {
       expect(second[2]?.content.map((b) => b.type)).toEqual(['tool_result', 'tool_result']);
     });
   }
+
+  for (const stream of [false, true]) {
+    it(`R-H1: a model that thinks by default (Claude 5, thinking not asked for): its signed thinking goes back first in the tool-use turn, ${stream ? 'streamed' : 'not streamed'}`, async () => {
+      const from = fake.raw.length;
+      fake.push(
+        {
+          type: 'message',
+          reasoning: 'I should note both.',
+          toolCalls: [{ name: 'note', arguments: { text: 'x' } }],
+        },
+        text('Noted.'),
+      );
+      const outcome = await turn(stream, [], `think-${stream}`, client(stream, 'claude-sonnet-5'));
+      expect(fake.refusals).toEqual([]);
+      expect(outcome).toMatchObject({ kind: 'ended', text: 'Noted.' });
+      const second = fake.raw[from + 1]?.body as {
+        thinking?: unknown;
+        messages: { role: string; content: Record<string, unknown>[] }[];
+      };
+      expect(second.thinking).toBeUndefined();
+      expect(second.messages[1]?.content[0]).toMatchObject({
+        type: 'thinking',
+        thinking: 'I should note both.',
+      });
+      expect(second.messages[1]?.content[0]?.signature).toEqual(expect.any(String));
+    });
+  }
+
+  it('R-H1: thinking settings per model: adaptive (effort max) on Claude 4.6+, the budget form under max_tokens on 4.5, nothing when disabled', async () => {
+    const from = fake.raw.length;
+    const ask = (model: string, thinking: AnthropicThinking) =>
+      requestWithRetry(
+        client(false, model, 'test-key', thinking),
+        { system: SYSTEM, messages: [{ role: 'user', content: 'hi' }], tools: [] },
+        { attempts: 1, baseDelayMs: 1, maxDelayMs: 5 },
+      );
+    fake.push(text('a'), text('b'), text('c'));
+    await ask('claude-sonnet-5', { thinking: 'enabled', effort: 'max' });
+    await ask('claude-sonnet-4-5', { thinking: 'enabled', effort: 'high' });
+    await ask('claude-sonnet-4-5', { thinking: 'disabled', effort: 'high' });
+    expect(fake.refusals).toEqual([]);
+    const bodies = fake.raw.slice(from).map((r) => [r.body.thinking, r.body.output_config]);
+    expect(bodies).toEqual([
+      [{ type: 'adaptive' }, { effort: 'max' }],
+      [{ type: 'enabled', budget_tokens: 2048 }, undefined],
+      [undefined, undefined],
+    ]);
+  });
 
   it('R-H2: the stable prefix carries cache breakpoints (at most 4) and later steps read it from the cache', async () => {
     const from = fake.usages.length;

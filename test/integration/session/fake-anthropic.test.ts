@@ -106,4 +106,40 @@ describe('the fake Anthropic Messages API refuses what the real one refuses', ()
       refusal(400, 'invalid_request_error', /^tools\.0\.custom\.name: String should match pattern/),
     );
   });
+
+  it('thinking: the forms each model takes, and thinking blocks sent back unmodified', async () => {
+    expect(
+      await post({ ...ok, model: 'claude-sonnet-5', thinking: { type: 'enabled', budget_tokens: 2048 } }),
+    ).toMatchObject(
+      refusal(400, 'invalid_request_error', /"thinking\.type\.enabled" is not supported for this model/),
+    );
+    expect(await post({ ...ok, thinking: { type: 'enabled', budget_tokens: 100 } })).toMatchObject(
+      refusal(400, 'invalid_request_error', /budget_tokens: Input should be greater than or equal to 1024/),
+    );
+    expect(await post({ ...ok, thinking: { type: 'enabled', budget_tokens: 2048 } })).toMatchObject(
+      refusal(400, 'invalid_request_error', /`max_tokens` must be greater than `thinking\.budget_tokens`/),
+    );
+    const first = await post({ ...ok, model: 'claude-sonnet-5', max_tokens: 4096 });
+    const [thinking] = first.body.content as Record<string, unknown>[];
+    expect(thinking).toMatchObject({ type: 'thinking', signature: expect.any(String) });
+    const back = (block: unknown) => ({
+      ...ok,
+      model: 'claude-sonnet-5',
+      messages: [
+        user('hi'),
+        { role: 'assistant', content: [block, { type: 'text', text: 'ok' }] },
+        user('more'),
+      ],
+    });
+    expect((await post(back(thinking))).status).toBe(200);
+    expect(
+      await post(back({ ...thinking, thinking: `${String(thinking?.thinking)} (edited)` })),
+    ).toMatchObject(
+      refusal(
+        400,
+        'invalid_request_error',
+        /^messages\.1\.content\.0: Invalid `signature` in `thinking` block/,
+      ),
+    );
+  });
 });

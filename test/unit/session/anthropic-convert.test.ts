@@ -2,6 +2,7 @@ import type { Message } from '@anthropic-ai/sdk/resources/messages/messages';
 import { describe, expect, it } from 'vitest';
 import { fromAnthropicMessage } from '../../../src/session/anthropic-reply.ts';
 import { toAnthropicMessages, toAnthropicParams } from '../../../src/session/anthropic-request.ts';
+import { claudeVersion, thinkingParams } from '../../../src/session/anthropic-thinking.ts';
 import type { ChatMessage } from '../../../src/session/chat-message.ts';
 import { MalformedToolCallError } from '../../../src/session/errors/malformed-tool-call-error.ts';
 
@@ -137,5 +138,44 @@ describe('a Messages API answer as our assistant message (issue 12, R-H1)', () =
       role: 'assistant',
       content: null,
     });
+  });
+});
+
+describe('extended thinking on the Messages API (issue 12, R-H1)', () => {
+  it('R-H1: thinking blocks come back verbatim and in order, before the text and tool calls of their turn', () => {
+    const blocks = [
+      { type: 'thinking' as const, thinking: 'plan', signature: 'sig-1' },
+      { type: 'redacted_thinking' as const, data: 'opaque' },
+    ];
+    const reply = fromAnthropicMessage(
+      message(
+        [
+          { type: 'thinking', thinking: 'plan', signature: 'sig-1' },
+          { type: 'redacted_thinking', data: 'opaque' },
+          { type: 'tool_use', id: 'toolu_9', name: 'note', input: {} } as Message['content'][number],
+        ],
+        'tool_use',
+      ),
+    );
+    expect(reply.message.thinking_blocks).toEqual(blocks);
+    const [, assistant] = toAnthropicMessages([{ role: 'user', content: 'go' }, reply.message]);
+    expect(assistant?.content).toEqual([
+      ...blocks,
+      { type: 'tool_use', id: 'toolu_9', name: 'note', input: {} },
+    ]);
+  });
+
+  it('R-H1: model versions pick the thinking form; the budget stays at least 1,024 and under max_tokens', () => {
+    expect(claudeVersion('claude-sonnet-4-5-20250929')).toEqual([4, 5]);
+    expect(claudeVersion('claude-3-7-sonnet-20250219')).toEqual([3, 7]);
+    expect(claudeVersion('claude-sonnet-5')).toEqual([5, 0]);
+    expect(thinkingParams('claude-opus-4-6', 16_384, { thinking: 'enabled', effort: 'high' })).toEqual({
+      thinking: { type: 'adaptive' },
+    });
+    expect(thinkingParams('claude-haiku-4-5', 16_384, { thinking: 'enabled', effort: 'max' })).toEqual({
+      thinking: { type: 'enabled', budget_tokens: 15_360 },
+    });
+    expect(thinkingParams('claude-haiku-4-5', 2_000, { thinking: 'enabled', effort: 'high' })).toEqual({});
+    expect(thinkingParams('claude-sonnet-5', 16_384, { thinking: 'disabled', effort: 'max' })).toEqual({});
   });
 });
