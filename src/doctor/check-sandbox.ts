@@ -1,28 +1,28 @@
-import { execFile } from 'node:child_process';
+import type { Config } from '../config.ts';
+import { probeSandbox } from '../executor/sandbox/probe-sandbox.ts';
 import { type Finding, ok, problem } from './finding.ts';
 
-/**
- * R-H3: repository commands run under bubblewrap. The probe runs the same kind of sandbox the
- * executor needs (every namespace unshared, the host read-only) around `true`.
- */
-export const SANDBOX_PROBE = ['--unshare-all', '--die-with-parent', '--ro-bind', '/', '/', 'true'];
+const CHECK = 'sandbox';
 
-export function checkSandbox(timeoutMs: number, bwrap = 'bwrap'): Promise<Finding[]> {
-  return new Promise((resolve) => {
-    execFile(bwrap, SANDBOX_PROBE, { timeout: timeoutMs }, (err, _out, stderr) => {
-      if (!err) return resolve([ok('sandbox', 'bwrap runs')]);
-      const missing = (err as NodeJS.ErrnoException).code === 'ENOENT';
-      resolve([
-        problem(
-          'sandbox',
-          missing
-            ? 'bwrap is not installed'
-            : `bwrap cannot sandbox here: ${String(stderr).trim() || err.message}`,
-          missing
-            ? 'install bubblewrap (Debian and Ubuntu: apt-get install bubblewrap)'
-            : 'allow unprivileged user namespaces (sysctl kernel.unprivileged_userns_clone=1; in Docker run with --security-opt seccomp=unconfined --security-opt apparmor=unconfined)',
-        ),
-      ]);
-    });
-  });
+/**
+ * R-H3: repository commands run only in the sandbox. The executor's own probe runs `true` in a
+ * real sandbox with the configured network and limits; `SANDBOX=none` is reported as a problem,
+ * since repository code then runs unconfined.
+ */
+export async function checkSandbox(config: Config): Promise<Finding[]> {
+  const p = await probeSandbox(config);
+  if (p.mode === 'none')
+    return [
+      problem(
+        CHECK,
+        'SANDBOX=none: repository code runs unconfined',
+        'install bubblewrap and set SANDBOX=bwrap (the default), unless every repository and person is trusted',
+      ),
+    ];
+  if (!p.ok)
+    return [
+      problem(CHECK, `bwrap cannot run commands: ${p.why ?? 'unknown'}`, p.fix ?? 'install bubblewrap'),
+    ];
+  const notes = p.warnings.length ? `; ${p.warnings.join('; ')}` : '';
+  return [ok(CHECK, `bwrap, network ${p.network}, limits by ${p.limits}${notes}`)];
 }

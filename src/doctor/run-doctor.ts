@@ -28,7 +28,7 @@ export async function runDoctor(deps: DoctorDeps): Promise<Finding[]> {
     guarded('feishu', () => checkFeishu(config, timeoutMs)),
     guarded('github', () => checkGitHub(config, timeoutMs)),
     guarded('workspace', () => checkWorkspace(config)),
-    guarded('sandbox', () => checkSandbox(timeoutMs)),
+    guarded('sandbox', () => withTimeout(checkSandbox(config), timeoutMs, 'sandbox')),
   ]);
   return results.flat();
 }

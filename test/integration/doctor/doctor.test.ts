@@ -101,7 +101,7 @@ describe('npm run doctor (issue 12)', () => {
     expect(r.code).toBe(0);
   }, 60_000);
 
-  it('a bad key, an evicting Redis without persistence, a wrong Feishu secret and a token without repo: exit 1, each named with its fix', async () => {
+  it('a bad key, an evicting Redis without persistence, a wrong Feishu secret, a token without repo and SANDBOX=none: exit 1, each named with its fix', async () => {
     const bad = await startFakeGitHub({ token: 'ghp_doctor', tokenScopes: 'read:org' });
     try {
       const r = await doctor({
@@ -110,6 +110,7 @@ describe('npm run doctor (issue 12)', () => {
         REDIS_URL: lru.url,
         FEISHU_APP_SECRET: 'not-the-secret',
         GITHUB_API_URL: bad.url,
+        SANDBOX: 'none',
       });
       expect(r.code).toBe(1);
       expect(r.out).toMatch(/^PROBLEM +model \(main\): model endpoint answered 401/m);
