@@ -85,8 +85,8 @@ export function secretValuesOf(config: Record<string, unknown>): string[] {
   const values = Object.entries(config)
     .filter(([name, v]) => SECRET_VARIABLE.test(name) && typeof v === 'string')
     .map(([, v]) => v as string);
-  const redis =
+  const redisUrl =
     typeof config.REDIS_URL === 'string' && URL.canParse(config.REDIS_URL) ? new URL(config.REDIS_URL) : null;
-  if (redis?.password) values.push(decodeURIComponent(redis.password));
+  if (redisUrl?.password) values.push(decodeURIComponent(redisUrl.password));
   return values;
 }
