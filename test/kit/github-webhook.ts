@@ -213,9 +213,18 @@ export const githubPayloads = {
       sha?: string;
       branch?: string;
       conclusion?: string;
+      /** The PRs' head repository: `fork` for a PR from another repository (ids differ). */
+      head?: 'same' | 'fork';
     } = {},
   ) {
     const repo = o.repo ?? 'acme/widgets';
+    // GitHub's check PR entries carry `{ id, url, name }` of the head and base repositories.
+    const repoRef = (id: number, full: string) => ({
+      id,
+      url: `https://api.github.com/repos/${full}`,
+      name: full.split('/')[1],
+    });
+    const headRepo = o.head === 'fork' ? repoRef(2, 'mallory/widgets') : repoRef(1, repo);
     return {
       action: 'completed',
       check_run: {
@@ -230,8 +239,8 @@ export const githubPayloads = {
         check_suite: { id: 5, head_branch: o.branch ?? 'fix-login' },
         pull_requests: (o.prs ?? [12]).map((number) => ({
           number,
-          head: { ref: 'fix-login' },
-          base: { ref: 'main' },
+          head: { ref: o.branch ?? 'fix-login', repo: headRepo },
+          base: { ref: 'main', repo: repoRef(1, repo) },
         })),
         app: { slug: 'github-actions', name: 'GitHub Actions' },
       },

@@ -2,7 +2,7 @@ import type { Ref } from '../../cards/card.ts';
 import { authorOf } from './author.ts';
 import { conversationOf, githubDraft, ignored, type ParseContext, type ParseOutcome } from './draft.ts';
 import type { Parser } from './parse-comments.ts';
-import { CheckRunSchema, CheckSuiteSchema, EnvelopeSchema } from './payloads.ts';
+import { type CheckPulls, CheckRunSchema, CheckSuiteSchema, EnvelopeSchema } from './payloads.ts';
 
 const CheckRunEvent = EnvelopeSchema.extend({ check_run: CheckRunSchema });
 const CheckSuiteEvent = EnvelopeSchema.extend({ check_suite: CheckSuiteSchema });
@@ -11,11 +11,28 @@ interface CheckFacts {
   repo: string;
   sha: string;
   branch: string | null | undefined;
+  /** The branch as a reference: set only when its head is in the base repository. */
+  refBranch: string | undefined;
   prs: number[];
 }
 
+type RepoRef = { id?: number | undefined; url?: string | undefined } | null | undefined;
+const sameRepo = (a: RepoRef, b: RepoRef): boolean =>
+  Boolean(a && b && (a.id !== undefined ? a.id === b.id : a.url !== undefined && a.url === b.url));
+
+/**
+ * Issue 14: the branch a check ran on names a ticket's branch only when GitHub shows its head in
+ * the base repository — every PR entry's head repository is the base's. A fork's check (GitHub
+ * lists no PR for it, or one whose head is elsewhere) could carry any branch name, so it never
+ * attaches by branch; it still attaches by commit or by PR.
+ */
+function headBranchOf(branch: string | null | undefined, pulls: CheckPulls): string | undefined {
+  if (!branch || !pulls.length) return undefined;
+  return pulls.every((p) => sameRepo(p.head?.repo, p.base?.repo)) ? branch : undefined;
+}
+
 /** A check is about its commit, its branch and every PR it ran for (R-B2 references). */
-function checkRefs({ repo, sha, branch, prs }: CheckFacts): Ref[] {
+function checkRefs({ repo, sha, refBranch: branch, prs }: CheckFacts): Ref[] {
   const refs: Ref[] = prs.map((number) => ({ type: 'pr', repo, number }));
   if (/^[0-9a-f]{7,40}$/.test(sha)) refs.push({ type: 'commit', sha });
   if (branch) refs.push({ type: 'branch', repo, name: branch });
@@ -50,6 +67,7 @@ export const parseCheckRun: Parser = (payload, eventId, pctx) => {
     repo: p.repository.full_name,
     sha: run.head_sha,
     branch: run.check_suite?.head_branch,
+    refBranch: headBranchOf(run.check_suite?.head_branch, run.pull_requests),
     prs: run.pull_requests.map((x) => x.number),
   };
   const text = [run.output?.title, run.output?.summary].filter(Boolean).join('\n\n');
@@ -71,6 +89,7 @@ export const parseCheckSuite: Parser = (payload, eventId, pctx) => {
     repo: p.repository.full_name,
     sha: suite.head_sha,
     branch: suite.head_branch,
+    refBranch: headBranchOf(suite.head_branch, suite.pull_requests),
     prs: suite.pull_requests.map((x) => x.number),
   };
   const name = suite.app?.name ?? suite.app?.slug ?? 'check suite';

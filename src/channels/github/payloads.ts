@@ -65,7 +65,18 @@ export const ReviewSchema = z.object({
   author_association: z.string().optional(),
 });
 
-const CheckPullsSchema = z.array(z.object({ number: z.number().int().positive() })).default([]);
+/** A repository as check PR entries name it: `{ id, url, name }`. */
+const CheckRepoSchema = z.object({ id: z.number().int().optional(), url: z.string().optional() }).nullish();
+const CheckPullsSchema = z
+  .array(
+    z.object({
+      number: z.number().int().positive(),
+      head: z.object({ repo: CheckRepoSchema }).optional(),
+      base: z.object({ repo: CheckRepoSchema }).optional(),
+    }),
+  )
+  .default([]);
+export type CheckPulls = z.infer<typeof CheckPullsSchema>;
 const AppSchema = z.object({ slug: z.string().optional(), name: z.string().optional() }).nullish();
 
 export const CheckRunSchema = z.object({

@@ -82,6 +82,19 @@ describe('parseGitHubEvent (R-A2, R-A3)', () => {
     });
   });
 
+  it('R-B2, issue 14: a check attaches by branch only when GitHub shows its head in the base repository', () => {
+    const branchRefs = (payload: unknown) =>
+      draftOf('check_run', payload).refs.filter((r) => r.type === 'branch');
+    const sameRepo = P.checkRunFailed({ prs: [12], branch: 'sy/T1-fix' });
+    expect(branchRefs(sameRepo)).toEqual([{ type: 'branch', repo: 'acme/widgets', name: 'sy/T1-fix' }]);
+    // A fork's branch named like a ticket's: its PR entry shows another head repository.
+    const fork = P.checkRunFailed({ prs: [12], branch: 'sy/T1-fix', head: 'fork' });
+    expect(branchRefs(fork)).toEqual([]);
+    expect(draftOf('check_run', fork).refs).toContainEqual({ type: 'pr', repo: 'acme/widgets', number: 12 });
+    // No PR entry (GitHub lists none for forks): the head repository is unknown, so no branch.
+    expect(branchRefs(P.checkRunFailed({ prs: [], branch: 'sy/T1-fix' }))).toEqual([]);
+  });
+
   it('R-A3: a closed, merged PR carries merged and state facts; a draft flag is kept', () => {
     const payload = P.prOpened();
     const merged = {
