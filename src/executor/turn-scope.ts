@@ -12,10 +12,13 @@ export interface TurnScope {
   batch: Map<string, TriggerCard>;
   /** The role, profile and topology this turn resolved at its start (issue 7, R-G5); default: worker, hub. */
   artifacts?: TurnArtifacts;
+  /** Cards of the batch from outside the ticket's repository or chat: card id → data label (R-H5). */
+  dataCards?: Map<string, string>;
 }
 
 /** Requests that must be acknowledged or handed back before work tools run (R-C2). */
 export function isRequest(scope: TurnScope, card: TriggerCard): boolean {
+  if (scope.dataCards?.has(card.id)) return false; // R-H5: data from elsewhere asks nothing of this ticket
   return card.author.type === 'person' && (card.request || card.id === scope.ticket.openedBy);
 }
 

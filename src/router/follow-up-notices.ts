@@ -7,11 +7,21 @@ const KEEP = 100;
 export interface FollowUpNotice {
   cardId: string;
   tickets: string[];
+  /** The tickets whose work its author may steer (R-H5); on the others it is data only. */
+  steers?: string[];
   at: number;
 }
 
+/** One notice as a main turn sees it, for one ticket. */
+export interface NoticeRef {
+  cardId: string;
+  /** Whether its author may steer this ticket: only then may it justify `orchestrator_stop`. */
+  steers: boolean;
+}
+
 /**
- * R-B6: a person's follow-up that code attached to tickets becomes a notice for the main session.
+ * R-B6: a person's follow-up that code attached to tickets becomes a notice for the main session,
+ * with the tickets its author may steer (R-H5): on the others it is shown as data only.
  * Notices ride along with the next main turn and never start one: a follow-up costs no main
  * session model request (R-B2).
  */
@@ -19,8 +29,9 @@ export async function noteFollowUp(
   ctx: Pick<Ctx, 'redis' | 'keys' | 'now'>,
   cardId: string,
   tickets: string[],
+  steers: string[],
 ): Promise<void> {
-  const notice: FollowUpNotice = { cardId, tickets, at: ctx.now() };
+  const notice: FollowUpNotice = { cardId, tickets, steers, at: ctx.now() };
   await ctx.redis
     .multi()
     .rpush(ctx.keys.mainNotices(), JSON.stringify(notice))
@@ -32,17 +43,21 @@ export async function noteFollowUp(
 export async function takeNotices(
   ctx: Pick<Ctx, 'redis' | 'keys'>,
   turnId: string,
-): Promise<Map<string, string[]>> {
+): Promise<Map<string, NoticeRef[]>> {
   const raws = await moveIntoBatch(
     ctx.redis,
     { key: ctx.keys.mainNotices(), type: 'list' },
     `${ctx.keys.mainBatch(turnId)}:notices`,
     86400,
   );
-  const byTicket = new Map<string, string[]>();
+  const byTicket = new Map<string, NoticeRef[]>();
   for (const raw of raws) {
     const n = JSON.parse(raw) as FollowUpNotice;
-    for (const t of n.tickets) byTicket.set(t, [...(byTicket.get(t) ?? []), n.cardId]);
+    // A notice written before R-H5 says nothing of standing: it counts as data (fail closed).
+    for (const t of n.tickets) {
+      const ref: NoticeRef = { cardId: n.cardId, steers: n.steers?.includes(t) ?? false };
+      byTicket.set(t, [...(byTicket.get(t) ?? []), ref]);
+    }
   }
   return byTicket;
 }

@@ -8,6 +8,7 @@ import { withParentContext } from '../sources/parent-context.ts';
 import { noteAnswerButton } from '../status/answer-button.ts';
 import { attachCard } from '../tickets/attach.ts';
 import { isPaused } from '../tickets/pause.ts';
+import { getTicket } from '../tickets/ticket-store.ts';
 import { applyCommand } from './apply-command.ts';
 import { addCandidate } from './candidates.ts';
 import { commandOf } from './command.ts';
@@ -15,6 +16,7 @@ import { noteFollowUp } from './follow-up-notices.ts';
 import { maySteer } from './may-steer.ts';
 import { politeRefusal } from './polite-refusal.ts';
 import { resolveTickets } from './resolve-tickets.ts';
+import { type Standing, standingOn } from './ticket-standing.ts';
 
 export type RouteOutcome =
   | { kind: 'attached'; tickets: string[] }
@@ -43,23 +45,26 @@ async function place(ctx: Ctx, card: TriggerCard): Promise<RouteOutcome> {
   if (card.kind === 'card_action' && !maySteer(card, ctx.config))
     return { kind: 'ignored', reason: 'a button press by someone not allowed changes nothing (R-A5)' };
   const matches = await resolveTickets(ctx, card);
+  const standings = await standingsOf(ctx, card, [...matches.keys()]);
+  // R-H5: pause, resume and answers reach only the tickets this card may steer.
+  const steered = [...standings].filter(([, s]) => s.steers).map(([id]) => id);
   const command = commandOf(card);
-  if (command && maySteer(card, ctx.config)) {
-    const tickets = [...matches.keys()];
-    await applyCommand(ctx, card, command, tickets);
-    return { kind: 'command', command, tickets };
+  if (command && maySteer(card, ctx.config) && (steered.length || !matches.size)) {
+    await applyCommand(ctx, card, command, steered);
+    return { kind: 'command', command, tickets: steered };
   }
-  await noteAnswerButton(ctx, card, [...matches.keys()]);
-  if (matches.size) {
-    for (const [ticketId, ref] of matches) {
-      const added = await attachCard(ctx, ticketId, card, `explicit reference ${ref}`);
+  await noteAnswerButton(ctx, card, steered);
+  if (standings.size) {
+    for (const [ticketId, standing] of standings) {
+      const why = `explicit reference ${matches.get(ticketId)}`;
+      const added = await attachCard(ctx, ticketId, card, why, { dataLabel: standing.dataLabel });
       // R-D2: a paused ticket keeps the card but starts nothing.
-      // R-A5: a person who may not steer is kept as data and wakes nothing.
-      if (added && !(await isPaused(ctx, ticketId)) && wakesExecutor(card, ctx.config))
+      // R-A5, R-H5: a person who may not steer this ticket is kept as data and wakes nothing.
+      if (added && !(await isPaused(ctx, ticketId)) && wakesExecutor(card, standing))
         await scheduleTurn(ctx, ticketId, batchDelayMs(card));
     }
-    if (card.author.type === 'person') await noteFollowUp(ctx, card.id, [...matches.keys()]);
-    return { kind: 'attached', tickets: [...matches.keys()] };
+    if (card.author.type === 'person') await noteFollowUp(ctx, card.id, [...standings.keys()], steered);
+    return { kind: 'attached', tickets: [...standings.keys()] };
   }
   if (card.author.type === 'bot' || card.kind === 'check') {
     return { kind: 'ignored', reason: 'automatic feedback about no ticket' };
@@ -70,6 +75,16 @@ async function place(ctx: Ctx, card: TriggerCard): Promise<RouteOutcome> {
   }
   await addCandidate(ctx, card.id);
   return { kind: 'candidate' };
+}
+
+/** The card's standing on each ticket it points at that still exists (R-H5), in match order. */
+async function standingsOf(ctx: Ctx, card: TriggerCard, ticketIds: string[]): Promise<Map<string, Standing>> {
+  const out = new Map<string, Standing>();
+  for (const id of ticketIds) {
+    const ticket = await getTicket(ctx, id);
+    if (ticket) out.set(id, standingOn(card, ticket, ctx.config));
+  }
+  return out;
 }
 
 /**

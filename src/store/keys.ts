@@ -38,6 +38,8 @@ export function createKeys(prefix: string) {
     ticketRefs: (id: string) => k('ticket', id, 'refs'),
     /** Cards attached to a ticket that its executor has not seen yet. */
     ticketInbox: (id: string) => k('ticket', id, 'inbox'),
+    /** Cards from outside the ticket's repository or chat, attached as data only: card id → label (R-H5). */
+    ticketDataCards: (id: string) => k('ticket', id, 'data-cards'),
     /** Set while an executor turn of the ticket is queued and not yet started. */
     turnScheduled: (id: string) => k('ticket', id, 'turn-scheduled'),
     /** Held by the one running executor turn of a ticket. */

@@ -3,42 +3,75 @@ import type { Ctx } from '../context.ts';
 import { threadKeys } from './ref-key.ts';
 import type { Attachment } from './ticket.ts';
 
+export interface AttachOptions {
+  /**
+   * R-H5: a card from outside the ticket's repository or chat is data only: the ticket does not
+   * follow its thread, and the label (its source and its author's standing there) goes with it to
+   * the executor. Absent: a card of the ticket's own place, whose thread the ticket follows (R-B2).
+   */
+  dataLabel?: string | undefined;
+}
+
 /**
  * Attaches a card to a ticket (R-B2): records why, makes the ticket an owner of the card (R-C3),
- * subscribes the ticket to the card's thread, and puts the card in the ticket's inbox for its
- * next executor turn. One MULTI: a crash leaves either all of it or none. Attaching the same card
- * twice is a no-op (the owner set says so first).
+ * subscribes the ticket to the card's thread (cards of its own place only, R-H5), and puts the
+ * card in the ticket's inbox for its next executor turn. One script: a crash leaves either all of
+ * it or none. Attaching the same card twice is a no-op (the owner set says so first).
  */
 export async function attachCard(
   ctx: Pick<Ctx, 'redis' | 'keys' | 'now'>,
   ticketId: string,
   card: TriggerCard,
   why: string,
+  opts: AttachOptions = {},
 ): Promise<boolean> {
-  const attachment: Attachment = { cardId: card.id, why, at: ctx.now() };
-  const thread = threadKeys(card);
-  const args = [ticketId, card.id, JSON.stringify(attachment), ...thread];
+  const attachment: Attachment = {
+    cardId: card.id,
+    why: opts.dataLabel ? `${why}; data only` : why,
+    at: ctx.now(),
+  };
+  const thread = opts.dataLabel ? [] : threadKeys(card);
+  const args = [ticketId, card.id, JSON.stringify(attachment), opts.dataLabel ?? '', ...thread];
   const added = await ctx.redis.eval(
     ATTACH,
-    5,
+    6,
     ctx.keys.cardOwners(card.id),
     ctx.keys.ticketCards(ticketId),
     ctx.keys.ticketInbox(ticketId),
     ctx.keys.ticketRefs(ticketId),
     ctx.keys.refIndex(''),
+    ctx.keys.ticketDataCards(ticketId),
     ...args,
   );
   return added === 1;
 }
 
-// KEYS: owners, ticket cards, inbox, ticket refs, ref-index prefix. ARGV: ticket, card, attachment, thread keys…
+// KEYS: owners, ticket cards, inbox, ticket refs, ref-index prefix, data cards.
+// ARGV: ticket, card, attachment, data label ('' for none), thread keys…
 const ATTACH = `
 if redis.call('SADD', KEYS[1], ARGV[1]) == 0 then return 0 end
 redis.call('RPUSH', KEYS[2], ARGV[3])
 redis.call('RPUSH', KEYS[3], ARGV[2])
-for i = 4, #ARGV do
+if ARGV[4] ~= '' then redis.call('HSET', KEYS[6], ARGV[2], ARGV[4]) end
+for i = 5, #ARGV do
   redis.call('SADD', KEYS[5] .. ARGV[i], ARGV[1])
   redis.call('SADD', KEYS[4], ARGV[i])
 end
 return 1
 `;
+
+/** The data labels of those of `cardIds` that are on the ticket as data only (R-H5). */
+export async function dataLabels(
+  ctx: Pick<Ctx, 'redis' | 'keys'>,
+  ticketId: string,
+  cardIds: string[],
+): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  if (!cardIds.length) return out;
+  const labels = await ctx.redis.hmget(ctx.keys.ticketDataCards(ticketId), ...cardIds);
+  cardIds.forEach((id, i) => {
+    const label = labels[i];
+    if (label) out.set(id, label);
+  });
+  return out;
+}

@@ -15,6 +15,7 @@ export function ticketOwnKeys(keys: Keys, id: string): string[] {
     keys.ticketCards(id),
     keys.ticketSessions(id),
     keys.ticketInbox(id),
+    keys.ticketDataCards(id),
     keys.ticketNotes(id),
     keys.ticketAcked(id),
     keys.ticketUnrelated(id),

@@ -6,6 +6,7 @@ import { countWords, LIMITS } from '../../router/words.ts';
 import { defineTool, toolError, toolOk } from '../../session/tool.ts';
 import { noteReport } from '../../status/status-hooks.ts';
 import { recordTaken } from '../../tickets/handback.ts';
+import { isOwnCard } from '../../tickets/own-card.ts';
 import { setTicketState } from '../../tickets/ticket-store.ts';
 import type { TurnScope } from '../turn-scope.ts';
 
@@ -47,6 +48,10 @@ export function reportTool(scope: TurnScope, doneChecks: DoneCheck[] = []) {
         return toolError('refused: the question is over 100 words (R-D1)');
       }
       const askOn = human_action?.card ?? scope.ticket.openedBy;
+      if (human_action && askOn !== scope.ticket.openedBy && !(await isOwnCard(ctx, scope.ticket.id, askOn)))
+        return toolError(
+          `refused: card ${askOn} is not one of this ticket’s own cards; ask in reply to one of them, or leave card out to ask where the ticket began (R-C5)`,
+        );
       const target = human_action ? await loadCard(ctx, askOn) : undefined;
       if (human_action && !target) return toolError(`card ${askOn} is unknown`);
       await ctx.redis.rpush(

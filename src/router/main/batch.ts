@@ -1,4 +1,5 @@
 import type { TriggerCard } from '../../cards/card.ts';
+import type { NoticeRef } from '../follow-up-notices.ts';
 
 /** The candidates one main-session turn decides, and what it decided so far. */
 export interface MainBatch {
@@ -8,5 +9,5 @@ export interface MainBatch {
   reasons: Map<string, Record<string, string>>;
   decided: Map<string, string>;
   /** Follow-up notices by ticket: cards that attached to it by code since the last turn (R-B6). */
-  notices: Map<string, string[]>;
+  notices: Map<string, NoticeRef[]>;
 }

@@ -10,6 +10,7 @@ import type { MatchedRule, TicketCrew } from '../../tickets/ticket.ts';
 import { createTicket, getTicket } from '../../tickets/ticket-store.ts';
 import { maySteer } from '../may-steer.ts';
 import { referenceHolds } from '../reference-holds.ts';
+import { standingOn } from '../ticket-standing.ts';
 import { countWords, LIMITS } from '../words.ts';
 import type { MainBatch } from './batch.ts';
 
@@ -107,6 +108,7 @@ export async function applyDecision(
   batch.decided.set(c.card.id, c.d.action);
   if (c.d.action === 'ignore') return `${c.card.id}: ignored`;
   let ticketId = c.d.ticket ?? '';
+  let wakes = true;
   if (c.d.action === 'open') {
     const t = await createTicket(ctx, c.card, {
       why: c.why,
@@ -117,14 +119,18 @@ export async function applyDecision(
     ticketId = t.id;
     await statusOpened(ctx, t.id);
   } else {
-    await attachCard(ctx, ticketId, c.card, c.why);
+    // R-H5: a card from outside the ticket's repository or chat is data there: no subscription, no wake.
+    const ticket = await getTicket(ctx, ticketId);
+    const standing = ticket && standingOn(c.card, ticket, ctx.config);
+    await attachCard(ctx, ticketId, c.card, c.why, { dataLabel: standing?.dataLabel });
+    wakes = Boolean(standing?.steers);
   }
   if (c.d.note)
     await ctx.redis.rpush(
       ctx.keys.ticketNotes(ticketId),
       JSON.stringify({ from: 'main', text: c.d.note, at: ctx.now() }),
     );
-  if (!(await isPaused(ctx, ticketId))) await scheduleTurn(ctx, ticketId);
+  if (wakes && !(await isPaused(ctx, ticketId))) await scheduleTurn(ctx, ticketId);
   return `${c.card.id}: ${c.d.action === 'open' ? 'opened' : 'attached to'} ${ticketId}`;
 }
 

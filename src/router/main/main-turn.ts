@@ -9,12 +9,13 @@ import type { AnyTool } from '../../session/tool.ts';
 import type { TurnOutcome } from '../../session/turn-outcome.ts';
 import { handbackReasons } from '../../tickets/handback.ts';
 import { addCandidate, scheduleMainTurn, takeCandidates } from '../candidates.ts';
-import { takeNotices } from '../follow-up-notices.ts';
+import { type NoticeRef, takeNotices } from '../follow-up-notices.ts';
 import type { MainBatch } from './batch.ts';
 import { evalTool, readTool } from './context-tools.ts';
 import { mainEnvironment } from './environment.ts';
 import { guardTools } from './guard-tools.ts';
 import { mainReadCardTool } from './read-card-tool.ts';
+import { renderNotices } from './render-notices.ts';
 import { routeTool } from './route-tool.ts';
 import { noteTool, promptsSave } from './save-tools.ts';
 import { stopTool } from './stop-tool.ts';
@@ -105,7 +106,7 @@ async function loadBatch(rt: Runtime, turnId: string): Promise<MainBatch> {
     if (Object.keys(r).length) reasons.set(id, r);
   }
   // Notices ride with candidates only: a turn with none takes none (R-B6).
-  const notices = cards.size ? await takeNotices(rt.ctx, turnId) : new Map<string, string[]>();
+  const notices = cards.size ? await takeNotices(rt.ctx, turnId) : new Map<string, NoticeRef[]>();
   return { turnId, cards, reasons, decided: new Map(), notices };
 }
 
@@ -116,21 +117,7 @@ async function renderBatch(rt: Runtime, batch: MainBatch): Promise<string> {
     const reasons = batch.reasons.get(id);
     if (reasons) parts.push(...Object.entries(reasons).map(([t, why]) => `handed back by ${t}: ${why}`));
   }
-  if (batch.notices.size) {
-    const lines = [
-      'Follow-up notices (already with their tickets; you may only stop a ticket because of one, with orchestrator_stop):',
-    ];
-    for (const [ticket, cardIds] of batch.notices) {
-      for (const cardId of cardIds) {
-        const c = await loadCard(rt.ctx, cardId);
-        if (c)
-          lines.push(
-            `- ${ticket} ← ${c.author.name ?? c.author.id}: ${c.text.slice(0, 200).replace(/\s+/g, ' ')}`,
-          );
-      }
-    }
-    parts.push(lines.join('\n'));
-  }
+  if (batch.notices.size) parts.push(await renderNotices(rt.ctx, batch.notices));
   return parts.join('\n\n');
 }
 

@@ -93,4 +93,34 @@ describe('executor messages (R-C2, R-D1, R-C5)', () => {
     expect(attached.some((a) => a.includes(`explicit reference msg:${asked.id}`))).toBe(true);
     expect(seen.filter((s) => s.includes('semicolons, please'))).toHaveLength(1);
   });
+
+  it('R-C5, R-H5: report’s question goes only to one of its own ticket’s cards, never another ticket’s thread', async () => {
+    const question = 'Which login provider should I keep?';
+    let results: string[] = [];
+    let other = '';
+    w.llm.respond((req) => {
+      if (roleOf(req) === 'main') return req.messages.at(-1)?.role === 'tool' ? text('ok') : openAll(req);
+      if (req.messages.at(-1)?.role === 'tool') {
+        if (inputOf(req).includes('login page')) results = lastToolResults(req);
+        return text('done');
+      }
+      const to = cardsIn(req)[0];
+      if (!inputOf(req).includes('login page')) return toolCalls(['reply', { to, text: 'On it: the docs.' }]);
+      return toolCalls(
+        ['reply', { to, text: 'On it: the login page.' }],
+        ['report', { status: 'working', summary: 'Asking.', human_action: { question, card: other } }],
+      );
+    });
+    other = await send(w.app.ctx, localMessage('Please update the docs', { chat: 'other-team' }));
+    await waitFor(
+      async () => (await replies('other-team')).length === 1,
+      'the other ticket’s acknowledgement',
+    );
+    await send(w.app.ctx, localMessage('Please fix the login page', { chat: 'own-team' }));
+    await waitFor(() => results.length === 2, 'the report result');
+    expect(results[1]).toMatch(/^Error: refused: card .* is not one of this ticket’s own cards/);
+    await new Promise((r) => setTimeout(r, 300));
+    expect((await replies('other-team')).map((m) => m.text)).toEqual(['On it: the docs.']);
+    expect((await replies('own-team')).some((m) => m.text === question)).toBe(false);
+  });
 });
