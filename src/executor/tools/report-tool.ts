@@ -5,8 +5,8 @@ import { enqueueEffect } from '../../outbox/enqueue.ts';
 import { countWords, LIMITS } from '../../router/words.ts';
 import { defineTool, toolError, toolOk } from '../../session/tool.ts';
 import { noteReport } from '../../status/status-hooks.ts';
+import { isOwnCard } from '../../tickets/attach.ts';
 import { recordTaken } from '../../tickets/handback.ts';
-import { isOwnCard } from '../../tickets/own-card.ts';
 import { setTicketState } from '../../tickets/ticket-store.ts';
 import type { TurnScope } from '../turn-scope.ts';
 
