@@ -7,7 +7,7 @@
  * maximum". Any other 400 is not this, and the turn fails on it as before.
  */
 export interface ContextOverflow {
-  /** The window the provider named, if it did. */
+  /** The window the provider named for the prompt (less any completion budget it counted), if it did. */
   limit?: number;
   /** The tokens it counted in the request, if it said. */
   requested?: number;
@@ -26,11 +26,17 @@ export function contextOverflow(err: unknown): ContextOverflow | undefined {
     const m = re.exec(message);
     return m?.[1] ? Number(m[1]) : undefined;
   };
-  const limit =
+  const max =
     num(/maximum context length is (\d+)/i) ??
     num(/tokens? > (\d+) maximum/i) ??
     num(/limit of (\d+) tokens/i);
+  // DeepSeek and older OpenAI models count the completion budget against the window:
+  // "(X in the messages, Y in the completion)". The prompt then has the window less Y.
+  const completion = num(/(\d+) in the completion/i) ?? 0;
+  const limit = max !== undefined && max > completion ? max - completion : max;
   const requested =
-    num(/(?:requested|resulted in) (\d+) tokens/i) ?? num(/prompt is too long: (\d+) tokens/i);
+    num(/(\d+) in the messages/i) ??
+    num(/(?:requested|resulted in) (\d+) tokens/i) ??
+    num(/prompt is too long: (\d+) tokens/i);
   return { ...(limit ? { limit } : {}), ...(requested ? { requested } : {}) };
 }

@@ -65,7 +65,8 @@ describe('contextOverflow', () => {
       param: null,
       code: 'invalid_request_error',
     });
-    expect(contextOverflow(deepseek)).toEqual({ limit: 131072, requested: 131134 });
+    // The completion budget counts against the window: the prompt had 131072 − 8192.
+    expect(contextOverflow(deepseek)).toEqual({ limit: 122880, requested: 122942 });
     const openai = apiError(400, {
       message:
         "This model's maximum context length is 128000 tokens. However, your messages resulted in 140004 tokens. Please reduce the length of the messages.",
