@@ -12,6 +12,8 @@ COPY roles ./roles
 COPY crews ./crews
 COPY workflows ./workflows
 COPY tsconfig.json ./
+# `npm run doctor` in the container (docker compose exec bot npm run doctor).
+COPY scripts/doctor.ts ./scripts/doctor.ts
 ENV NODE_ENV=production PORT=3000 WORKSPACE_DIR=/data/workspaces
 RUN useradd --create-home --uid 10001 bot && mkdir -p /data/workspaces && chown -R bot /data
 USER bot
