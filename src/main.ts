@@ -6,6 +6,7 @@ import { logSandbox } from './executor/sandbox/log-sandbox.ts';
 import { createLogger } from './logger.ts';
 import { secretValuesOf } from './redact-log.ts';
 import { createRuntime } from './runtime.ts';
+import { migrateStore } from './store/migrations/migrate-store.ts';
 import { apiRoutes } from './web/api-routes.ts';
 import { createApp } from './web/app.ts';
 import { startWorkers } from './workers.ts';
@@ -32,6 +33,13 @@ async function main(): Promise<void> {
     config.LLM_API_KEY ? 'model on' : 'model off (no LLM_API_KEY)',
   ];
   log.info({ channels }, `channels: ${channels.join(', ')}`);
+
+  // Issue 20: the stored data is brought to this release's schema before anything reads it.
+  const migrated = await migrateStore(ctx).catch((err: Error) => {
+    log.fatal({ err: { name: err.name, message: err.message } }, 'cannot migrate the stored data');
+    process.exit(1);
+  });
+  if (migrated.applied.length) log.info(migrated, 'stored data migrated');
 
   const stops: (() => Promise<unknown>)[] = [];
   const rt = await createRuntime(ctx);

@@ -10,6 +10,12 @@ export function createKeys(prefix: string) {
     /** BullMQ's own prefix for every queue of this deployment. */
     queuePrefix: k('q'),
 
+    // schema (issue 20)
+    /** The stored data's schema version: the last migration step applied (`src/store/migrations/`). */
+    schemaVersion: () => k('schema', 'version'),
+    /** Held by the one process running migrations at start-up. */
+    schemaLock: () => k('schema', 'lock'),
+
     // ingest and cards
     /** SET NX marker for one delivery (Feishu event id, GitHub delivery id). */
     seen: (source: string, eventId: string) => k('seen', source, eventId),

@@ -6,6 +6,7 @@ import { closeContext, createContext } from '../../src/create-context.ts';
 import { createLogger } from '../../src/logger.ts';
 import { secretValuesOf } from '../../src/redact-log.ts';
 import { createRuntime } from '../../src/runtime.ts';
+import { migrateStore } from '../../src/store/migrations/migrate-store.ts';
 import { apiRoutes } from '../../src/web/api-routes.ts';
 import { createApp } from '../../src/web/app.ts';
 import { startWorkers } from '../../src/workers.ts';
@@ -38,6 +39,8 @@ export async function startTestApp(
   const ctx = createContext(config, {
     log: createLogger(config.LOG_LEVEL, {}, { secrets: secretValuesOf(config) }),
   });
+  // As at start-up (src/main.ts): the stored data is migrated before anything reads it (issue 20).
+  await migrateStore(ctx);
   const runtime = await createRuntime(ctx);
   const workers = opts.workers === false ? undefined : await startWorkers(ctx, runtime);
   const app = createApp(ctx, apiRoutes(ctx, runtime));
