@@ -5,10 +5,14 @@ import type { Profile, Topology } from './artifact.ts';
 const READ = ['list_files', 'read_file', 'search_files', 'read_card', 'read_github', 'read_chat'];
 /** Running commands (tests, builds) without the bot's credentials: reviewers verify what they read. */
 const RUN = ['run_command', 'record_verification'];
-/** Answering people and leaving a thread: every profile and topology (R-C2, R-C4). */
-const PEOPLE = ['reply', 'orchestrator_thread_unrelated'];
+/**
+ * Answering people, leaving a thread, and telling the host where the ticket stands (with a
+ * question for a person, R-C5): every profile and topology (R-C2, R-C4). `report` goes to the
+ * host, not to another agent, so a silent crew still asks and says it is done.
+ */
+const PEOPLE = ['reply', 'orchestrator_thread_unrelated', 'report'];
 /** Communication with other agents, decided by topology alone (R-G4). */
-const TO_MAIN = ['report', 'handback'];
+const TO_MAIN = ['handback'];
 const TO_PEERS = ['message_peer'];
 
 /**

@@ -80,17 +80,19 @@ async function turn(rt: Runtime, ticketId: string, turnId: string): Promise<Exec
       : (await isPaused(ctx, ticketId))
         ? stopTurn('paused')
         : proceed;
+  const tools = withStatusSteps(ctx, ticketId, executorTools(scope));
   const outcome = await runTurn({
     sessionId,
     turnId,
     input: [{ role: 'user', content: renderInput(scope, notes, noted) }],
     model,
-    tools: withStatusSteps(ctx, ticketId, executorTools(scope)),
+    tools,
     hooks: {
       systemPrompt: async () => {
         const p = await buildSystemPrompt(rt.prompts, rt.prompts.reader, {
           role: 'executor',
           sessionId,
+          tools: tools.map((t) => t.name),
           environment: executorEnvironment(scope),
           agentsMd: await readAgentsMd(scope),
           ...(ticket.inferred ? { inferredRuleIds: ticket.inferred.rules.map((r) => r.id) } : {}),

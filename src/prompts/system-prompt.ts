@@ -1,16 +1,25 @@
 import { assembleExecutor, assembleMain } from './assemble.ts';
 import type { PromptDeps } from './deps.ts';
+import { cutToOffered } from './offered-tools.ts';
 import type { Skill } from './parse-skill.ts';
 import type { PromptReader } from './reader.ts';
 
 export type SystemPromptRequest =
-  | { role: 'main'; sessionId: string; environment: Readonly<Record<string, string>> }
+  | {
+      role: 'main';
+      sessionId: string;
+      environment: Readonly<Record<string, string>>;
+      /** The tools this session is offered: text naming others is cut (R-G4). */
+      tools?: readonly string[];
+    }
   | {
       role: 'executor';
       sessionId: string;
       environment: Readonly<Record<string, string>>;
       agentsMd?: string | null;
       inferredRuleIds?: readonly string[];
+      /** The tools this turn is offered (profile and topology): text naming others is cut (R-G4). */
+      tools?: readonly string[];
       /** The turn's crew artifacts (issue 7). */
       artifacts?: {
         role: { name: string; body: string };
@@ -51,7 +60,7 @@ export async function buildSystemPrompt(
           ...(req.artifacts ? artifactInput(req.artifacts, snap.prompts.config.skills) : {}),
         });
   return {
-    text,
+    text: req.tools ? cutToOffered(text, new Set(req.tools)) : text,
     revision: snap.prompts.revision,
     promptsRevision: snap.prompts.revision,
     policyRevision: snap.policy.revision,

@@ -47,18 +47,20 @@ export async function runMainTurn(rt: Runtime, job: Job): Promise<TurnOutcome | 
       return { kind: 'nothing' };
     }
     const sessionId = `main-${turnId}`;
+    const tools = mainTools(rt, batch);
     const outcome = await runTurn({
       sessionId,
       turnId,
       input: [{ role: 'user', content: await renderBatch(rt, batch) }],
       model,
-      tools: mainTools(rt, batch),
+      tools,
       hooks: {
         systemPrompt: async () => {
           const p = await buildSystemPrompt(rt.prompts, rt.prompts.reader, {
             role: 'main',
             sessionId,
             environment: mainEnvironment(rt),
+            tools: tools.map((t) => t.name),
           });
           return { text: p.text, revision: p.promptsRevision };
         },
