@@ -3,6 +3,7 @@ import { ingest } from '../src/cards/ingest.ts';
 import { botIdentity } from '../src/channels/github/bot-identity.ts';
 import { githubHostsFor } from '../src/channels/github/client.ts';
 import { parseGitHubEvent } from '../src/channels/github/parse-event.ts';
+import { githubReplayKey } from '../src/channels/github/replay-key.ts';
 import { signatureVerifier } from '../src/channels/github/verify-signature.ts';
 import type { Ctx } from '../src/context.ts';
 import { HttpError } from '../src/errors/http-error.ts';
@@ -48,7 +49,10 @@ export function githubWebhook(ctx: Ctx): (c: Context) => Promise<Response> {
     });
     const outcome = parseGitHubEvent(event, delivery, payload, { botLogin, githubHosts });
     if (outcome.status === 'invalid') throw new HttpError(400, 'unexpected_payload', outcome.message);
-    const result = outcome.status === 'card' ? await ingest(ctx, outcome.draft) : undefined;
+    const result =
+      outcome.status === 'card'
+        ? await ingest(ctx, outcome.draft, { replayKey: githubReplayKey(event, payload) })
+        : undefined;
     ctx.metrics.ingestSeconds.observe({ source: 'github' }, (performance.now() - started) / 1000);
     if (!result)
       return c.json({ ok: true, ignored: outcome.status === 'ignored' ? outcome.reason : '' }, 202);

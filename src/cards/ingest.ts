@@ -18,6 +18,12 @@ const cardTtlSeconds = (ctx: Pick<Ctx, 'config'>) => Math.ceil(ctx.config.RETENT
 const CLAIM_AND_STORE = `
 local state = redis.call('GET', KEYS[1])
 if state then return state end
+-- Issue 14: the same body under a new delivery id is a replay: the first card stands for it.
+if ARGV[9] == '1' then
+  local first = redis.call('GET', KEYS[5])
+  if first and first ~= ARGV[1] then return 'replay:' .. first end
+  redis.call('SET', KEYS[5], ARGV[1], 'EX', ARGV[4])
+end
 redis.call('SET', KEYS[1], 'stored', 'EX', ARGV[4])
 redis.call('SET', KEYS[2], ARGV[2], 'EX', ARGV[5])
 if ARGV[3] ~= '' then redis.call('SET', KEYS[3], ARGV[3], 'EX', ARGV[5]) end
@@ -33,18 +39,25 @@ export type IngestResult = { status: 'new'; card: TriggerCard } | { status: 'dup
 /**
  * Dedupes, stores, reacts and enqueues routing for one event, all before the webhook is answered
  * (nothing slower than Redis). Safe to call any number of times, concurrently, for one delivery.
+ * `replayKey` names what the body is about (GitHub: `githubReplayKey`): a second delivery id for
+ * it is a duplicate too, in the same script.
  */
-export async function ingest(ctx: Ctx, draft: CardDraft): Promise<IngestResult> {
+export async function ingest(
+  ctx: Ctx,
+  draft: CardDraft,
+  opts: { replayKey?: string | undefined } = {},
+): Promise<IngestResult> {
   const { card, fullText } = buildCard(draft, ctx.now());
   const { keys } = ctx;
   const seenKey = keys.seen(card.source, card.eventId);
   const state = (await ctx.redis.eval(
     CLAIM_AND_STORE,
-    4,
+    5,
     seenKey,
     keys.card(card.id),
     keys.cardFull(card.id),
     keys.cardsByTime(),
+    keys.seenObject(card.source, opts.replayKey ?? '-'),
     card.id,
     JSON.stringify(card),
     fullText ?? '',
@@ -53,7 +66,12 @@ export async function ingest(ctx: Ctx, draft: CardDraft): Promise<IngestResult> 
     card.receivedAt,
     card.receivedAt - cardTtlSeconds(ctx) * 1000,
     ctx.config.CARDS_INDEX_MAX,
+    opts.replayKey ? '1' : '0',
   )) as string;
+  if (state.startsWith('replay:')) {
+    ctx.metrics.duplicates.inc({ source: card.source });
+    return { status: 'duplicate', cardId: state.slice('replay:'.length) };
+  }
   if (state === 'queued') {
     ctx.metrics.duplicates.inc({ source: card.source });
     return { status: 'duplicate', cardId: card.id };

@@ -19,6 +19,8 @@ export function createKeys(prefix: string) {
     // ingest and cards
     /** SET NX marker for one delivery (Feishu event id, GitHub delivery id). */
     seen: (source: string, eventId: string) => k('seen', source, eventId),
+    /** What a delivery's body is about (object, action, update time), hashed: catches replays under new ids. */
+    seenObject: (source: string, key: string) => k('seen-object', source, key),
     card: (cardId: string) => k('card', cardId),
     /** The whole text of a card whose text was truncated (its resource pointer). */
     cardFull: (cardId: string) => k('card', cardId, 'full'),

@@ -94,10 +94,13 @@ export const githubPayloads = {
       commentId?: number;
       isPullRequest?: boolean;
       issueBody?: string;
+      /** The comment's `created_at`/`updated_at` (ISO time), as GitHub sends them. */
+      updatedAt?: string;
     } = {},
   ) {
     const repo = o.repo ?? 'acme/widgets';
     const number = o.number ?? 7;
+    const times = o.updatedAt ? { created_at: o.updatedAt, updated_at: o.updatedAt } : {};
     const author = user(o.author ?? 'ada');
     return {
       action: 'created',
@@ -119,6 +122,7 @@ export const githubPayloads = {
         user: author,
         author_association: 'MEMBER',
         html_url: `https://github.com/${repo}/issues/${number}#issuecomment-${o.commentId ?? 4242}`,
+        ...times,
       },
       repository: repository(repo),
       sender: author,

@@ -56,6 +56,22 @@ describe('GitHub webhook in (R-A2, R-A3)', () => {
     ]);
   });
 
+  it('R-A2, issue 14: a replayed body under a new delivery id adds nothing; a later edit of the object does', async () => {
+    const before = await cardCount();
+    const payload = P.mentionComment({ commentId: 4_404, updatedAt: '2026-12-01T09:00:00Z' });
+    const first = await send('issue_comment', payload, 'replay-1');
+    expect(await first.json()).toMatchObject({ status: 'new' });
+    const replays = await Promise.all([
+      send('issue_comment', payload, 'replay-2'),
+      send('issue_comment', payload, 'replay-3'),
+    ]);
+    for (const r of replays) expect(await r.json()).toMatchObject({ status: 'duplicate' });
+    expect(await cardCount()).toBe(before + 1);
+    const later = P.mentionComment({ commentId: 4_404, updatedAt: '2026-12-01T09:05:00Z', body: 'edited' });
+    expect(await (await send('issue_comment', later, 'replay-4')).json()).toMatchObject({ status: 'new' });
+    expect(await cardCount()).toBe(before + 2);
+  });
+
   it('R-A2: the same delivery twice, and ten times concurrently, produces one card and one reaction', async () => {
     const before = await cardCount();
     const payload = P.mentionComment({ commentId: 202 });
