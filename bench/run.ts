@@ -14,6 +14,7 @@ const BENCHES: [file: string, fn: string][] = [
   ['./prompt-cache.ts', 'benchPromptCache'],
   ['./hostile-text.ts', 'benchHostileText'],
   ['./load.ts', 'benchLoad'],
+  ['./sandbox.ts', 'benchSandbox'],
 ];
 
 const fmt = (n: number | undefined) =>

@@ -9,8 +9,8 @@ import { join } from 'node:path';
 export type CgroupRoot = { kind: 'v2'; dir: string } | { kind: 'v1'; memory: string; pids: string };
 
 export interface SandboxCgroup {
-  /** Moves processes (bwrap and its child, before the command runs) into the group. */
-  enter(pids: number[]): Promise<void>;
+  /** The group's folders (one for v2, memory and pids for v1): a process joins by writing its pid to `cgroup.procs` in each. */
+  dirs: string[];
   /** How often the memory cap killed a process, and how often a fork hit the process cap. */
   events(): Promise<{ oomKills: number; forkFails: number }>;
   /** Kills every process left in the group and removes it. */
@@ -103,9 +103,7 @@ export async function makeCgroup(
   }
   await writeFile(join(pidsDir, 'pids.max'), String(caps.pids));
   return {
-    async enter(pids) {
-      for (const d of dirs) for (const pid of pids) await writeFile(join(d, 'cgroup.procs'), String(pid));
-    },
+    dirs,
     async events() {
       const oom =
         root.kind === 'v2'

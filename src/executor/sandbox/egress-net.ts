@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -100,32 +100,38 @@ export async function attachEgress(childPid: number): Promise<() => void> {
   const args = ['--quiet', '--ipv4-only', '--config-net', '--no-map-gw'];
   args.push('-a', ADDR, '-n', '30', '-g', GATEWAY, '--dns-forward', GATEWAY);
   args.push('-t', 'none', '-u', 'none', '-T', 'none', '-U', 'none', '-P', pidFile);
-  // As root pasta would switch to nobody, who may not enter the sandbox's namespaces.
   // pasta would switch to nobody, who may not enter the sandbox's namespaces; root joins the
   // network namespace alone (it holds every capability over it), so pasta's own isolation
   // is not made inside the sandbox's user namespace, where `--disable-userns` forbids it.
   const target = asRoot
     ? ['--runas', '0', '--netns', `/proc/${childPid}/ns/net`, '--netns-only']
     : [String(childPid)];
-  const pasta = await run('pasta', [...args, ...target]);
-  if (pasta.code !== 0) throw new EgressError(`pasta failed (${pasta.code}): ${pasta.err}`);
-  const pastaPid = Number(readFileSync(pidFile, 'utf8').trim());
+  const routes = [...new Set([...BLOCKED, ...hostAddresses()])]
+    .map((r) => `route add prohibit ${r}`)
+    .join('\n');
+  const enter = asRoot ? ['-n'] : ['-U', '-n', '--preserve-credentials'];
+  // The blocking routes need no interface: they go in while pasta sets the interface up.
+  const [pasta, ip] = await Promise.all([
+    run('pasta', [...args, ...target]),
+    run('nsenter', ['-t', String(childPid), ...enter, 'ip', '-batch', '-'], `${routes}\n`),
+  ]);
+  const pastaPid = Number(readFileSync(pidFile, { encoding: 'utf8', flag: 'a+' }).trim());
   const stop = () => {
+    if (!pastaPid) return;
     try {
       process.kill(pastaPid, 'SIGKILL');
     } catch {
       // already gone
     }
   };
-  const routes = [...new Set([...BLOCKED, ...hostAddresses()])]
-    .map((r) => `route add prohibit ${r}`)
-    .join('\n');
-  const enter = asRoot ? ['-n'] : ['-U', '-n', '--preserve-credentials'];
-  const ns = ['-t', String(childPid), ...enter, 'ip', '-batch', '-'];
-  const ip = await run('nsenter', ns, `${routes}\n`);
-  if (ip.code !== 0) {
+  if (pasta.code !== 0 || ip.code !== 0) {
     stop();
-    throw new EgressError(`blocking routes failed (${ip.code}): ${ip.err}`);
+    const why =
+      pasta.code !== 0
+        ? `pasta failed (${pasta.code}): ${pasta.err}`
+        : `blocking routes failed (${ip.code}): ${ip.err}`;
+    throw new EgressError(why);
   }
+  rmSync(pidFile, { force: true });
   return stop;
 }

@@ -76,14 +76,10 @@ async function runIn(s: SandboxSettings, cmd: SandboxCommand, cg?: SandboxCgroup
     ...(network === 'egress' ? { resolvConf: egressResolvConf() } : {}),
     argv: limitedArgv(s, Boolean(cg), cmd.argv),
     env: cmd.env,
-    infoFd: INFO_FD,
-    blockFd: BLOCK_FD,
+    ...(network === 'egress' ? { infoFd: INFO_FD, blockFd: BLOCK_FD } : {}),
+    allowUserns: network === 'egress' && process.getuid?.() !== 0,
   });
-  const child = spawn('bwrap', args, {
-    env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
-    detached: true,
-    stdio: ['ignore', 'pipe', 'pipe', 'pipe', 'pipe'],
-  });
+  const child = startBwrap(args, cg, network === 'egress');
   const cap = cmd.capBytes ?? 20_000;
   const out = new CappedBuffer(cap);
   const stdout = new CappedBuffer(cap);
@@ -109,10 +105,12 @@ async function runIn(s: SandboxSettings, cmd: SandboxCommand, cg?: SandboxCgroup
   const poll = cmd.writable ? watchDisk(cmd.checkout, s.diskMb * MB, () => kill('disk')) : undefined;
   let stopNet: (() => void) | undefined;
   try {
-    const childPid = await childPidOf(child, exited);
-    await cg?.enter([child.pid ?? 0, childPid]);
-    if (network === 'egress') stopNet = await attachEgress(childPid);
-    (child.stdio[BLOCK_FD] as Writable).write('1');
+    // Egress only: pasta attaches to the new network namespace while bwrap waits on its block fd.
+    if (network === 'egress') {
+      const childPid = await childPidOf(child, exited);
+      stopNet = await attachEgress(childPid);
+      (child.stdio[BLOCK_FD] as Writable).write('1');
+    }
   } catch (err) {
     kill();
     clearTimeout(timer);
@@ -146,6 +144,29 @@ async function runIn(s: SandboxSettings, cmd: SandboxCommand, cg?: SandboxCgroup
     limits: [...limits],
     ...(diskBytes === undefined ? {} : { diskBytes }),
   };
+}
+
+/**
+ * Joins the command's cgroups before bwrap exists (a shell writes its own pid, then becomes
+ * bwrap), so every process of the sandbox is born inside them and none is moved afterwards.
+ */
+const ENTER_CGROUPS =
+  'IFS=:; for d in $SY_CGROUPS; do echo $$ > "$d/cgroup.procs" || exit 97; done; unset SY_CGROUPS; exec bwrap "$@"';
+
+function startBwrap(args: string[], cg: SandboxCgroup | undefined, egress: boolean): ChildProcess {
+  const PATH = process.env.PATH ?? '/usr/bin:/bin';
+  const opts = {
+    detached: true,
+    stdio: (egress ? ['ignore', 'pipe', 'pipe', 'pipe', 'pipe'] : ['ignore', 'pipe', 'pipe']) as (
+      | 'ignore'
+      | 'pipe'
+    )[],
+  };
+  if (!cg) return spawn('bwrap', args, { ...opts, env: { PATH } });
+  return spawn('sh', ['-c', ENTER_CGROUPS, 'sh', ...args], {
+    ...opts,
+    env: { PATH, SY_CGROUPS: cg.dirs.join(':') },
+  });
 }
 
 /** Without cgroups the kernel reports no events; the programs' own complaints are all there is. */
