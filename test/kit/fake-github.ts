@@ -240,11 +240,21 @@ export async function startFakeGitHub(
   const repoJson = (full: string) => {
     const r = fake.repos.get(full) ?? setRepo(full);
     const [owner = '', name = ''] = full.split('/');
+    // What the caller (the bot) may do there, as GitHub answers an authenticated request.
+    const level = permissions.get(`${full}:${botLogin.toLowerCase()}`) ?? opts.defaultPermission ?? 'write';
+    const rank = ['none', 'read', 'triage', 'write', 'maintain', 'admin'].indexOf(level);
     return {
       id: full.length,
       name,
       owner: { login: owner },
       html_url: `https://github.com/${full}`,
+      permissions: {
+        admin: rank >= 5,
+        maintain: rank >= 4,
+        push: rank >= 3,
+        triage: rank >= 2,
+        pull: rank >= 1,
+      },
       ...r,
     };
   };

@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { generateKeyPairSync } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -124,6 +125,47 @@ describe('npm run doctor (issue 12)', () => {
       );
     } finally {
       await bad.close();
+    }
+  }, 60_000);
+
+  it('GitHub: a fine-grained token needs push on each CHAT_REPOS repository; an App needs its permissions and events', async () => {
+    const fine = await startFakeGitHub({ token: 'ghp_doctor', tokenScopes: null });
+    fine.setPermission('acme/web', fine.botLogin, 'read');
+    const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+    const pem = privateKey.export({ type: 'pkcs1', format: 'pem' }).toString();
+    const app = await startFakeGitHub({
+      appPermissions: {
+        contents: 'read',
+        pull_requests: 'write',
+        issues: 'write',
+        metadata: 'read',
+        checks: 'read',
+      },
+      appEvents: ['issue_comment', 'pull_request'],
+    });
+    try {
+      const token = await doctor({
+        ...env,
+        GITHUB_API_URL: fine.url,
+        CHAT_REPOS: 'room=acme/web,dm=acme/api',
+      });
+      expect(token.code).toBe(1);
+      expect(token.out).toMatch(/^PROBLEM +github: token of switchyard-bot cannot push to acme\/web/m);
+      expect(token.out).not.toMatch(/cannot push to acme\/api/);
+      const { GITHUB_TOKEN: _t, ...noToken } = env;
+      const r = await doctor({
+        ...noToken,
+        GITHUB_API_URL: app.url,
+        GITHUB_APP_ID: '42',
+        GITHUB_PRIVATE_KEY: pem,
+      });
+      expect(r.code).toBe(1);
+      expect(r.out).toMatch(/^PROBLEM +github: App switchyard lacks permissions contents: write/m);
+      expect(r.out).toMatch(
+        /^PROBLEM +github: App switchyard does not subscribe to pull_request_review_comment, pull_request_review, issues, check_run, check_suite/m,
+      );
+    } finally {
+      await Promise.all([fine.close(), app.close()]);
     }
   }, 60_000);
 
