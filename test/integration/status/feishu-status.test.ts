@@ -100,6 +100,20 @@ describe('one live status card per ticket on Feishu (issue 9)', () => {
     expect(await ctx.redis.llen(ctx.keys.ticketCards('T1'))).toBe(cardsBefore);
     expect(subtitle(id)).toContain('Waiting for an answer');
 
+    // R-H5: the same card pressed in another chat (forwarded there) neither answers nor pauses.
+    for (const action of ['answer:1', 'pause'])
+      await send(
+        cardAction({
+          value: { action },
+          openMessageId: id,
+          operatorOpenId: 'ou_alice',
+          chatId: 'oc_elsewhere',
+        }),
+      );
+    await new Promise((r) => setTimeout(r, 500));
+    expect(await isPaused(ctx, 'T1')).toBe(false);
+    expect(subtitle(id)).toContain('Waiting for an answer');
+
     await send(cardAction({ value: { action: 'answer:2' }, openMessageId: id, operatorOpenId: 'ou_alice' }));
     const answered = await waitFor(
       () => w.llm.requests.find((r) => JSON.stringify(r.messages).includes('pressed answer 2')),
