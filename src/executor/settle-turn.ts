@@ -4,7 +4,7 @@ import { enqueueEffect } from '../outbox/enqueue.ts';
 import type { TurnOutcome } from '../session/turn-outcome.ts';
 import { wasTakenBy } from '../tickets/handback.ts';
 import { isClosedState } from '../tickets/retention.ts';
-import { setTicketState } from '../tickets/ticket-store.ts';
+import { getTicket, setTicketState } from '../tickets/ticket-store.ts';
 import { handBack } from './tools/handback-tools.ts';
 import { returnBatch } from './turn-inputs.ts';
 import type { TurnScope } from './turn-scope.ts';
@@ -57,6 +57,6 @@ export async function settleTurn(scope: TurnScope, outcome: TurnOutcome): Promis
 /** A turn that left its ticket done or cancelled deletes the checkout (issue 14 "lifecycle"). */
 async function releaseIfClosed(scope: TurnScope): Promise<void> {
   const { ctx } = scope.rt;
-  const state = await ctx.redis.hget(ctx.keys.ticket(scope.ticket.id), 'state');
-  if (state !== null && isClosedState(JSON.parse(state))) await releaseCheckout(ctx, scope.ticket.id);
+  const ticket = await getTicket(ctx, scope.ticket.id);
+  if (ticket && isClosedState(ticket.state)) await releaseCheckout(ctx, scope.ticket.id);
 }

@@ -13,6 +13,7 @@ export function ticketOwnKeys(keys: Keys, id: string): string[] {
   return [
     keys.ticket(id),
     keys.ticketCards(id),
+    keys.ticketDataCards(id),
     keys.ticketSessions(id),
     keys.ticketInbox(id),
     keys.ticketDataCards(id),
@@ -30,11 +31,21 @@ export function ticketOwnKeys(keys: Keys, id: string): string[] {
     keys.outboxByTicket(id),
     keys.pause(id),
     keys.breakerTrip(id),
+    // The turn-job counter of schedule-turn.ts (its name is built there from `turnScheduled`).
+    `${keys.turnScheduled(id)}:seq`,
     keys.session(session),
     keys.transcript(session),
     keys.transcriptMeta(session),
     keys.sessionRevisions(session),
   ];
+}
+
+/**
+ * A ticket's short-lived flags and locks: they carry their own short TTLs, which a retention TTL
+ * must not lengthen; a purge deletes them with the rest.
+ */
+export function ticketTransientKeys(keys: Keys, id: string): string[] {
+  return [keys.turnScheduled(id), keys.turnLock(id), keys.statusScheduled(id), keys.statusLock(id)];
 }
 
 /** The keys of one card besides its index entry: record, full text and routing bookkeeping. */

@@ -7,6 +7,7 @@ import type { Ctx } from '../../../src/context.ts';
 import { workspacePaths } from '../../../src/executor/workspace/workspace.ts';
 import { sweepRetention } from '../../../src/safety/retention-sweep.ts';
 import { refKey } from '../../../src/tickets/ref-key.ts';
+import { ticketOwnKeys, ticketTransientKeys } from '../../../src/tickets/ticket-keys.ts';
 import { addTicketRefs, createTicket, getTicket, setTicketState } from '../../../src/tickets/ticket-store.ts';
 import { startTestApp, type TestApp } from '../../kit/app.ts';
 import { localMessage, send } from '../routing/helpers.ts';
@@ -112,6 +113,22 @@ describe('retention of closed tickets, their transcripts and cards', () => {
     expect((await sweepRetention(ctx)).purged).toContain(t.id);
     expect(await ctx.redis.zscore(ctx.keys.tickets(), t.id)).toBeNull();
     for (const ref of refs) expect(await ctx.redis.sismember(ctx.keys.refIndex(ref), t.id)).toBe(0);
+  });
+
+  it('every per-ticket key in keys.ts is either kept with the ticket, its reference list, or transient', () => {
+    const { keys } = app.ctx;
+    const listed = new Set([
+      ...ticketOwnKeys(keys, 'T9'),
+      ...ticketTransientKeys(keys, 'T9'),
+      keys.ticketRefs('T9'),
+      keys.ticket('T9'),
+    ]);
+    const perTicket = Object.values(keys)
+      .filter((fn): fn is (id: string) => string => typeof fn === 'function' && fn.length === 1)
+      .map((fn) => fn('T9'))
+      .filter((key) => /:(ticket|pause|outbox:ticket|breaker):T9(:|$)/.test(key));
+    // A key added for a ticket without a place here would never expire (Redis runs noeviction).
+    expect(perTicket.filter((key) => !listed.has(key))).toEqual([]);
   });
 
   it('the cards index stays bounded by CARDS_INDEX_MAX and by age, whatever arrives', async () => {

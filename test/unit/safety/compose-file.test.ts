@@ -19,7 +19,7 @@ describe('docker-compose.yml', async () => {
   it('publishes only the bot port', () => {
     const published = Object.entries(compose.services).filter(([, s]) => s.ports?.length);
     expect(published.map(([name]) => name)).toEqual(['bot']);
-    expect(bot.ports).toEqual(['${PORT:-3000}:3000']);
+    expect(bot.ports).toEqual([`\${PORT:-3000}:3000`]);
   });
 
   it('Redis requires a password from the environment, and the bot connects with it', () => {
@@ -27,7 +27,7 @@ describe('docker-compose.yml', async () => {
     expect(command).toContain('--requirepass "$$REDIS_PASSWORD"');
     expect(command).toContain('--maxmemory-policy noeviction');
     expect(redis.environment?.REDIS_PASSWORD).toMatch(/^\$\{REDIS_PASSWORD:\?.+\}$/);
-    expect(redis.environment?.REDISCLI_AUTH).toBe('${REDIS_PASSWORD}');
-    expect(bot.environment?.REDIS_URL).toBe('redis://:${REDIS_PASSWORD}@redis:6379');
+    expect(redis.environment?.REDISCLI_AUTH).toBe(`\${REDIS_PASSWORD}`);
+    expect(bot.environment?.REDIS_URL).toBe(`redis://:\${REDIS_PASSWORD}@redis:6379`);
   });
 });
