@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { channelChats, channelUsers } from './safety/channel-entries.ts';
-import { contextWindowFor } from './session/context/context-window.ts';
+import { defaultContextTokens } from './session/context/context-window.ts';
 
 const flag = (dflt: boolean) =>
   z
@@ -213,8 +213,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     executorModel: e.EXECUTOR_MODEL ?? e.LLM_MODEL,
     llmProvider: e.LLM_PROVIDER ?? providerOfBaseUrl(e.LLM_BASE_URL),
     mainContextTokens:
-      e.MAIN_CONTEXT_TOKENS ?? e.LLM_CONTEXT_TOKENS ?? contextWindowFor(e.MAIN_MODEL ?? e.LLM_MODEL),
+      e.MAIN_CONTEXT_TOKENS ?? e.LLM_CONTEXT_TOKENS ?? defaultContextTokens(e.MAIN_MODEL ?? e.LLM_MODEL),
     executorContextTokens:
-      e.EXECUTOR_CONTEXT_TOKENS ?? e.LLM_CONTEXT_TOKENS ?? contextWindowFor(e.EXECUTOR_MODEL ?? e.LLM_MODEL),
+      e.EXECUTOR_CONTEXT_TOKENS ??
+      e.LLM_CONTEXT_TOKENS ??
+      defaultContextTokens(e.EXECUTOR_MODEL ?? e.LLM_MODEL),
   };
 }

@@ -1,4 +1,4 @@
-import { contextWindowFor } from './context/context-window.ts';
+import { defaultContextTokens } from './context/context-window.ts';
 import { modelStep } from './model-step.ts';
 import { openTurn } from './open-turn.ts';
 import { defaultRetryPolicy } from './retry-policy.ts';
@@ -47,7 +47,7 @@ export async function runTurn(opts: RunTurnOptions): Promise<TurnOutcome> {
     signal: opts.signal,
     context: {
       state: transcript.context,
-      window: opts.contextTokens ?? contextWindowFor(opts.model.model),
+      window: opts.contextTokens ?? defaultContextTokens(opts.model.model),
       factor: 1,
     },
   };

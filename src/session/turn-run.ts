@@ -54,7 +54,7 @@ export interface RunTurnOptions {
   signal?: AbortSignal;
   /**
    * The model's context window in tokens (R-H2): past ~75 % of it the transcript is compacted.
-   * Defaults to the known window of `model.model` (see `contextWindowFor`).
+   * Defaults to the working window of `model.model` (see `defaultContextTokens`).
    */
   contextTokens?: number;
 }

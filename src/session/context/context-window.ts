@@ -32,3 +32,16 @@ export function contextWindowFor(model: string): number {
   }
   return best?.[1] ?? UNKNOWN_MODEL_CONTEXT_TOKENS;
 }
+
+/**
+ * The window a session works in when `LLM_CONTEXT_TOKENS` is not set: the model's own, but no
+ * more than 128K. A 1M-token model would otherwise send up to ~750K prompt tokens per step before
+ * its first compaction: cached or not, that is billed, and a turn's token budget (`maxTokens`,
+ * 2M, counting every prompt token) would stop the turn after three such steps instead of letting
+ * it compact. Set `LLM_CONTEXT_TOKENS` to use more of a large window.
+ */
+export const DEFAULT_WORKING_WINDOW = 131_072;
+
+/** The default window of `model` (see `DEFAULT_WORKING_WINDOW`). */
+export const defaultContextTokens = (model: string): number =>
+  Math.min(contextWindowFor(model), DEFAULT_WORKING_WINDOW);

@@ -3,7 +3,8 @@ import { ConfigError, loadConfig } from '../../../src/config.ts';
 
 describe('context window configuration (issue 12, R-H2)', () => {
   it('R-H2: each session kind gets its model’s known window unless LLM_CONTEXT_TOKENS or its own variable says otherwise', () => {
-    expect(loadConfig({}).executorContextTokens).toBe(1_000_000);
+    expect(loadConfig({}).executorContextTokens).toBe(131_072); // deepseek-flash's 1M, capped to the working window
+    expect(loadConfig({ LLM_MODEL: 'gpt-4o' }).executorContextTokens).toBe(128_000);
     const mixed = loadConfig({ MAIN_MODEL: 'gpt-4o', EXECUTOR_MODEL: 'my-local-model' });
     expect(mixed.mainContextTokens).toBe(128_000);
     expect(mixed.executorContextTokens).toBe(128_000);
