@@ -11,6 +11,14 @@ export interface Layer {
   problems: ArtifactProblem[];
 }
 
+/** Where a layer's files come from when not the file system (a committed tree). */
+export interface LayerFiles {
+  /** The file names in `folder` (none when it is missing). */
+  list(folder: string): Promise<string[]>;
+  /** A file's text, or why it is refused. */
+  read(rel: string, maxBytes: number): Promise<{ ok: true; text: string } | { ok: false; why: string }>;
+}
+
 export interface LayerSpec {
   tier: Tier;
   /** The folder paths are relative to this root (the repository, or the ticket's checkout). */
@@ -19,6 +27,8 @@ export interface LayerSpec {
   folders: Partial<Record<ArtifactKind, string>>;
   /** For a checkout: refuse links leading out of it, so a repository cannot read host files. */
   confined?: boolean;
+  /** Read through this instead of the file system (a project's committed `.fleet/`, issue 13). */
+  files?: LayerFiles;
 }
 
 /** A repository's `.fleet/` may not flood the prompt or the start of a turn. */
@@ -32,11 +42,13 @@ const MAX_BYTES = 64 * 1024;
 export async function loadLayer(spec: LayerSpec): Promise<Layer> {
   const layer: Layer = { tier: spec.tier, artifacts: [], problems: [] };
   for (const [kind, folder] of Object.entries(spec.folders) as [ArtifactKind, string][]) {
-    const names = await readdir(join(spec.root, folder)).catch(() => [] as string[]);
+    const names = spec.files
+      ? await spec.files.list(folder)
+      : await readdir(join(spec.root, folder)).catch(() => [] as string[]);
     const files = names.filter((n) => n.endsWith(`.${kind}.md`)).sort();
     for (const name of files.slice(0, MAX_FILES)) {
       const rel = join(folder, name);
-      const read = await readConfined(spec, rel);
+      const read = spec.files ? await spec.files.read(rel, MAX_BYTES) : await readConfined(spec, rel);
       if (!read.ok) {
         layer.problems.push({ file: rel, code: 'unreadable', message: read.why });
         continue;

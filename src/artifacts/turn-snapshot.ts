@@ -26,6 +26,11 @@ export interface TurnArtifacts {
   project: TieredSkill[];
   /** Files refused and references that did not resolve, as `file:line: message`. */
   problems: string[];
+  /**
+   * The ticket had no checkout when the turn started, so the project tier is not in yet: it joins
+   * at the first model request after the checkout exists, in the same turn (issue 15).
+   */
+  projectPending?: boolean;
 }
 
 const plain = ({ name, description, text }: Skill): Skill =>

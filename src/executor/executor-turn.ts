@@ -1,5 +1,5 @@
 import { DelayedError, type Job } from 'bullmq';
-import { resolveTurnArtifacts } from '../artifacts/turn-artifacts.ts';
+import { resolveTurnArtifacts, withProjectTier } from '../artifacts/turn-artifacts.ts';
 import { promptArtifacts } from '../artifacts/turn-snapshot.ts';
 import type { TriggerCard } from '../cards/card.ts';
 import { loadCard } from '../cards/ingest.ts';
@@ -23,6 +23,7 @@ import { withTurnLock } from './turn-lock.ts';
 import type { TurnScope } from './turn-scope.ts';
 import { readAgentsMd } from './workspace/agents-md.ts';
 import { noteBotRounds } from './workspace/bot-rounds.ts';
+import { involvesForkCode } from './workspace/fork-code.ts';
 
 export type ExecutorTurnResult = TurnOutcome | { kind: 'nothing' | 'paused' | 'no_model' };
 
@@ -71,7 +72,9 @@ async function turn(rt: Runtime, ticketId: string, turnId: string): Promise<Exec
   const artifacts = await resolveTurnArtifacts(rt, ticket, turnId);
   // R-H5: cards from outside the ticket's repository or chat are shown as data, never requests.
   const dataCards = await dataLabels(ctx, ticketId, [...batch.keys()]);
-  const scope: TurnScope = { rt, ticket, turnId, batch, artifacts, dataCards };
+  // Issue 13: a ticket about a fork's PR runs its commands with no network at all.
+  const forkCode = await involvesForkCode(ctx, ticket.id, ticket.repo);
+  const scope: TurnScope = { rt, ticket, turnId, batch, artifacts, dataCards, forkCode };
   const noted = await noteBotRounds(scope);
   const sessionId = executorSessionId(ticketId);
   const gate = async () =>
@@ -89,6 +92,9 @@ async function turn(rt: Runtime, ticketId: string, turnId: string): Promise<Exec
     tools,
     hooks: {
       systemPrompt: async () => {
+        // Issue 15: the project tier joins at the first request after the checkout exists.
+        const current = await withProjectTier(rt, ticket, turnId, scope.artifacts ?? artifacts);
+        scope.artifacts = current;
         const p = await buildSystemPrompt(rt.prompts, rt.prompts.reader, {
           role: 'executor',
           sessionId,
@@ -96,7 +102,7 @@ async function turn(rt: Runtime, ticketId: string, turnId: string): Promise<Exec
           environment: executorEnvironment(scope),
           agentsMd: await readAgentsMd(scope),
           ...(ticket.inferred ? { inferredRuleIds: ticket.inferred.rules.map((r) => r.id) } : {}),
-          artifacts: promptArtifacts(artifacts),
+          artifacts: promptArtifacts(current),
         });
         return { text: p.text, revision: p.promptsRevision };
       },

@@ -14,6 +14,11 @@ export interface TurnScope {
   artifacts?: TurnArtifacts;
   /** Cards of the batch from outside the ticket's repository or chat: card id → data label (R-H5). */
   dataCards?: Map<string, string>;
+  /**
+   * The ticket involves a PR whose head is in a fork (issue 13 "Untrusted checkout content"):
+   * every command of this turn runs with network `none`, whatever `SANDBOX_NETWORK` says.
+   */
+  forkCode?: boolean;
 }
 
 /** Requests that must be acknowledged or handed back before work tools run (R-C2). */

@@ -38,6 +38,8 @@ export async function runInCheckout(
     const got = await runOnCheckout(config, ws, ['bash', '-c', command], {
       writable: mayWriteCheckout(scope),
       timeoutMs: secs * 1000,
+      // Issue 13: code from a fork's PR runs with no network at all.
+      ...(scope.forkCode ? { network: 'none' as const } : {}),
     });
     if (!got.ok) return got;
     const r = got.result;

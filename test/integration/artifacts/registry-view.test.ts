@@ -1,4 +1,3 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadCard } from '../../../src/cards/ingest.ts';
@@ -6,6 +5,7 @@ import { savePrompts } from '../../../src/prompts/index.ts';
 import { readTool } from '../../../src/router/main/context-tools.ts';
 import type { ToolResult } from '../../../src/session/tool.ts';
 import { createTicket } from '../../../src/tickets/ticket-store.ts';
+import { makeBareRepo } from '../executor/harness.ts';
 import { localMessage, send } from '../routing/helpers.ts';
 import { type ArtifactWorld, callCtx, startArtifactWorld } from './harness.ts';
 
@@ -28,7 +28,12 @@ describe('orchestrator_read artifacts (R-G2, R-G3)', () => {
     v.artifacts.find((a) => a.kind === kind && a.name === name);
 
   beforeAll(async () => {
-    w = await startArtifactWorld({}, { TRUST_PROJECT_SKILLS: '1' }, { workers: false });
+    // A loopback GitHub API: the test's repository is a file:// one (issue 13 protocol allow-list).
+    w = await startArtifactWorld(
+      {},
+      { TRUST_PROJECT_SKILLS: '1', GITHUB_API_URL: 'http://127.0.0.1:9' },
+      { workers: false },
+    );
     const saved = await savePrompts(
       w.rt.prompts,
       { baseRevision: 0, skills: [{ name: 'code-review', text: 'TEAM review rules.' }] },
@@ -53,20 +58,20 @@ describe('orchestrator_read artifacts (R-G2, R-G3)', () => {
     const card = await loadCard(w.app.ctx, await send(w.app.ctx, localMessage('Please fix the docs')));
     if (!card) throw new Error('no card');
     const ticket = await createTicket(w.app.ctx, card, { why: 'test' });
-    const dir = join(w.bundled, 'checkout');
-    mkdirSync(join(dir, '.fleet/skills'), { recursive: true });
-    mkdirSync(join(dir, '.fleet/roles'), { recursive: true });
-    writeFileSync(
-      join(dir, '.fleet/skills/code-review.skill.md'),
-      '---\nname: code-review\n---\nPROJECT rules.\n',
-    );
-    writeFileSync(
-      join(dir, '.fleet/roles/pusher.role.md'),
-      '---\nname: pusher\nprofile: reviewer\n---\nBe brief.\n\n## Your tools\n\n- git push\n',
-    );
+    // Issue 13: the project's .fleet/ is read from its base branch's committed tree.
+    const repo = makeBareRepo(join(w.bundled, 'project'), {
+      '.fleet/skills/code-review.skill.md': '---\nname: code-review\n---\nPROJECT rules.\n',
+      '.fleet/roles/pusher.role.md':
+        '---\nname: pusher\nprofile: reviewer\n---\nBe brief.\n\n## Your tools\n\n- git push\n',
+    });
     await w.app.ctx.redis.set(
       w.app.ctx.keys.ticketWorkspace(ticket.id),
-      JSON.stringify({ dir, repo: 'acme/web' }),
+      JSON.stringify({
+        dir: join(w.bundled, 'checkout'),
+        repo: 'acme/web',
+        cloneUrl: repo.url,
+        base: 'main',
+      }),
     );
     const v = await read('artifacts', ticket.id);
     expect(row(v, 'skill', 'code-review')).toMatchObject({ tier: 'project', shadowed: ['bundled', 'team'] });
