@@ -1,4 +1,5 @@
 import type { Config } from '../config.ts';
+import { TruncatedAnswerError } from '../session/errors/truncated-answer-error.ts';
 import { describeModelError } from '../session/retry-policy.ts';
 
 /** HTTP status of an SDK error (either SDK), if it has one. */
@@ -16,6 +17,8 @@ export function modelFix(err: unknown, config: Config, model: string): { detail:
   const detail = describeModelError(err);
   const status = statusOf(err);
   const url = config.LLM_BASE_URL;
+  if (err instanceof TruncatedAnswerError)
+    return { detail, fix: `raise LLM_MAX_TOKENS (now ${config.LLM_MAX_TOKENS})` };
   if (status === 401 || status === 403) return { detail, fix: `set LLM_API_KEY to a valid key for ${url}` };
   if (status === 404 || /model.{0,20}(not exist|not found|does not exist)|model: /i.test(detail))
     return {

@@ -1,6 +1,6 @@
 import type { Message, Usage } from '@anthropic-ai/sdk/resources/messages/messages';
 import type { ThinkingBlock, ToolCall } from './chat-message.ts';
-import { MalformedToolCallError } from './errors/malformed-tool-call-error.ts';
+import { TruncatedAnswerError } from './errors/truncated-answer-error.ts';
 import type { ModelReply } from './model-reply.ts';
 
 /** Anthropic's token counts in our terms, the cache reads and writes kept apart (R-H2). */
@@ -31,7 +31,7 @@ const CUT_SHORT = new Set(['max_tokens', 'model_context_window_exceeded']);
 /**
  * A Messages API answer as our assistant message: text blocks joined, `tool_use` blocks as tool
  * calls with their input re-serialised. An answer cut short (`max_tokens`) whose last block is a
- * tool call is refused like a malformed one (retried, never stored), since its input may be
+ * tool call is refused (`TruncatedAnswerError`: retried, never stored), since its input may be
  * partial. `refusal` and `end_turn` end the turn with whatever text came. Thinking blocks (asked
  * for, or the model's default) are kept with their signatures to be sent back (R-H1).
  */
@@ -59,7 +59,7 @@ export function fromAnthropicMessage(msg: Pick<Message, 'content' | 'stop_reason
   }
   const last = msg.content.at(-1);
   if (msg.stop_reason && CUT_SHORT.has(msg.stop_reason) && last?.type === 'tool_use') {
-    throw new MalformedToolCallError(last.name, `(cut short by stop_reason ${msg.stop_reason})`);
+    throw new TruncatedAnswerError(last.name, msg.stop_reason);
   }
   const { cacheWriteTokens: _write, ...usage } = anthropicUsage(msg.usage);
   return {

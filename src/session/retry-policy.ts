@@ -4,6 +4,7 @@ import {
 } from '@anthropic-ai/sdk';
 import { APIConnectionError, APIError } from 'openai';
 import { MalformedToolCallError } from './errors/malformed-tool-call-error.ts';
+import { TruncatedAnswerError } from './errors/truncated-answer-error.ts';
 
 export interface RetryPolicy {
   /** Attempts in all, the first included. */
@@ -30,7 +31,7 @@ export function retryDelay(err: unknown, attempt: number, policy: RetryPolicy): 
 
 export function isTransient(err: unknown): boolean {
   if (err instanceof MalformedToolCallError || err instanceof APIConnectionError) return true;
-  if (err instanceof AnthropicConnectionError) return true;
+  if (err instanceof AnthropicConnectionError || err instanceof TruncatedAnswerError) return true;
   const status = httpStatus(err);
   // Anthropic's 529 `overloaded_error` falls under >= 500.
   return status !== undefined && ([408, 409, 429].includes(status) || status >= 500);
@@ -67,6 +68,8 @@ export function describeModelError(err: unknown): string {
   const http = httpError(err);
   if (http) return `model endpoint answered ${http.status}: ${http.message}`;
   // People read this in the blocked message: name the tool, never echo the garbled arguments.
+  if (err instanceof TruncatedAnswerError)
+    return `the model's answer hit its token cap inside tool call "${err.toolName}": raise LLM_MAX_TOKENS`;
   if (err instanceof MalformedToolCallError)
     return `the model sent a malformed tool call "${err.toolName}" (its arguments are not JSON)`;
   if (err instanceof Error) return `${err.name}: ${err.message}`;

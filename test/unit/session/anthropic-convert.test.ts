@@ -4,7 +4,8 @@ import { fromAnthropicMessage } from '../../../src/session/anthropic-reply.ts';
 import { toAnthropicMessages, toAnthropicParams } from '../../../src/session/anthropic-request.ts';
 import { claudeVersion, thinkingParams } from '../../../src/session/anthropic-thinking.ts';
 import type { ChatMessage } from '../../../src/session/chat-message.ts';
-import { MalformedToolCallError } from '../../../src/session/errors/malformed-tool-call-error.ts';
+import { TruncatedAnswerError } from '../../../src/session/errors/truncated-answer-error.ts';
+import { describeModelError, isTransient } from '../../../src/session/retry-policy.ts';
 
 const call = (id: string, name: string, args: unknown) => ({
   id,
@@ -129,7 +130,15 @@ describe('a Messages API answer as our assistant message (issue 12, R-H1)', () =
       name: 'write_file',
       input: { path: 'a' },
     } as Message['content'][number];
-    expect(() => fromAnthropicMessage(message([tool], 'max_tokens'))).toThrow(MalformedToolCallError);
+    let cut: unknown;
+    try {
+      fromAnthropicMessage(message([tool], 'max_tokens'));
+    } catch (err) {
+      cut = err;
+    }
+    expect(cut).toBeInstanceOf(TruncatedAnswerError);
+    expect(isTransient(cut)).toBe(true);
+    expect(describeModelError(cut)).toMatch(/inside tool call "write_file": raise LLM_MAX_TOKENS/);
     const textOnly = fromAnthropicMessage(
       message([{ type: 'text', text: 'partial', citations: null }], 'max_tokens'),
     );
