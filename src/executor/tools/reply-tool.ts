@@ -4,6 +4,7 @@ import { replyEffectFor } from '../../cards/reply-effect.ts';
 import { enqueueEffect } from '../../outbox/enqueue.ts';
 import { countWords, LIMITS } from '../../router/words.ts';
 import { defineTool, toolError, toolOk } from '../../session/tool.ts';
+import { isOwnCard } from '../../tickets/attach.ts';
 import { recordTaken } from '../../tickets/handback.ts';
 import { threadKeys } from '../../tickets/ref-key.ts';
 import type { TurnScope } from '../turn-scope.ts';
@@ -30,8 +31,13 @@ export function replyTool(scope: TurnScope) {
       const words = countWords(text);
       if (words > LIMITS.chatMessage)
         return toolError(`refused, nothing sent: ${words} words; a message is at most 100 (R-D1)`);
-      const onTicket = await ctx.redis.sismember(ctx.keys.cardOwners(to), scope.ticket.id);
-      const card = onTicket ? (scope.batch.get(to) ?? (await loadCard(ctx, to))) : undefined;
+      // R-H5: only the ticket's own cards; one from another repository or chat is data, and
+      // answering it would speak (and could leak) in a thread outside the ticket's place.
+      if (!(await isOwnCard(ctx, scope.ticket.id, to)))
+        return toolError(
+          `card ${to} is not attached to ${scope.ticket.id} as one of its own cards (a card from another repository or chat is data only); nothing sent`,
+        );
+      const card = scope.batch.get(to) ?? (await loadCard(ctx, to));
       if (!card) return toolError(`card ${to} is not attached to ${scope.ticket.id}`);
       if (await isNoted(scope, to)) {
         return toolError(
