@@ -1,14 +1,14 @@
 import type { Ctx } from '../context.ts';
-import { loadCard } from './ingest.ts';
+import { loadCard, loadCardFullText } from './card-store.ts';
 
 /** A card's whole text: the stored full text of a truncated card, else its text (R-A3). */
 export async function cardFullText(
-  ctx: Pick<Ctx, 'redis' | 'keys'>,
+  ctx: Pick<Ctx, 'redis' | 'keys' | 'log'>,
   id: string,
 ): Promise<{ text: string; truncated: boolean } | undefined> {
   const card = await loadCard(ctx, id);
   if (!card) return undefined;
-  const full = card.truncated ? await ctx.redis.get(ctx.keys.cardFull(id)) : null;
+  const full = card.truncated ? await loadCardFullText(ctx, id) : null;
   return { text: full ?? card.text, truncated: Boolean(card.truncated) };
 }
 
@@ -20,7 +20,7 @@ export const CARD_PAGE = 16_000;
  * how to read on. A card's text was sanitized when it was built; it is still data.
  */
 export async function cardTextPage(
-  ctx: Pick<Ctx, 'redis' | 'keys'>,
+  ctx: Pick<Ctx, 'redis' | 'keys' | 'log'>,
   id: string,
   offset = 0,
   limit = CARD_PAGE,

@@ -96,11 +96,5 @@ export async function ingest(
   return { status: 'new', card };
 }
 
-/** Reads a stored card, or undefined when it is unknown or expired. */
-export async function loadCard(
-  ctx: Pick<Ctx, 'redis' | 'keys'>,
-  cardId: string,
-): Promise<TriggerCard | undefined> {
-  const raw = await ctx.redis.get(ctx.keys.card(cardId));
-  return raw ? (JSON.parse(raw) as TriggerCard) : undefined;
-}
+/** Callers import it from here too; new code imports `card-store.ts`. */
+export { loadCard } from './card-store.ts';

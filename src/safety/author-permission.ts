@@ -1,4 +1,5 @@
 import type { TriggerCard } from '../cards/card.ts';
+import { replaceCard } from '../cards/card-store.ts';
 import { splitRepo } from '../channels/github/client.ts';
 import { type GitHubRepoAccess, githubRepoAccess } from '../channels/github/repo-client.ts';
 import type { Ctx } from '../context.ts';
@@ -32,7 +33,7 @@ export async function withAuthorPermission(ctx: Ctx, card: TriggerCard): Promise
   if (!github) return card;
   const permission = await lookUp(ctx, github, card.origin.repo, card.author.id);
   const enriched: TriggerCard = { ...card, author: { ...card.author, permission } };
-  await ctx.redis.set(ctx.keys.card(card.id), JSON.stringify(enriched), 'KEEPTTL');
+  await replaceCard(ctx, enriched);
   return enriched;
 }
 

@@ -1,5 +1,6 @@
 import type { TriggerCard } from '../cards/card.ts';
 import { parentLine } from '../cards/card-context.ts';
+import { replaceCard } from '../cards/card-store.ts';
 import type { Ctx } from '../context.ts';
 import { feishuClient, feishuMessage, getMessage } from './feishu-reads.ts';
 import { authorLine } from './source-text.ts';
@@ -22,7 +23,7 @@ export async function withParentContext(ctx: Ctx, card: TriggerCard): Promise<Tr
     const m = feishuMessage(ctx, item);
     const parent = parentLine(card.replyTo, authorLine(m.author), m.title ? `${m.title}\n${m.text}` : m.text);
     const enriched: TriggerCard = { ...card, context: { ...card.context, parent } };
-    await ctx.redis.set(ctx.keys.card(card.id), JSON.stringify(enriched), 'KEEPTTL');
+    await replaceCard(ctx, enriched);
     return enriched;
   } catch (err) {
     ctx.log.debug({ err, cardId: card.id }, 'parent message look-up failed');

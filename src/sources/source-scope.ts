@@ -17,7 +17,7 @@ export interface SourceScope {
  * the repositories and chats of the cards attached to it. A name the model types is never added.
  */
 export async function sourceScope(
-  ctx: Pick<Ctx, 'redis' | 'keys'>,
+  ctx: Pick<Ctx, 'redis' | 'keys' | 'log'>,
   ticket: Ticket,
   batch: Iterable<TriggerCard> = [],
 ): Promise<SourceScope> {

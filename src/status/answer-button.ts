@@ -1,9 +1,10 @@
 import type { TriggerCard } from '../cards/card.ts';
+import { replaceCard } from '../cards/card-store.ts';
 import type { Ctx } from '../context.ts';
 import { markStatusDirty } from './schedule-status.ts';
 import type { StatusAnswer, StatusQuestion } from './status-model.ts';
 
-type ButtonCtx = Pick<Ctx, 'redis' | 'keys' | 'queues' | 'now'>;
+type ButtonCtx = Pick<Ctx, 'redis' | 'keys' | 'queues' | 'now' | 'log'>;
 
 const ANSWER = /^button:answer:(\d+)$/;
 
@@ -34,7 +35,7 @@ export async function noteAnswerButton(
       text: `${by} pressed answer ${n} to the question "${q.question}": ${choice}${first ? '' : ' (the question was already answered)'}`,
       facts: { ...card.facts, ticket: ticketId, question: q.question, choice: n, answer: choice },
     };
-    await ctx.redis.set(ctx.keys.card(card.id), JSON.stringify(answered), 'KEEPTTL');
+    await replaceCard(ctx, answered);
     await markStatusDirty(ctx, ticketId);
     return;
   }

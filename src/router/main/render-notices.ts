@@ -7,7 +7,7 @@ import type { NoticeRef } from '../follow-up-notices.ts';
  * steer that ticket (R-H5) says so: it is data, and `orchestrator_stop` refuses to act on it.
  */
 export async function renderNotices(
-  ctx: Pick<Ctx, 'redis' | 'keys'>,
+  ctx: Pick<Ctx, 'redis' | 'keys' | 'log'>,
   notices: Map<string, NoticeRef[]>,
 ): Promise<string> {
   const lines = [

@@ -8,7 +8,7 @@ import type { Ticket } from '../../tickets/ticket.ts';
 import { getTicket, ticketAttachments } from '../../tickets/ticket-store.ts';
 import { executorSessionId, summarize, type TicketSummary } from './ticket-summary.ts';
 
-type ReadCtx = Pick<Ctx, 'redis' | 'keys'>;
+type ReadCtx = Pick<Ctx, 'redis' | 'keys' | 'log'>;
 
 const EXCERPT = 280;
 const parse = (s: string): unknown => JSON.parse(s);
