@@ -3,6 +3,7 @@ import { scheduleTurn } from '../executor/schedule-turn.ts';
 import type { TurnScope } from '../executor/turn-scope.ts';
 import { countWords, LIMITS } from '../router/words.ts';
 import { defineTool, toolError, toolOk } from '../session/tool.ts';
+import { queueNote } from '../tickets/notes.ts';
 import { isPaused } from '../tickets/pause.ts';
 import type { Ticket } from '../tickets/ticket.ts';
 import { getTicket, listTickets } from '../tickets/ticket-store.ts';
@@ -43,10 +44,7 @@ export function messagePeerTool(scope: TurnScope) {
       if (!to.length) return toolError('no other open ticket runs your crew');
       const note = `From ${scope.ticket.id}'s executor (a peer of your crew): ${text}`;
       for (const peer of to) {
-        await ctx.redis.rpush(
-          ctx.keys.ticketNotes(peer.id),
-          JSON.stringify({ from: `peer:${scope.ticket.id}`, text: note, at: ctx.now() }),
-        );
+        await queueNote(ctx, peer.id, `peer:${scope.ticket.id}`, note);
         if (!(await isPaused(ctx, peer.id))) await scheduleTurn(ctx, peer.id);
       }
       return toolOk(`message queued for ${to.map((p) => p.id).join(', ')}`);

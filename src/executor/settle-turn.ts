@@ -50,7 +50,7 @@ export async function settleTurn(scope: TurnScope, outcome: TurnOutcome): Promis
       );
     if (effect) await enqueueEffect(ctx, { key: `blocked:${turnId}`, effect, ticketId: ticket.id });
   }
-  await ctx.redis.del(ctx.keys.turnBatch(turnId), `${ctx.keys.turnBatch(turnId)}:notes`);
+  await ctx.redis.del(ctx.keys.turnBatch(turnId), ctx.keys.turnNotes(turnId));
   await releaseIfClosed(scope);
 }
 

@@ -26,13 +26,3 @@ export async function returnBatch(ctx: C, ticketId: string, turnId: string): Pro
     ctx.keys.turnBatch(turnId),
   );
 }
-
-/** Notes for the executor (R-B5), taken once per turn the same way. */
-export async function takeNotes(ctx: C, ticketId: string, turnId: string): Promise<string[]> {
-  const raws = await moveIntoBatch(
-    ctx.redis,
-    { key: ctx.keys.ticketNotes(ticketId), type: 'list' },
-    `${ctx.keys.turnBatch(turnId)}:notes`,
-  );
-  return raws.map((r) => (JSON.parse(r) as { text: string }).text);
-}

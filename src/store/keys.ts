@@ -56,6 +56,8 @@ export function createKeys(prefix: string) {
     turnBatch: (turnId: string) => k('turn', turnId, 'batch'),
     /** Routing and cross-ticket notes for a ticket's executor, not yet delivered to it (R-B5). */
     ticketNotes: (id: string) => k('ticket', id, 'notes'),
+    /** The notes one executor turn took, kept so a resumed turn sees the same ones. */
+    turnNotes: (turnId: string) => k('turn', turnId, 'batch', 'notes'),
     /** Cards the ticket's executor acknowledged (R-C2: once each). */
     ticketAcked: (id: string) => k('ticket', id, 'acked'),
     /** Thread keys the executor declared unrelated (R-C4): it no longer answers there. */

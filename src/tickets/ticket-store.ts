@@ -67,6 +67,11 @@ export async function getTicket(ctx: Pick<Ctx, 'redis' | 'keys'>, id: string): P
   return fromHash(await ctx.redis.hgetall(ctx.keys.ticket(id)));
 }
 
+/** Whether a ticket exists, without reading it. */
+export async function ticketExists(ctx: Pick<Ctx, 'redis' | 'keys'>, id: string): Promise<boolean> {
+  return (await ctx.redis.exists(ctx.keys.ticket(id))) === 1;
+}
+
 /** Tickets newest first. */
 export async function listTickets(ctx: Pick<Ctx, 'redis' | 'keys'>, limit = 100): Promise<Ticket[]> {
   const ids = await ctx.redis.zrevrange(ctx.keys.tickets(), 0, limit - 1);

@@ -5,6 +5,7 @@ import { SKILL_NAME } from '../../prompts/parse-skill.ts';
 import type { Runtime } from '../../runtime.ts';
 import { statusOpened } from '../../status/status-hooks.ts';
 import { attachCard } from '../../tickets/attach.ts';
+import { queueNote } from '../../tickets/notes.ts';
 import { isPaused } from '../../tickets/pause.ts';
 import type { MatchedRule, TicketCrew } from '../../tickets/ticket.ts';
 import { createTicket, getTicket } from '../../tickets/ticket-store.ts';
@@ -125,11 +126,7 @@ export async function applyDecision(
     await attachCard(ctx, ticketId, c.card, c.why, { dataLabel: standing?.dataLabel });
     wakes = Boolean(standing?.steers);
   }
-  if (c.d.note)
-    await ctx.redis.rpush(
-      ctx.keys.ticketNotes(ticketId),
-      JSON.stringify({ from: 'main', text: c.d.note, at: ctx.now() }),
-    );
+  if (c.d.note) await queueNote(ctx, ticketId, 'main', c.d.note);
   if (wakes && !(await isPaused(ctx, ticketId))) await scheduleTurn(ctx, ticketId);
   return `${c.card.id}: ${c.d.action === 'open' ? 'opened' : 'attached to'} ${ticketId}`;
 }

@@ -3,7 +3,9 @@ import { scheduleTurn } from '../../executor/schedule-turn.ts';
 import { promptsSaveTool } from '../../prompts/index.ts';
 import type { Runtime } from '../../runtime.ts';
 import { defineTool, toolError, toolOk } from '../../session/tool.ts';
+import { queueNote } from '../../tickets/notes.ts';
 import { isPaused } from '../../tickets/pause.ts';
+import { ticketExists } from '../../tickets/ticket-store.ts';
 import { maySteer } from '../may-steer.ts';
 import { isSettingsAdmin, refuseSettingsByMessage } from '../settings-admins.ts';
 import { countWords, LIMITS } from '../words.ts';
@@ -59,12 +61,8 @@ export function noteTool(rt: Runtime) {
     async run({ ticket, text }) {
       const words = countWords(text);
       if (words > LIMITS.crossTicketNote) return toolError(`note has ${words} words; at most 100 (R-B5)`);
-      if (!(await rt.ctx.redis.exists(rt.ctx.keys.ticket(ticket))))
-        return toolError(`ticket ${ticket} does not exist`);
-      await rt.ctx.redis.rpush(
-        rt.ctx.keys.ticketNotes(ticket),
-        JSON.stringify({ from: 'main', text, at: rt.ctx.now() }),
-      );
+      if (!(await ticketExists(rt.ctx, ticket))) return toolError(`ticket ${ticket} does not exist`);
+      await queueNote(rt.ctx, ticket, 'main', text);
       // Delivered with the executor's next turn; a note alone wakes it (unless paused, R-D2).
       if (!(await isPaused(rt.ctx, ticket))) await scheduleTurn(rt.ctx, ticket);
       return toolOk(`note queued for ${ticket}'s executor`);
