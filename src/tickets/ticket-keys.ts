@@ -30,7 +30,6 @@ export function ticketOwnKeys(keys: Keys, id: string): string[] {
     keys.statusMessage(id),
     keys.outboxByTicket(id),
     keys.pause(id),
-    keys.breakerTrip(id),
     // The turn-job counter of schedule-turn.ts (its name is built there from `turnScheduled`).
     `${keys.turnScheduled(id)}:seq`,
     keys.session(session),
@@ -45,7 +44,13 @@ export function ticketOwnKeys(keys: Keys, id: string): string[] {
  * must not lengthen; a purge deletes them with the rest.
  */
 export function ticketTransientKeys(keys: Keys, id: string): string[] {
-  return [keys.turnScheduled(id), keys.turnLock(id), keys.statusScheduled(id), keys.statusLock(id)];
+  return [
+    keys.turnScheduled(id),
+    keys.turnLock(id),
+    keys.statusScheduled(id),
+    keys.statusLock(id),
+    keys.breakerTrip(id),
+  ];
 }
 
 /** The keys of one card besides its index entry: record, full text and routing bookkeeping. */

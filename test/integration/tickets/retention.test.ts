@@ -52,7 +52,10 @@ describe('retention of closed tickets, their transcripts and cards', () => {
     const { ctx } = app;
     const t = await ticketWithData(ctx, 'Please tidy the login module');
     expect(await ctx.redis.pttl(ctx.keys.ticket(t.id))).toBe(-1);
+    await ctx.redis.set(ctx.keys.breakerTrip(t.id), '1', 'PX', 3600_000);
     await setTicketState(ctx, t.id, 'done');
+    // Short-lived flags keep their own, shorter TTLs.
+    expect(await ctx.redis.pttl(ctx.keys.breakerTrip(t.id))).toBeLessThanOrEqual(3600_000);
     for (const key of [
       ctx.keys.ticket(t.id),
       ctx.keys.transcript(`exec-${t.id}`),
@@ -68,6 +71,7 @@ describe('retention of closed tickets, their transcripts and cards', () => {
     expect(await ctx.redis.pttl(ctx.keys.ticketRefs(t.id))).toBeGreaterThan(2 * DAY);
     await setTicketState(ctx, t.id, 'working');
     expect(await ctx.redis.pttl(ctx.keys.ticket(t.id))).toBe(-1);
+    expect(await ctx.redis.pttl(ctx.keys.breakerTrip(t.id))).toBeGreaterThan(0);
     expect(await ctx.redis.pttl(ctx.keys.transcript(`exec-${t.id}`))).toBe(-1);
   });
 
