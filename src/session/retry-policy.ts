@@ -32,6 +32,9 @@ export function retryDelay(err: unknown, attempt: number, policy: RetryPolicy): 
 export function isTransient(err: unknown): boolean {
   if (err instanceof MalformedToolCallError || err instanceof APIConnectionError) return true;
   if (err instanceof AnthropicConnectionError || err instanceof TruncatedAnswerError) return true;
+  // An error event in the middle of an Anthropic stream (after the 200) has no status, only a type.
+  if (err instanceof AnthropicAPIError && err.status === undefined)
+    return ['overloaded_error', 'api_error', 'rate_limit_error', 'timeout_error'].includes(err.type ?? '');
   const status = httpStatus(err);
   // Anthropic's 529 `overloaded_error` falls under >= 500.
   return status !== undefined && ([408, 409, 429].includes(status) || status >= 500);

@@ -1,7 +1,8 @@
+import { APIError as AnthropicAPIError } from '@anthropic-ai/sdk';
 import { APIConnectionTimeoutError, APIError } from 'openai';
 import { describe, expect, it } from 'vitest';
 import { MalformedToolCallError } from '../../../src/session/errors/malformed-tool-call-error.ts';
-import { retryDelay } from '../../../src/session/retry-policy.ts';
+import { isTransient, retryDelay } from '../../../src/session/retry-policy.ts';
 
 const policy = { attempts: 3, baseDelayMs: 100, maxDelayMs: 5000 };
 const apiError = (status: number, headers: Record<string, string> = {}) =>
@@ -28,5 +29,30 @@ describe('retryDelay', () => {
     expect(retryDelay(apiError(401), 1, policy)).toBe(undefined);
     expect(retryDelay(new Error('bug'), 1, policy)).toBe(undefined);
     expect(retryDelay(apiError(500), 3, policy)).toBe(undefined);
+  });
+});
+
+describe('retry policy for the Anthropic SDK (issue 12, R-H1)', () => {
+  const anthropic = (status: number, type: string) =>
+    AnthropicAPIError.generate(status, { type: 'error', error: { type, message: 'x' } }, 'x', new Headers());
+
+  it('R-H1: 529 overloaded and 429 are retried, 400 and 404 are not', () => {
+    expect(isTransient(anthropic(529, 'overloaded_error'))).toBe(true);
+    expect(isTransient(anthropic(429, 'rate_limit_error'))).toBe(true);
+    expect(isTransient(anthropic(400, 'invalid_request_error'))).toBe(false);
+    expect(isTransient(anthropic(404, 'not_found_error'))).toBe(false);
+  });
+
+  it('R-H1: an error event in the middle of a stream (no status) is retried when it is an overload, not when the request was bad', () => {
+    const midStream = (type: 'overloaded_error' | 'invalid_request_error') =>
+      new AnthropicAPIError(
+        undefined,
+        { type: 'error', error: { type, message: 'x' } },
+        undefined,
+        new Headers(),
+        type,
+      );
+    expect(isTransient(midStream('overloaded_error'))).toBe(true);
+    expect(isTransient(midStream('invalid_request_error'))).toBe(false);
   });
 });
