@@ -35,7 +35,13 @@ async function checkoutObjects(dir: string): Promise<string> {
  * config is the host's and whose objects are the checkout's (by alternates): nothing of the
  * checkout's config, hooks or attributes takes part, and every object is checked (fsck).
  */
-export async function importCommit(ctx: Ctx, repo: string, dir: string, ticketId: string, sha: string) {
+export async function importCommit(
+  ctx: Pick<Ctx, 'config' | 'keys'>,
+  repo: string,
+  dir: string,
+  ticketId: string,
+  sha: string,
+) {
   if (!SHA.test(sha)) throw new GitError(`refused: "${sha}" is not a commit id`);
   const objects = await checkoutObjects(dir);
   const { tmp } = mirrorRoot(ctx);

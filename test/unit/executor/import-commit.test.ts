@@ -1,0 +1,50 @@
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { Config } from '../../../src/config.ts';
+import { importCommit } from '../../../src/executor/workspace/import-commit.ts';
+import { mirrorDir } from '../../../src/executor/workspace/mirror.ts';
+import { createKeys } from '../../../src/store/keys.ts';
+
+const root = mkdtempSync(join(tmpdir(), 'sy-import-'));
+const ctx = { config: { WORKSPACE_DIR: join(root, 'ws') } as Config, keys: createKeys('t-import') };
+const env = { PATH: process.env.PATH ?? '', HOME: root, GIT_CONFIG_GLOBAL: '/dev/null' };
+const git = (cwd: string, ...a: string[]) => execFileSync('git', a, { cwd, env, encoding: 'utf8' }).trim();
+
+/** A checkout with one commit, as a command would leave it. */
+function checkout(name: string): { dir: string; sha: string } {
+  const dir = join(root, name);
+  mkdirSync(dir, { recursive: true });
+  git(dir, 'init', '-q');
+  writeFileSync(join(dir, 'a.txt'), `${name}\n`);
+  git(dir, 'add', '-A');
+  git(dir, '-c', 'user.name=x', '-c', 'user.email=x@x', 'commit', '-qm', name);
+  return { dir, sha: git(dir, 'rev-parse', 'HEAD') };
+}
+
+describe('importing a checkout’s commit into the host’s mirror (issue 13, R-H4)', () => {
+  afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+  it('R-H4: the commit arrives in the mirror under the ticket’s ref, objects checked', async () => {
+    const c = checkout('plain');
+    await importCommit(ctx, 'acme/web', c.dir, 'T1', c.sha);
+    expect(git(mirrorDir(ctx, 'acme/web'), 'rev-parse', 'refs/sy/tickets/T1')).toBe(c.sha);
+  });
+
+  it('R-H4: a checkout whose object store borrows another repository’s objects (alternates) or links out is refused', async () => {
+    const other = checkout('other-ticket');
+    const a = checkout('with-alternates');
+    writeFileSync(join(a.dir, '.git/objects/info/alternates'), `${join(other.dir, '.git/objects')}\n`);
+    await expect(importCommit(ctx, 'acme/web', a.dir, 'T2', a.sha)).rejects.toThrow(/alternates/);
+    const b = checkout('with-link');
+    symlinkSync(join(other.dir, '.git/objects/pack'), join(b.dir, '.git/objects/xx'));
+    await expect(importCommit(ctx, 'acme/web', b.dir, 'T3', b.sha)).rejects.toThrow(/links out/);
+    const c = checkout('gitfile');
+    rmSync(join(c.dir, '.git'), { recursive: true, force: true });
+    writeFileSync(join(c.dir, '.git'), `gitdir: ${join(other.dir, '.git')}\n`);
+    await expect(importCommit(ctx, 'acme/web', c.dir, 'T4', other.sha)).rejects.toThrow(/not a directory/);
+    await expect(importCommit(ctx, 'acme/web', other.dir, 'T5', 'HEAD')).rejects.toThrow(/not a commit id/);
+  });
+});
