@@ -3,6 +3,7 @@ import { type Config, ConfigError, loadConfig } from '../src/config.ts';
 import { isProblem } from '../src/doctor/finding.ts';
 import { formatReport } from '../src/doctor/format-findings.ts';
 import { runDoctor } from '../src/doctor/run-doctor.ts';
+import { withEnvFile } from '../src/env-file.ts';
 import { createModels } from '../src/session/create-models.ts';
 
 /**
@@ -13,7 +14,8 @@ import { createModels } from '../src/session/create-models.ts';
 async function main(): Promise<number> {
   let config: Config;
   try {
-    config = loadConfig();
+    // Issue 16: the same `.env` that `npm start` reads.
+    config = loadConfig(withEnvFile(process.env));
   } catch (err) {
     if (!(err instanceof ConfigError)) throw err;
     process.stderr.write(`PROBLEM  config: ${err.message}\n`);

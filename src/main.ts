@@ -2,6 +2,7 @@ import { serve } from '@hono/node-server';
 import { ConfigError, loadConfig } from './config.ts';
 import { closeContext, createContext } from './create-context.ts';
 import { startupDoctor } from './doctor/startup-doctor.ts';
+import { withEnvFile } from './env-file.ts';
 import { logSandbox } from './executor/sandbox/log-sandbox.ts';
 import { createLogger } from './logger.ts';
 import { secretValuesOf } from './redact-log.ts';
@@ -15,7 +16,8 @@ import { startWorkers } from './workers.ts';
 async function main(): Promise<void> {
   let config: ReturnType<typeof loadConfig>;
   try {
-    config = loadConfig();
+    // Issue 16: `.env` in the working directory, under the real environment (which wins).
+    config = loadConfig(withEnvFile(process.env));
   } catch (err) {
     if (err instanceof ConfigError) {
       process.stderr.write(`${err.message}\n`);

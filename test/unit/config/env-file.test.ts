@@ -1,0 +1,65 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../../../src/config.ts';
+import { parseEnvFile, withEnvFile } from '../../../src/env-file.ts';
+
+const dir = await mkdtemp(join(tmpdir(), 'env-file-'));
+afterAll(() => rm(dir, { recursive: true, force: true }));
+
+async function file(text: string): Promise<string> {
+  const path = join(dir, `${Math.random().toString(36).slice(2)}.env`);
+  await writeFile(path, text);
+  return path;
+}
+
+const errorOf = (fn: () => unknown): ConfigError => {
+  try {
+    fn();
+  } catch (err) {
+    if (err instanceof ConfigError) return err;
+    throw err;
+  }
+  throw new Error('no error thrown');
+};
+
+describe('.env (issue 16)', () => {
+  it('adds the file under the real environment: a real variable wins, a missing file adds nothing', async () => {
+    const path = await file('PORT=4111\nLOG_LEVEL=debug\n# a comment\n\nexport KEY_PREFIX=fromfile\n');
+    const env = withEnvFile({ PORT: '4222', HOME: '/h' }, path);
+    expect(env).toMatchObject({ PORT: '4222', LOG_LEVEL: 'debug', KEY_PREFIX: 'fromfile', HOME: '/h' });
+    const config = loadConfig(env);
+    expect(config.PORT).toBe(4222);
+    expect(config.LOG_LEVEL).toBe('debug');
+
+    const none = { PORT: '1' };
+    expect(withEnvFile(none, join(dir, 'missing.env'))).toEqual(none);
+  });
+
+  it('an unset real variable does not hide the file', async () => {
+    const path = await file('PORT=4111\n');
+    expect(withEnvFile({ PORT: undefined }, path).PORT).toBe('4111');
+  });
+
+  it('reads quoted, multi-line and `=`-holding values as Node does', () => {
+    const parsed = parseEnvFile('A="x y"\nKEY="-----BEGIN\nabc\n-----END"\nURL=redis://:p=q@h:6379\n');
+    expect(parsed).toEqual({ A: 'x y', KEY: '-----BEGIN\nabc\n-----END', URL: 'redis://:p=q@h:6379' });
+  });
+
+  it('a line that is not NAME=value stops start-up naming its line, never its text', () => {
+    const err = errorOf(() => parseEnvFile('PORT=1\nLLM_API_KEY sk-secret-value\n'));
+    expect(err.message).toBe('Bad configuration: .env line 2: not NAME=value');
+    expect(err.message).not.toContain('sk-secret');
+    expect(errorOf(() => parseEnvFile('1PORT=3\nA=1\n-B=2')).message).toMatch(/lines 1, 3:/);
+  });
+
+  it('a quote never closed is refused at the line that opened it', () => {
+    const err = errorOf(() => parseEnvFile('A=1\nB="open\nC=2\n'));
+    expect(err.message).toBe('Bad configuration: .env line 2: not NAME=value');
+  });
+
+  it('an unreadable .env (a directory) is a configuration error, not a crash', () => {
+    expect(errorOf(() => withEnvFile({}, dir)).message).toMatch(/^Bad configuration: cannot read /);
+  });
+});
