@@ -2,6 +2,9 @@ import { DelayedError, type Job, UnrecoverableError, Worker } from 'bullmq';
 import type { Ctx } from '../context.ts';
 import { admitTicketMessage } from '../safety/circuit-breaker.ts';
 import { workerOptions } from '../store/worker-options.ts';
+import { isPaused } from '../tickets/pause.ts';
+import { sentMessageRefKey } from '../tickets/ref-key.ts';
+import { indexRefs } from '../tickets/refs.ts';
 import { type Effect, type OutboxJob, OutboxJobSchema, type Sender } from './effect.ts';
 import { isDeliveryError } from './errors.ts';
 import { RATE_LIMITS, takeSlot } from './rate-limit.ts';
@@ -29,11 +32,6 @@ function rateScope(effect: Effect): string | undefined {
   }
 }
 
-/** The reference key of a message we sent: Feishu message ids as they are, GitHub comment ids as `comment:N`. */
-function sentMessageRef(channel: Channel, id: string): string {
-  return channel === 'github' && /^\d+$/.test(id) ? `msg:comment:${id}` : `msg:${id}`;
-}
-
 /** Back-off for failed deliveries: the server's `Retry-After` when given, else exponential with jitter. */
 export function outboxBackoff(attemptsMade: number, _type?: string, err?: Error): number {
   if (err && isDeliveryError(err) && err.retryAfterMs !== undefined) return err.retryAfterMs + 50;
@@ -51,7 +49,7 @@ async function deliverOne(ctx: Ctx, senders: Senders, job: Job, token?: string):
   const sentKey = ctx.keys.outboxSent(data.key);
   if (await ctx.redis.exists(sentKey)) return { status: 'already_sent' };
   // R-D2: nothing a paused ticket had queued goes out, except the pause/resume confirmations.
-  if (data.ticketId && !data.exemptFromPause && (await ctx.redis.exists(ctx.keys.pause(data.ticketId)))) {
+  if (data.ticketId && !data.exemptFromPause && (await isPaused(ctx, data.ticketId))) {
     ctx.metrics.deliveries.inc({ channel: channelOf(data.effect), outcome: 'held_paused' });
     return { status: 'held_paused' };
   }
@@ -86,8 +84,7 @@ async function deliverOne(ctx: Ctx, senders: Senders, job: Job, token?: string):
     if (data.ticketId) {
       tx.rpush(ctx.keys.outboxByTicket(data.ticketId), data.key);
       // R-B2: a message the ticket sent is one of its references; a reply to it attaches.
-      const ref = result.id ? sentMessageRef(channel, result.id) : undefined;
-      if (ref) tx.sadd(ctx.keys.refIndex(ref), data.ticketId).sadd(ctx.keys.ticketRefs(data.ticketId), ref);
+      if (result.id) indexRefs(ctx.keys, tx, data.ticketId, [sentMessageRefKey(channel, result.id)]);
     }
     await tx.exec();
     ctx.metrics.deliveries.inc({ channel, outcome: 'sent' });

@@ -1,5 +1,6 @@
 import type { TriggerCard } from '../cards/card.ts';
 import type { Ctx } from '../context.ts';
+import { holderCount, refsOf } from '../tickets/refs.ts';
 import { resolveTickets } from './resolve-tickets.ts';
 
 /**
@@ -19,10 +20,10 @@ export async function referenceHolds(
   const text = `${card.title ?? ''}\n${card.text}`;
   if (new RegExp(`(^|[^\\w])${ticketId}(?![\\w])`).test(text))
     return `ticket id ${ticketId} named in the text`;
-  for (const key of await ctx.redis.smembers(ctx.keys.ticketRefs(ticketId))) {
+  for (const key of await refsOf(ctx, ticketId)) {
     const named = namedIn(text, key);
     if (!named) continue;
-    const owners = await ctx.redis.scard(ctx.keys.refIndex(key));
+    const owners = await holderCount(ctx, key);
     if (owners === 1) return `${named} named in the text`;
   }
   return undefined;

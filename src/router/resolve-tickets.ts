@@ -1,6 +1,7 @@
 import type { TriggerCard } from '../cards/card.ts';
 import type { Ctx } from '../context.ts';
 import { cardRefKeys, needsUniqueOwner } from '../tickets/ref-key.ts';
+import { holdersOf } from '../tickets/refs.ts';
 
 /**
  * R-B2, by code: the tickets a card explicitly points at, each with the reference that matched.
@@ -14,12 +15,8 @@ export async function resolveTickets(
   const keys = cardRefKeys(card);
   const found = new Map<string, string>();
   if (!keys.length) return found;
-  const tx = ctx.redis.multi();
-  for (const key of keys) tx.smembers(ctx.keys.refIndex(key));
-  const rows = (await tx.exec()) ?? [];
-  rows.forEach(([, ids], i) => {
+  (await holdersOf(ctx, keys)).forEach((owners, i) => {
     const key = keys[i] as string;
-    const owners = ids as string[];
     if (needsUniqueOwner(key) && owners.length !== 1) return;
     for (const id of owners) if (!found.has(id)) found.set(id, key);
   });

@@ -24,6 +24,15 @@ export function refKey(ref: Ref): string {
   }
 }
 
+/**
+ * The reference key of a message the bot sent (R-B2: a reply to it attaches to its ticket):
+ * Feishu and local message ids as they are, GitHub comment ids as `msg:comment:N`, the key a
+ * GitHub card's `threadKeys` uses for the same comment.
+ */
+export function sentMessageRefKey(channel: 'feishu' | 'github' | 'local', id: string): string {
+  return channel === 'github' && /^\d+$/.test(id) ? `msg:comment:${id}` : refKey({ type: 'message', id });
+}
+
 /** Commits and branches attach only when exactly one ticket holds them (R-B2 "recent change"). */
 export const needsUniqueOwner = (key: string): boolean =>
   key.startsWith('commit:') || key.startsWith('branch:');

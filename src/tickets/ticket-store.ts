@@ -1,6 +1,7 @@
 import type { TriggerCard } from '../cards/card.ts';
 import type { Ctx } from '../context.ts';
 import { threadKeys } from './ref-key.ts';
+import { indexRefs } from './refs.ts';
 import { applyRetention } from './retention.ts';
 import type { Attachment, MatchedRule, Ticket, TicketCrew, TicketState } from './ticket.ts';
 
@@ -51,8 +52,7 @@ export async function createTicket(
     .multi()
     .hset(ctx.keys.ticket(ticket.id), toHash(ticket))
     .zadd(ctx.keys.tickets(), now, ticket.id);
-  for (const key of threadKeys(card))
-    tx.sadd(ctx.keys.refIndex(key), ticket.id).sadd(ctx.keys.ticketRefs(ticket.id), key);
+  indexRefs(ctx.keys, tx, ticket.id, threadKeys(card));
   const attachment: Attachment = { cardId: card.id, why: opts.why, at: now };
   tx.rpush(ctx.keys.ticketCards(ticket.id), JSON.stringify(attachment)).sadd(
     ctx.keys.cardOwners(card.id),
@@ -110,17 +110,8 @@ export async function setTicketState(
   await applyRetention(ctx, id, state);
 }
 
-/** Indexes more references of a ticket (a PR it opened, a branch, a commit, a message it sent). */
-export async function addTicketRefs(
-  ctx: Pick<Ctx, 'redis' | 'keys'>,
-  id: string,
-  keys: string[],
-): Promise<void> {
-  if (!keys.length) return;
-  const tx = ctx.redis.multi();
-  for (const key of keys) tx.sadd(ctx.keys.refIndex(key), id).sadd(ctx.keys.ticketRefs(id), key);
-  await tx.exec();
-}
+/** Callers import it from here too; the reference index's owner is `refs.ts`. */
+export { addTicketRefs } from './refs.ts';
 
 export async function ticketAttachments(ctx: Pick<Ctx, 'redis' | 'keys'>, id: string): Promise<Attachment[]> {
   return (await ctx.redis.lrange(ctx.keys.ticketCards(id), 0, -1)).map((s) => JSON.parse(s) as Attachment);

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineTool, toolError, toolOk } from '../../session/tool.ts';
+import { refKey } from '../../tickets/ref-key.ts';
 import { addTicketRefs } from '../../tickets/ticket-store.ts';
 import { localGit } from '../sandbox/local-git.ts';
 import type { SandboxResult } from '../sandbox/run-sandboxed.ts';
@@ -125,7 +126,7 @@ export function commitAndPushTool(scope: TurnScope) {
           await ctx.redis.hset(key, call.idempotencyKey, sha);
         }
         await pushBranch(ctx, ws, scope.ticket.id, sha);
-        await addTicketRefs(ctx, scope.ticket.id, [`commit:${sha.toLowerCase()}`]);
+        await addTicketRefs(ctx, scope.ticket.id, [refKey({ type: 'commit', sha })]);
         return toolOk(`committed ${sha.slice(0, 12)} and pushed ${ws.branch}`);
       }),
   });

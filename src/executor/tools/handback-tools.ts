@@ -3,6 +3,7 @@ import { addCandidate } from '../../router/candidates.ts';
 import { defineTool, toolError, toolOk } from '../../session/tool.ts';
 import { recordHandback } from '../../tickets/handback.ts';
 import { threadKeys } from '../../tickets/ref-key.ts';
+import { unindexRefs } from '../../tickets/refs.ts';
 import type { TurnScope } from '../turn-scope.ts';
 
 /** Hands a card back (R-C3); when every owner has, it becomes a candidate with their reasons. */
@@ -46,8 +47,7 @@ export function threadUnrelatedTool(scope: TurnScope) {
       if (!card) return toolError(`card ${id} is not one of this turn's cards`);
       const keys = threadKeys(card);
       const tx = ctx.redis.multi().sadd(ctx.keys.ticketUnrelated(scope.ticket.id), ...keys);
-      for (const key of keys)
-        tx.srem(ctx.keys.refIndex(key), scope.ticket.id).srem(ctx.keys.ticketRefs(scope.ticket.id), key);
+      unindexRefs(ctx.keys, tx, scope.ticket.id, keys);
       await tx.exec();
       await handBack(scope, id, reason ?? 'thread unrelated to this ticket');
       return toolOk(`no longer following ${id}'s thread`);

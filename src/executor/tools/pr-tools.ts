@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { splitRepo } from '../../channels/github/client.ts';
 import { defineTool, toolError, toolOk } from '../../session/tool.ts';
+import { refKey } from '../../tickets/ref-key.ts';
 import { addTicketRefs } from '../../tickets/ticket-store.ts';
 import { readinessProblem } from '../delivery-checks.ts';
 import type { TurnScope } from '../turn-scope.ts';
@@ -69,7 +70,7 @@ export function openPrTool(scope: TurnScope) {
           nodeId: pr.node_id,
           url: pr.html_url,
         });
-        await addTicketRefs(ctx, scope.ticket.id, [`gh:${ws.repo.toLowerCase()}#${pr.number}`]);
+        await addTicketRefs(ctx, scope.ticket.id, [refKey({ type: 'pr', repo: ws.repo, number: pr.number })]);
         return toolOk(
           `opened draft PR ${ws.repo}#${pr.number} (${pr.html_url}); it is unfinished until mark_pr_ready`,
         );
