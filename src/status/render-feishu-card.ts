@@ -28,9 +28,10 @@ export function statusButtons(s: TicketStatus): Json[] {
       : button(LABELS.pause, 'pause', 'default'),
   ];
   const open = openQuestion(s.question);
-  open?.choices.forEach((choice, i) => {
-    buttons.push(button(choice.slice(0, 40), `answer:${i + 1}`, 'primary'));
-  });
+  if (open?.askedIn !== 'reply')
+    open?.choices.forEach((choice, i) => {
+      buttons.push(button(choice.slice(0, 40), `answer:${i + 1}`, 'primary'));
+    });
   return buttons;
 }
 

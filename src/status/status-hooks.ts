@@ -39,6 +39,8 @@ export interface ReportNote {
   status: 'working' | 'done' | 'blocked';
   turnId: string;
   human_action?: { question: string; choices?: string[] | undefined } | undefined;
+  /** Where the question was asked (issue 15: once, either here or as a reply). */
+  askedIn?: 'status' | 'reply';
 }
 
 /**
@@ -54,6 +56,7 @@ export async function noteReport(ctx: HookCtx, ticketId: string, r: ReportNote):
       choices: r.human_action.choices ?? [],
       turnId: r.turnId,
       at: ctx.now(),
+      ...(r.askedIn ? { askedIn: r.askedIn } : {}),
     };
     await ctx.redis.multi().hset(key, 'question', JSON.stringify(q)).hdel(key, 'answer').exec();
   } else {

@@ -16,7 +16,10 @@ export function statusLines(s: TicketStatus): string[] {
   if (s.step && (s.state === 'working' || s.state === 'blocked')) lines.push(`**${LABELS.step}:** ${s.step}`);
   if (s.summary) lines.push(`**${LABELS.summary}:** ${clip(oneLine(s.summary), SUMMARY_CAP)}`);
   const open = openQuestion(s.question);
-  if (open && s.state !== 'done') {
+  if (open && s.state !== 'done' && open.askedIn === 'reply') {
+    // Asked once, in the conversation (issue 15): the card says a question waits, not what it is.
+    lines.push(`**${LABELS.question}:** ${LABELS.askedInReply}`);
+  } else if (open && s.state !== 'done') {
     lines.push(`**${LABELS.question}:** ${oneLine(open.question)}`);
     open.choices.forEach((c, i) => {
       lines.push(`${i + 1}. ${oneLine(c)}`);

@@ -9,6 +9,11 @@ export interface StatusQuestion {
   choices: string[];
   /** The turn that asked: a report of a later turn without a question closes it. */
   turnId: string;
+  /**
+   * Where it was asked, once (issue 15): on this status card (choices as buttons), or as a reply
+   * in the conversation — then the card only says a question waits, without repeating it.
+   */
+  askedIn?: 'status' | 'reply';
   at: number;
   answer?: StatusAnswer;
 }

@@ -54,6 +54,7 @@ export const LABELS = {
   step: 'Now',
   summary: 'Latest',
   question: 'Question',
+  askedInReply: 'asked in the conversation; reply there to answer',
   answered: 'Answered',
   branch: 'Branch',
   pr: 'PR',

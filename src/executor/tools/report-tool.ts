@@ -5,6 +5,7 @@ import { enqueueEffect } from '../../outbox/enqueue.ts';
 import { countWords, LIMITS } from '../../router/words.ts';
 import { defineTool, toolError, toolOk } from '../../session/tool.ts';
 import { noteReport } from '../../status/status-hooks.ts';
+import { statusTarget } from '../../status/status-target.ts';
 import { isOwnCard } from '../../tickets/attach.ts';
 import { recordTaken } from '../../tickets/handback.ts';
 import { setTicketState } from '../../tickets/ticket-store.ts';
@@ -59,14 +60,40 @@ export function reportTool(scope: TurnScope, doneChecks: DoneCheck[] = []) {
         JSON.stringify({ status, summary, human_action: human_action ?? null, at: ctx.now() }),
       );
       await setTicketState(ctx, scope.ticket.id, STATE[status]);
-      await noteReport(ctx, scope.ticket.id, { status, turnId: scope.turnId, human_action });
+      const askedIn = human_action && target ? whereToAsk(scope, target, human_action.choices) : undefined;
+      await noteReport(ctx, scope.ticket.id, {
+        status,
+        turnId: scope.turnId,
+        human_action,
+        ...(askedIn ? { askedIn } : {}),
+      });
       if (human_action && target) {
-        const effect = replyEffectFor(target, human_action.question);
+        const effect = askedIn === 'reply' ? replyEffectFor(target, human_action.question) : undefined;
         if (effect)
           await enqueueEffect(ctx, { key: `ask:${call.idempotencyKey}`, effect, ticketId: scope.ticket.id });
         await recordTaken(ctx, target.id, scope.ticket.id);
       }
-      return toolOk(human_action ? `recorded ${status}; question posted` : `recorded ${status}`);
+      if (!human_action) return toolOk(`recorded ${status}`);
+      return toolOk(
+        `recorded ${status}; question ${askedIn === 'status' ? 'asked on the status card (its choices are buttons)' : 'posted'}`,
+      );
     },
   });
+}
+
+/**
+ * A question is asked once (issue 15): on the ticket's Feishu status card when it has choices (its
+ * buttons answer it) and the person's message is in the ticket's own conversation, where that card
+ * lives; otherwise as a reply to that message, and the status card only says a question waits.
+ */
+function whereToAsk(
+  scope: TurnScope,
+  target: { conversation: string },
+  choices: string[] | undefined,
+): 'status' | 'reply' {
+  const onCard =
+    Boolean(choices?.length) &&
+    statusTarget(scope.ticket)?.channel === 'feishu' &&
+    target.conversation === scope.ticket.conversation;
+  return onCard ? 'status' : 'reply';
 }

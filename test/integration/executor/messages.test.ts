@@ -81,6 +81,15 @@ describe('executor messages (R-C2, R-D1, R-C5)', () => {
     // Asked in reply to the person's message that caused it, not to the original request.
     const causeCard = JSON.parse((await w.app.ctx.redis.get(w.app.ctx.keys.card(cause))) ?? '{}');
     expect(asked.messageId).toBe(causeCard.origin.messageId);
+    // Issue 15: asked once — the status message says a question waits, without repeating it.
+    const status = await waitFor(
+      async () =>
+        (await botMessages(w.app.ctx, 'ask')).findLast(
+          (m) => m.op === 'local.status' && m.text.includes('asked in the conversation'),
+        ),
+      'the status message naming the waiting question',
+    );
+    expect(status.text).not.toContain(question);
 
     await send(w.app.ctx, localMessage('semicolons, please', { chat: 'ask', replyTo: asked.id }));
     await waitFor(

@@ -88,6 +88,8 @@ describe('one live status card per ticket on Feishu (issue 9)', () => {
     const waiting = JSON.stringify(lastCard(id));
     expect(waiting).toContain('Which database should the cache use?');
     expect(waiting).toContain('"action":"answer:2"');
+    // Issue 15: asked once — on the card, whose buttons answer it; no separate text reply asks it.
+    expect(w.feishu.messages.filter((m) => m.text?.includes(QUESTION.question))).toEqual([]);
 
     // R-A5: a press by someone not allowed changes nothing: no pause, no answer, nothing attached.
     const cardsBefore = await ctx.redis.llen(ctx.keys.ticketCards('T1'));
