@@ -26,3 +26,31 @@ export function executorTools(scope: TurnScope): AnyTool[] {
     ...workTools(scope),
   ]);
 }
+
+/** Tools whose success means the turn changed the work (issue 15: follow-ups acted on). */
+const ACTING = new Set([
+  'write_file',
+  'edit_file',
+  'commit_and_push',
+  'attach_screenshot',
+  'open_pr',
+  'mark_pr_ready',
+  'close_pr',
+  'resolve_review_thread',
+]);
+
+/** The tools with `scope.acted` set when one that changes the work succeeds. */
+export function notingActs(scope: TurnScope, tools: AnyTool[]): AnyTool[] {
+  return tools.map((t) =>
+    ACTING.has(t.name)
+      ? {
+          ...t,
+          async run(args, call) {
+            const r = await t.run(args, call);
+            if (r.ok) scope.acted = true;
+            return r;
+          },
+        }
+      : t,
+  );
+}

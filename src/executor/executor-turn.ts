@@ -16,7 +16,7 @@ import { isPaused } from '../tickets/pause.ts';
 import { executorSessionId } from '../tickets/ticket-keys.ts';
 import { getTicket } from '../tickets/ticket-store.ts';
 import { executorEnvironment } from './environment.ts';
-import { executorTools } from './executor-tools.ts';
+import { executorTools, notingActs } from './executor-tools.ts';
 import { scheduleTurn } from './schedule-turn.ts';
 import { settleTurn } from './settle-turn.ts';
 import { takeBatch } from './turn-inputs.ts';
@@ -84,7 +84,7 @@ async function turn(rt: Runtime, ticketId: string, turnId: string): Promise<Exec
       : (await isPaused(ctx, ticketId))
         ? stopTurn('paused')
         : proceed;
-  const tools = withStatusSteps(ctx, ticketId, executorTools(scope));
+  const tools = withStatusSteps(ctx, ticketId, notingActs(scope, executorTools(scope)));
   const outcome = await runTurn({
     sessionId,
     turnId,

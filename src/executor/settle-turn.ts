@@ -2,7 +2,7 @@ import { loadCard } from '../cards/ingest.ts';
 import { replyEffectFor } from '../cards/reply-effect.ts';
 import { enqueueEffect } from '../outbox/enqueue.ts';
 import type { TurnOutcome } from '../session/turn-outcome.ts';
-import { wasTakenBy } from '../tickets/handback.ts';
+import { recordTaken, wasTakenBy } from '../tickets/handback.ts';
 import { isClosedState } from '../tickets/retention.ts';
 import { getTicket, setTicketState } from '../tickets/ticket-store.ts';
 import { handBack } from './tools/handback-tools.ts';
@@ -29,6 +29,12 @@ export async function settleTurn(scope: TurnScope, outcome: TurnOutcome): Promis
       if (card.author.type !== 'person' || card.id === ticket.openedBy) continue;
       if (await wasTakenBy(ctx, card.id, ticket.id)) continue;
       if (await ctx.redis.hexists(ctx.keys.cardHandbacks(card.id), ticket.id)) continue;
+      // Issue 15 "hand-back after silent handling": a follow-up in the ticket's thread that the
+      // turn acted on (it changed the work) without replying is taken, not a new candidate.
+      if (scope.acted && !card.request) {
+        await recordTaken(ctx, card.id, ticket.id);
+        continue;
+      }
       await handBack(scope, card.id, 'the turn ended without taking it');
     }
   } else {
