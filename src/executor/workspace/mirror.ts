@@ -104,16 +104,19 @@ export async function mirrorLocal(
   return git({ ...localHostEnv(ctx, config), GIT_DIR: dir }, dir, args, 600_000);
 }
 
-/** Fetches `refspecs` from GitHub into the mirror. */
-export function fetchIntoMirror(ctx: Ctx, r: MirrorRepo, refspecs: string[]): Promise<string> {
-  return mirrorNet(ctx, r, 'fetch', [
-    'fetch',
-    '-q',
-    '--no-tags',
-    '--no-write-fetch-head',
-    r.cloneUrl,
-    ...refspecs,
-  ]);
+/**
+ * Fetches `refspecs` from GitHub into the mirror. Tickets of one repository share it: when two
+ * fetches race for the same ref, git refuses one ("cannot lock ref"), which is tried once more.
+ */
+export async function fetchIntoMirror(ctx: Ctx, r: MirrorRepo, refspecs: string[]): Promise<string> {
+  const args = ['fetch', '-q', '--no-tags', '--no-write-fetch-head', r.cloneUrl, ...refspecs];
+  try {
+    return await mirrorNet(ctx, r, 'fetch', args);
+  } catch (err) {
+    if (!(err instanceof GitError) || !/cannot lock ref|unable to lock/i.test(err.message)) throw err;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    return mirrorNet(ctx, r, 'fetch', args);
+  }
 }
 
 /** The sha of a ref at GitHub (`refs/heads/<branch>`, `refs/pull/<n>/head`), or undefined. */
