@@ -54,6 +54,8 @@ const chatRepos = z
 const EnvSchema = z
   .object({
     PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+    /** Read before the rest by `withEnvFile` (src/env-file.ts, issue 16); listed here so it is documented. */
+    ENV_FILE: z.string().optional(),
     HOST: z.string().default('0.0.0.0'),
     ROLE: z.enum(['all', 'web', 'worker']).default('all'),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),

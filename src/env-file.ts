@@ -6,14 +6,14 @@ const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const ASSIGNMENT = /^\s*(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*=(.*)$/;
 
 /**
- * Issue 16: `npm start` reads `.env` (as `cp .env.example .env` promises). Returns `env` with the
- * file's variables added underneath: a variable already set in the real environment wins. A
- * missing file adds nothing. The result goes to `loadConfig`; `process.env` is left untouched so
+ * Issue 16: `npm start` reads `.env` (as `cp .env.example .env` promises), or the file `ENV_FILE`
+ * names. Returns `env` with the file's variables added underneath: a variable already set in the
+ * real environment wins. A missing file adds nothing. The result goes to `loadConfig`; `process.env` is left untouched so
  * the file's secrets never reach child processes through inheritance.
  */
 export function withEnvFile(
   env: Record<string, string | undefined>,
-  path = '.env',
+  path = env.ENV_FILE || '.env',
 ): Record<string, string | undefined> {
   let text: string;
   try {

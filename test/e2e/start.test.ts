@@ -1,4 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { waitFor } from '../kit/app.ts';
@@ -21,7 +23,13 @@ interface Started {
 function npmStart(env: Record<string, string>): Started {
   const child = spawn('npm', ['start', '--silent'], {
     cwd: root,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...env },
+    // ENV_FILE: a developer's own `.env` in the checkout must not change what these tests see.
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? '/tmp',
+      ENV_FILE: join(tmpdir(), 'switchyard-no-such.env'),
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
   });

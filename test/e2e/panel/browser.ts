@@ -2,8 +2,14 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Browser, chromium, type Page } from 'playwright-core';
 
-/** Debian's Chromium; `CHROMIUM_PATH` points elsewhere. */
-export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+/**
+ * `CHROMIUM_PATH`, else Debian's Chromium, else Ubuntu's (a snap behind `chromium-browser`): the
+ * places `npm run setup` installs to and looks in (issue 16).
+ */
+export const CHROMIUM_PATH =
+  process.env.CHROMIUM_PATH ??
+  ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/snap/bin/chromium'].find((p) => existsSync(p)) ??
+  '/usr/bin/chromium';
 
 export const ARTIFACTS = join(import.meta.dirname, '..', '..', 'artifacts', 'panel');
 
@@ -14,8 +20,8 @@ export const ARTIFACTS = join(import.meta.dirname, '..', '..', 'artifacts', 'pan
 export async function launchChromium(): Promise<Browser> {
   if (!existsSync(CHROMIUM_PATH)) {
     throw new Error(
-      `Chromium is not installed at ${CHROMIUM_PATH}. Install Debian's browser with ` +
-        '"apt-get update && apt-get install -y chromium" (or set CHROMIUM_PATH); never "npx playwright install".',
+      `Chromium is not installed at ${CHROMIUM_PATH}. Run "npm run setup" (it installs Debian's or ` +
+        'Ubuntu\'s browser with apt), or set CHROMIUM_PATH; never "npx playwright install".',
     );
   }
   return chromium.launch({

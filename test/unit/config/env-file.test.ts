@@ -1,6 +1,7 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../../src/config.ts';
 import { parseEnvFile, withEnvFile } from '../../../src/env-file.ts';
@@ -35,6 +36,17 @@ describe('.env (issue 16)', () => {
 
     const none = { PORT: '1' };
     expect(withEnvFile(none, join(dir, 'missing.env'))).toEqual(none);
+  });
+
+  it('.env.example, copied as the README says, parses and passes loadConfig', () => {
+    const example = withEnvFile({}, fileURLToPath(new URL('../../../.env.example', import.meta.url)));
+    expect(example.PORT).toBe('3000');
+    expect(() => loadConfig(example)).not.toThrow();
+  });
+
+  it('ENV_FILE names another file', async () => {
+    const path = await file('LOG_LEVEL=warn\n');
+    expect(withEnvFile({ ENV_FILE: path }).LOG_LEVEL).toBe('warn');
   });
 
   it('an unset real variable does not hide the file', async () => {

@@ -1,0 +1,91 @@
+#!/usr/bin/env bash
+# `npm run setup` (issue 16): makes a fresh Debian/Ubuntu machine ready for `npm ci && npm test`
+# and `npm start`. Installs with apt only what is missing and says what it did; `--check` only
+# reports (exit 1 when anything is missing). Node itself is checked, never installed.
+set -euo pipefail
+
+check_only=""
+[ "${1:-}" = "--check" ] && check_only=yes
+say() { printf 'setup: %s\n' "$*"; }
+
+# "command package why": what each tool is for.
+tools=(
+  "redis-server redis-server the store and queue (the tests start a throwaway one from it)"
+  "bwrap bubblewrap executor commands run in it (R-H3)"
+  "pasta passt the sandbox's outbound network"
+  "ip iproute2 the sandbox's network set-up"
+  "nsenter util-linux the sandbox's network set-up"
+)
+
+# The panel's browser tests use CHROMIUM_PATH, else the first of these (test/e2e/panel/browser.ts).
+chromium_at() {
+  if [ -n "${CHROMIUM_PATH:-}" ]; then
+    [ -x "$CHROMIUM_PATH" ] && echo "$CHROMIUM_PATH"
+    return 0
+  fi
+  for p in /usr/bin/chromium /usr/bin/chromium-browser /snap/bin/chromium; do
+    [ -x "$p" ] && { echo "$p"; return 0; }
+  done
+  return 0
+}
+
+problems=0
+node_ok=""
+if command -v node >/dev/null 2>&1 &&
+  node -e 'const [a, b] = process.versions.node.split(".").map(Number); process.exit(a > 20 || (a === 20 && b >= 12) ? 0 : 1)'; then
+  node_ok=yes
+  say "node $(node --version): ok"
+else
+  say "PROBLEM node >= 20.12 is needed (found: $(node --version 2>/dev/null || echo none)); install Node 22 or 24 LTS (nodejs.org, NodeSource or nvm); this script does not"
+  problems=1
+fi
+
+missing=()
+for entry in "${tools[@]}"; do
+  read -r cmd pkg why <<<"$entry"
+  if command -v "$cmd" >/dev/null 2>&1; then
+    say "$cmd: present"
+  else
+    say "$cmd: missing ($pkg: $why)"
+    missing+=("$pkg")
+  fi
+done
+if [ -n "$(chromium_at)" ]; then
+  say "chromium: present at $(chromium_at)"
+else
+  say "chromium: missing (the panel's browser tests${CHROMIUM_PATH:+; CHROMIUM_PATH=$CHROMIUM_PATH})"
+  missing+=(chromium)
+fi
+
+if [ "${#missing[@]}" -gt 0 ]; then
+  if [ -n "$check_only" ]; then
+    say "PROBLEM missing: ${missing[*]} (run npm run setup)"
+    exit 1
+  fi
+  if ! command -v apt-get >/dev/null 2>&1; then
+    say "PROBLEM no apt-get here: install ${missing[*]} with your package manager"
+    exit 1
+  fi
+  sudo=""
+  [ "$(id -u)" -ne 0 ] && sudo="sudo"
+  # Ubuntu has no `chromium` deb; its `chromium-browser` (a snap) gives /snap/bin/chromium.
+  if [[ " ${missing[*]} " == *" chromium "* ]] && ! apt-cache show chromium >/dev/null 2>&1; then
+    missing=("${missing[@]/#chromium/chromium-browser}")
+  fi
+  say "installing with apt-get: ${missing[*]}"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  say "installed: ${missing[*]}"
+else
+  say "nothing to install"
+fi
+
+# Ubuntu 24.04 forbids unprivileged user namespaces by default: bubblewrap then cannot sandbox.
+if command -v bwrap >/dev/null 2>&1 && ! bwrap --unshare-user --ro-bind / / true 2>/dev/null; then
+  say "WARNING bubblewrap cannot make a user namespace here, so executor commands are refused and the sandbox tests fail."
+  say "        Ubuntu: sudo sysctl -w kernel.apparmor_restrict_unprivileged_userns=0 (or an AppArmor profile for bwrap); see README 'How executor commands are isolated'"
+fi
+if [ -n "$node_ok" ] && [ "$problems" -eq 0 ]; then
+  say "ready: npm ci && npm test"
+fi
+exit "$problems"
