@@ -1,4 +1,4 @@
-import { copyFileSync, cpSync, existsSync, lstatSync, mkdtempSync, readlinkSync } from 'node:fs';
+import { copyFileSync, cpSync, existsSync, lstatSync, mkdtempSync, readlinkSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -55,7 +55,9 @@ let etc: string | undefined;
  */
 export function etcSnapshot(): string {
   if (etc) return etc;
-  const dir = join(mkdtempSync(join(tmpdir(), 'switchyard-etc-')), 'etc');
+  const root = mkdtempSync(join(tmpdir(), 'switchyard-etc-'));
+  process.once('exit', () => rmSync(root, { recursive: true, force: true }));
+  const dir = join(root, 'etc');
   for (const name of ETC_ALLOWED) {
     const src = `/etc/${name}`;
     if (!existsSync(src)) continue;

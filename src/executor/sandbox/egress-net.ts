@@ -31,7 +31,11 @@ const BLOCKED = [
 
 let runDir: string | undefined;
 function dir(): string {
-  runDir ??= mkdtempSync(join(tmpdir(), 'switchyard-sandbox-'));
+  if (!runDir) {
+    const made = mkdtempSync(join(tmpdir(), 'switchyard-sandbox-'));
+    process.once('exit', () => rmSync(made, { recursive: true, force: true }));
+    runDir = made;
+  }
   return runDir;
 }
 
