@@ -1,6 +1,7 @@
 import type { TriggerCard } from '../cards/card.ts';
 import { loadCard } from '../cards/ingest.ts';
 import type { Ctx } from '../context.ts';
+import { isCardOwner } from '../tickets/ownership.ts';
 import type { Ticket } from '../tickets/ticket.ts';
 import { ticketAttachments } from '../tickets/ticket-store.ts';
 
@@ -43,5 +44,5 @@ export async function isTicketCard(
   ticketId: string,
   cardId: string,
 ): Promise<boolean> {
-  return (await ctx.redis.sismember(ctx.keys.cardOwners(cardId), ticketId)) === 1;
+  return isCardOwner(ctx, cardId, ticketId);
 }

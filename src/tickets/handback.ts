@@ -2,14 +2,8 @@ import type { Ctx } from '../context.ts';
 
 type HCtx = Pick<Ctx, 'redis' | 'keys'>;
 
-/** An owner took the card: acknowledged or answered it (R-C3). */
-export async function recordTaken(ctx: HCtx, cardId: string, ticketId: string): Promise<void> {
-  await ctx.redis.sadd(ctx.keys.cardTaken(cardId), ticketId);
-}
-
-export async function wasTakenBy(ctx: HCtx, cardId: string, ticketId: string): Promise<boolean> {
-  return (await ctx.redis.sismember(ctx.keys.cardTaken(cardId), ticketId)) === 1;
-}
+/** Callers import these from here too; their owner is `ownership.ts`. */
+export { recordTaken, wasTakenBy } from './ownership.ts';
 
 export type HandbackVerdict = 'taken' | 'pending' | 'candidate' | 'already_candidate';
 

@@ -1,6 +1,9 @@
 import type { CardDraft } from '../../../src/cards/card.ts';
 import { ingest } from '../../../src/cards/ingest.ts';
 import type { Ctx } from '../../../src/context.ts';
+import type { RouteOutcome } from '../../../src/router/route-card.ts';
+import { listTickets, ticketAttachments } from '../../../src/tickets/ticket-store.ts';
+import { waitFor } from '../../kit/app.ts';
 
 let seq = 0;
 
@@ -42,4 +45,26 @@ export async function botMessages(
   chat = 'room',
 ): Promise<{ id: string; op: string; text: string; messageId: string }[]> {
   return (await ctx.redis.lrange(ctx.keys.localChat(chat), 0, -1)).map((s) => JSON.parse(s));
+}
+
+/** How routing placed a card (its `cardRouted` record), or undefined before it was routed. */
+export async function routedOf(ctx: Ctx, cardId: string): Promise<RouteOutcome | undefined> {
+  const raw = await ctx.redis.get(ctx.keys.cardRouted(cardId));
+  return raw ? (JSON.parse(raw) as RouteOutcome) : undefined;
+}
+
+/**
+ * The ticket a request card opened, waited for: tests take ticket ids from what happened rather
+ * than assuming `T1` (issue 20: each test stands alone, in any order).
+ */
+export function ticketOpenedBy(ctx: Ctx, cardId: string): Promise<string> {
+  return waitFor(async () => {
+    for (const t of await listTickets(ctx)) if (t.openedBy === cardId) return t.id;
+    return undefined;
+  }, `the ticket opened by ${cardId}`);
+}
+
+/** The ids of the cards attached to a ticket, oldest first. */
+export async function ticketCardIds(ctx: Ctx, ticketId: string): Promise<string[]> {
+  return (await ticketAttachments(ctx, ticketId)).map((a) => a.cardId);
 }
