@@ -14,7 +14,7 @@ const spec = (writable: boolean) =>
   });
 
 /** The value after `flag` for each of its occurrences. */
-const after = (args: string[], flag: string) =>
+const argsOf = (args: string[], flag: string) =>
   args.flatMap((a, i) => (a === flag ? [`${args[i + 1]} ${args[i + 2] ?? ''}`.trim()] : []));
 
 describe('R-H3: the bubblewrap argument vector', () => {
@@ -26,15 +26,15 @@ describe('R-H3: the bubblewrap argument vector', () => {
       expect.arrayContaining(['--die-with-parent', '--new-session', '--clearenv', '--disable-userns']),
     );
     expect(a[a.indexOf('--cap-drop') + 1]).toBe('ALL');
-    expect(after(a, '--setenv')).toEqual(['PATH /usr/bin', 'HOME /home/sandbox']);
+    expect(argsOf(a, '--setenv')).toEqual(['PATH /usr/bin', 'HOME /home/sandbox']);
     expect(a.slice(a.indexOf('--') + 1)).toEqual(['bash', '-c', 'true']);
   });
 
   it('R-H3/R-G4: only the checkout is bound from the host’s data, at /workspace, read-only for read-only profiles', () => {
-    expect(after(spec(true), '--bind')).toEqual([`/data/ws/sy/T1 ${SANDBOX_CHECKOUT}`]);
-    expect(after(spec(false), '--bind')).toEqual([]);
-    expect(after(spec(false), '--ro-bind')).toContain(`/data/ws/sy/T1 ${SANDBOX_CHECKOUT}`);
-    const sources = [...after(spec(true), '--ro-bind'), ...after(spec(true), '--bind')].map(
+    expect(argsOf(spec(true), '--bind')).toEqual([`/data/ws/sy/T1 ${SANDBOX_CHECKOUT}`]);
+    expect(argsOf(spec(false), '--bind')).toEqual([]);
+    expect(argsOf(spec(false), '--ro-bind')).toContain(`/data/ws/sy/T1 ${SANDBOX_CHECKOUT}`);
+    const sources = [...argsOf(spec(true), '--ro-bind'), ...argsOf(spec(true), '--bind')].map(
       (s) => s.split(' ')[0],
     );
     expect(sources.filter((s) => s?.startsWith('/data'))).toEqual(['/data/ws/sy/T1']);
@@ -43,7 +43,7 @@ describe('R-H3: the bubblewrap argument vector', () => {
   it('R-H3: a fresh /proc with /proc/sys read-only over it, private tmpfs /tmp and HOME of the given size', () => {
     const a = spec(true);
     expect(a.indexOf('--ro-bind', a.indexOf('--proc'))).toBe(a.indexOf('/proc/sys') - 1);
-    expect(after(a, '--size')).toEqual([`${1 << 20} --tmpfs`, `${1 << 20} --tmpfs`]);
+    expect(argsOf(a, '--size')).toEqual([`${1 << 20} --tmpfs`, `${1 << 20} --tmpfs`]);
     expect(a).toEqual(expect.arrayContaining(['/tmp', '/home/sandbox']));
   });
 
@@ -54,6 +54,6 @@ describe('R-H3: the bubblewrap argument vector', () => {
     for (const secret of ['shadow', 'gshadow', 'ssh', 'sudoers', 'npmrc'])
       expect(names).not.toContain(secret);
     expect(existsSync(join(etc, 'ssl', 'private'))).toBe(false);
-    expect(after(spec(true), '--ro-bind')).toContain(`${etc} /etc`);
+    expect(argsOf(spec(true), '--ro-bind')).toContain(`${etc} /etc`);
   });
 });
