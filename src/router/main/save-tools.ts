@@ -20,7 +20,7 @@ export function promptsSave(rt: Runtime, batch: MainBatch) {
   return defineTool({
     name: 'orchestrator_prompts_save',
     description:
-      'Save prompt overrides, on an allowed person’s explicit request only. Name the requesting card. base_revision is the revision you read; omitted team/overrides/skills keep the saved values.',
+      'Save prompt overrides, only on an explicit request from a settings admin (SETTINGS_ADMINS; the tool refuses anyone else and points them to the panel). Name the requesting card. base_revision is the revision you read; omitted team/overrides/skills keep the saved values.',
     parameters: z.object({
       card: z.string().describe('the candidate card in which a person asked for this change'),
       base_revision: z.number().int().min(0),
