@@ -70,9 +70,14 @@ describe('issue 14 "input costs nothing": regexes over external text run in line
       // Linear code takes ~1 ms here; the bound leaves room for a loaded 2-core machine.
       const slow: string[] = [];
       for (const [shape, text] of Object.entries(shapes)) {
-        const start = performance.now();
-        read(text);
-        const ms = performance.now() - start;
+        const time = () => {
+          const start = performance.now();
+          read(text);
+          return performance.now() - start;
+        };
+        // A slow shape is timed again: one GC pause or a busy neighbour is not a regression.
+        const first = time();
+        const ms = first > 150 ? Math.min(first, time()) : first;
         if (ms > 150) slow.push(`${shape}: ${ms.toFixed(0)} ms`);
       }
       expect(slow).toEqual([]);
