@@ -4,7 +4,7 @@ import type { Skill } from './parse-skill.ts';
 import type { PolicySettings } from './policy-settings.ts';
 import { agentsBlock, roleBlock, skillsBlock, teamBlock, workflowBlock } from './render-blocks.ts';
 import { renderInferredNote, renderPolicy } from './render-policy.ts';
-import { SECTION_KEYS, type SectionKey } from './section-keys.ts';
+import { isSectionKey, SECTION_KEYS, type SectionKey } from './section-keys.ts';
 import type { PromptSettings } from './settings.ts';
 import { normalizeText } from './text.ts';
 
@@ -86,10 +86,18 @@ export function assembleExecutor(input: ExecutorAssemblyInput): string {
     s.work,
     workflowBlock(input.workflow),
     s.harness,
-    skillsBlock([...input.builtins.skills, ...(input.skills ?? input.settings.skills)]),
+    skillsBlock([...builtinSkills(input.builtins, s), ...(input.skills ?? input.settings.skills)]),
     s.handoff,
     environmentOf(s, input.environment),
     agentsBlock(input.agentsMd ?? ''),
     inferred,
   ]);
+}
+
+/** The bundled skills with their text as the team overrode it (issue 15: `skill/<name>` sections). */
+function builtinSkills(builtins: Builtins, s: Record<SectionKey, string>): Skill[] {
+  return builtins.skills.map((skill) => {
+    const key = `skill/${skill.name}`;
+    return isSectionKey(key) ? { ...skill, text: s[key] } : skill;
+  });
 }

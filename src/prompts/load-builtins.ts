@@ -2,7 +2,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseSkillFile, type Skill } from './parse-skill.ts';
-import { SECTION_FILES, SECTION_KEYS, type SectionKey } from './section-keys.ts';
+import { SECTION_FILES, SECTION_KEYS, type SectionKey, skillOfSection } from './section-keys.ts';
 import { normalizeText } from './text.ts';
 
 /** The built-in texts of this release: every section's default and the bundled skills. */
@@ -30,14 +30,22 @@ export function defaultBuiltinDirs(): BuiltinDirs {
  * with a hole in the prompt.
  */
 export async function loadBuiltins(dirs: BuiltinDirs = defaultBuiltinDirs()): Promise<Builtins> {
+  const skills = await loadSkills(dirs.skills);
   const entries = await Promise.all(
     SECTION_KEYS.map(async (key) => {
+      const skill = skillOfSection(key);
+      if (skill) {
+        const found = skills.find((s) => s.name === skill);
+        if (!found)
+          throw new Error(`built-in skill ${skill} (section ${key}) is missing from ${dirs.skills}`);
+        return [key, normalizeText(found.text)] as const;
+      }
       const text = await readFile(join(dirs.prompts, SECTION_FILES[key]), 'utf8');
       return [key, normalizeText(text)] as const;
     }),
   );
   const sections = Object.fromEntries(entries) as Record<SectionKey, string>;
-  return { sections, skills: await loadSkills(dirs.skills) };
+  return { sections, skills };
 }
 
 async function loadSkills(dir: string): Promise<Skill[]> {

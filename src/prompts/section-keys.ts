@@ -18,11 +18,19 @@ export const SECTION_FILES = {
   'runtime/policy': 'runtime/policy.md',
   'runtime/policy/none': 'runtime/policy/none.md',
   'runtime/inferred': 'runtime/inferred.md',
+  // Issue 15: the built-in skills are sections too (override, base, "Default updated" diff); their
+  // default is the text under the skill file's front matter, in `skills/`.
+  'skill/github': 'github.skill.md',
+  'skill/feishu': 'feishu.skill.md',
 } as const;
 
 export type SectionKey = keyof typeof SECTION_FILES;
 
 export const SECTION_KEYS = Object.keys(SECTION_FILES) as SectionKey[];
+
+/** The built-in skill a `skill/<name>` section holds, or undefined for a prompt section. */
+export const skillOfSection = (key: SectionKey): string | undefined =>
+  key.startsWith('skill/') ? key.slice('skill/'.length) : undefined;
 
 export const isSectionKey = (key: string): key is SectionKey => Object.hasOwn(SECTION_FILES, key);
 
@@ -50,15 +58,3 @@ export const TEAM_HEADINGS = {
 export type TeamField = keyof typeof TEAM_HEADINGS;
 
 export const TEAM_FIELDS = Object.keys(TEAM_HEADINGS) as TeamField[];
-
-/** Headings and tags the assembler emits itself; team-written text may not imitate them (R-G3). */
-export const RESERVED_MARKERS: readonly RegExp[] = [
-  /^## Team: /m,
-  /^## Skill: /m,
-  /^## Repository instructions \(AGENTS\.md\)/m,
-  /<\/?repository-instructions>/,
-  // Issue 7 (R-G3): the crew's role and workflow blocks, and agents-fleet's code-owned blocks.
-  /^## Role: /m,
-  /^## Workflow: /m,
-  /<\/?(central|core)-block>/,
-];

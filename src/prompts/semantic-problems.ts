@@ -1,6 +1,7 @@
 import type { Builtins } from './load-builtins.ts';
 import { SKILL_NAME } from './parse-skill.ts';
-import { isSectionKey, RESERVED_MARKERS, TEMPLATE_PLACEHOLDERS } from './section-keys.ts';
+import { usesReserved } from './reserved-markers.ts';
+import { isSectionKey, TEMPLATE_PLACEHOLDERS } from './section-keys.ts';
 import type { PromptSettings, SettingsProblem } from './settings.ts';
 import { asRecord } from './settings-size.ts';
 
@@ -10,13 +11,14 @@ export interface SemanticContext {
   saved: PromptSettings;
 }
 
-const reservedIn = (text: unknown): boolean =>
-  typeof text === 'string' && RESERVED_MARKERS.some((re) => re.test(text));
+/** Issue 15: the same list of reserved headings and tags as artifact files (R-G3). */
+const reservedIn = usesReserved;
 
 const reservedProblem = (key: string): SettingsProblem => ({
   key,
   code: 'reserved_heading',
-  message: 'uses a heading or tag the assembler emits itself (## Team:, ## Skill:, the AGENTS.md block)',
+  message:
+    'uses a heading or tag the runtime writes itself (Team:, Skill:, Role:, Workflow:, Your tools, Environment, Policy, the AGENTS.md block)',
 });
 
 /**

@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { reservedBlockProblems } from '../../../src/artifacts/reserved-blocks.ts';
 import { type Builtins, prepareSettings, type SettingsProblem } from '../../../src/prompts/index.ts';
 import { emptySettings, type PromptSettings } from '../../../src/prompts/settings.ts';
 import { builtins } from './fixture.ts';
@@ -78,6 +79,23 @@ describe('settings validation (R-F4): one test per stable code', () => {
       ['skills.0', 'reserved_heading'],
       ['team.about', 'reserved_heading'],
     ]);
+  });
+
+  it('reserved_heading: issue 15 — settings and artifact files share one list (any heading level, the code-owned tags)', () => {
+    const input = {
+      team: {
+        process: 'Our process\n### Policy\nwe decide',
+        conventions: 'See <central-block>here</central-block>',
+      },
+      skills: [{ name: 'y', text: '# Your tools\nall of them' }],
+    };
+    expect(codes(input)).toEqual([
+      ['skills.0', 'reserved_heading'],
+      ['team.conventions', 'reserved_heading'],
+      ['team.process', 'reserved_heading'],
+    ]);
+    for (const text of ['### Policy', '<central-block>', '# Your tools'])
+      expect(reservedBlockProblems(text, 'roles/x.role.md', 1)).toHaveLength(1);
   });
 
   it('too_large: R-F4 the total cap counts overrides too, and nothing is truncated', () => {
