@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getTicket } from '../../../src/tickets/ticket-store.ts';
 import { waitFor } from '../../kit/app.ts';
 import { toolCalls } from '../../kit/fake-llm.ts';
-import { botMessages, localMessage, send } from '../routing/helpers.ts';
+import { botMessages, localMessage, send, ticketOpenedBy } from '../routing/helpers.ts';
 import { executorFlow, startWorld, type World } from './harness.ts';
 
 const ack = (card: string) => toolCalls(['reply', { to: card, text: `Looking into it for ${card}.` }]);
@@ -31,7 +31,7 @@ describe('which repository a ticket works in (issue 4)', () => {
           },
         ]),
     ]);
-    await send(w.app.ctx, localMessage('Please fix the footer', { chat: 'lobby' }));
+    const card = await send(w.app.ctx, localMessage('Please fix the footer', { chat: 'lobby' }));
     await flow.done();
     expect(flow.results[1]?.join()).toMatch(
       /no checkout: .*no default; ask which repository through report with human_action/,
@@ -41,24 +41,26 @@ describe('which repository a ticket works in (issue 4)', () => {
         (await botMessages(w.app.ctx, 'lobby')).some((m) => m.text === 'Which repository is the footer in?'),
       'the question',
     );
-    expect((await getTicket(w.app.ctx, 'T1'))?.repo).toBeUndefined();
+    const ticket = await getTicket(w.app.ctx, await ticketOpenedBy(w.app.ctx, card));
+    expect(ticket).toBeDefined();
+    expect(ticket?.repo).toBeUndefined();
   });
 
   it('issue 4: a chat request uses the repository it names, and the choice is recorded on the ticket', async () => {
     const flow = executorFlow(w.llm, [(_r, card) => ack(card), () => toolCalls(['list_files', {}])]);
-    await send(w.app.ctx, localMessage('Please fix the footer in acme/api', { chat: 'lobby' }));
+    const card = await send(w.app.ctx, localMessage('Please fix the footer in acme/api', { chat: 'lobby' }));
     await flow.done();
     expect(flow.results[1]?.join()).toContain('README.md');
-    expect((await getTicket(w.app.ctx, 'T2'))?.repo).toBe('acme/api');
+    expect((await getTicket(w.app.ctx, await ticketOpenedBy(w.app.ctx, card)))?.repo).toBe('acme/api');
   });
 
   it('issue 4: a chat request naming none uses the chat’s default from the panel setting before CHAT_REPOS', async () => {
     await w.app.ctx.redis.hset(w.app.ctx.keys.chatRepos(), 'room', 'acme/api');
     const flow = executorFlow(w.llm, [(_r, card) => ack(card), () => toolCalls(['list_files', {}])]);
-    await send(w.app.ctx, localMessage('Please fix the header'));
+    const card = await send(w.app.ctx, localMessage('Please fix the header'));
     await flow.done();
     expect(flow.results[1]?.join()).toContain('README.md');
-    expect((await getTicket(w.app.ctx, 'T3'))?.repo).toBe('acme/api');
+    expect((await getTicket(w.app.ctx, await ticketOpenedBy(w.app.ctx, card)))?.repo).toBe('acme/api');
     await w.app.ctx.redis.hdel(w.app.ctx.keys.chatRepos(), 'room');
   });
 });
