@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitFor } from '../../kit/app.ts';
 import { toolCalls } from '../../kit/fake-llm.ts';
-import { botMessages, localMessage, send } from '../routing/helpers.ts';
+import { roleOf } from '../../kit/scripted-model.ts';
+import { botMessages, localMessage, send, ticketOpenedBy } from '../routing/helpers.ts';
 import { executorFlow, startWorld, type World } from './harness.ts';
 
 describe('executor delivery flow (issue 4, R-C2, R-C6, R-C9)', () => {
@@ -35,9 +36,11 @@ describe('executor delivery flow (issue 4, R-C2, R-C6, R-C9)', () => {
     ]);
     const card = await send(w.app.ctx, localMessage('Please fix the login redirect loop'));
     await flow.done();
+    const id = await ticketOpenedBy(w.app.ctx, card);
+    const branchName = `sy/${id}-please-fix-the-login-redirect`;
     const r = flow.results.map((x) => x.join('\n'));
     expect(r[1]).toContain('export const next');
-    expect(r[3]).toMatch(/committed [0-9a-f]{12} and pushed sy\/T1-please-fix-the-login-redirect/);
+    expect(r[3]).toMatch(new RegExp(`committed [0-9a-f]{12} and pushed ${branchName}`));
     expect(r[4]).toContain('opened draft PR acme/web#1');
     expect(r[5]).toMatch(/refused: no passing verification at HEAD/);
     expect(r[6]).toContain('exit 0');
@@ -47,26 +50,32 @@ describe('executor delivery flow (issue 4, R-C2, R-C6, R-C9)', () => {
     const acks = (await botMessages(w.app.ctx)).filter((m) => m.text.includes(card));
     expect(acks).toHaveLength(1);
     const branch = w.repo.git('for-each-ref', '--format=%(refname:short) %(authorname)', 'refs/heads/sy/');
-    expect(branch).toBe(`sy/T1-please-fix-the-login-redirect ${w.gh.botLogin}`);
-    expect(w.repo.git('show', 'sy/T1-please-fix-the-login-redirect:src/login.ts')).toContain('|| "/"');
+    expect(branch).toBe(`${branchName} ${w.gh.botLogin}`);
+    expect(w.repo.git('show', `${branchName}:src/login.ts`)).toContain('|| "/"');
     const pull = w.gh.pulls[0];
     expect(pull).toMatchObject({
       repo: 'acme/web',
-      head: { ref: 'sy/T1-please-fix-the-login-redirect' },
+      head: { ref: branchName },
       base: { ref: 'main' },
       draft: false,
     });
     expect(w.gh.callsTo('POST', '/repos/acme/web/pulls')[0]?.body).toMatchObject({ draft: true });
-    const ticket = await w.app.ctx.redis.hgetall(w.app.ctx.keys.ticket('T1'));
+    const ticket = await w.app.ctx.redis.hgetall(w.app.ctx.keys.ticket(id));
     expect(JSON.parse(ticket.repo ?? 'null')).toBe('acme/web');
-    const refs = await w.app.ctx.redis.smembers(w.app.ctx.keys.ticketRefs('T1'));
-    expect(refs).toEqual(
-      expect.arrayContaining(['gh:acme/web#1', 'branch:acme/web:sy/T1-please-fix-the-login-redirect']),
-    );
+    const refs = await w.app.ctx.redis.smembers(w.app.ctx.keys.ticketRefs(id));
+    expect(refs).toEqual(expect.arrayContaining(['gh:acme/web#1', `branch:acme/web:${branchName}`]));
     expect(refs.some((k) => /^commit:[0-9a-f]{40}$/.test(k))).toBe(true);
   });
 
   it('R-C9: the executor prompt carries the repository’s AGENTS.md once the checkout exists', async () => {
+    // Its own ticket and checkout, so the test stands alone and in any order (issue 20).
+    const flow = executorFlow(w.llm, [
+      (_r, card) => toolCalls(['reply', { to: card, text: `Reading the README of acme/web (${card}).` }]),
+      () => toolCalls(['read_file', { path: 'src/login.ts' }]),
+      () => toolCalls(['report', { status: 'done', summary: 'Read it.' }]),
+    ]);
+    await send(w.app.ctx, localMessage('Please explain the login module'));
+    await flow.done();
     const withAgents = w.llm.requests.filter((q) => q.system?.includes('Run `npm test` before you push.'));
     expect(withAgents.length).toBeGreaterThan(0);
     const mainSaw = w.llm.requests.filter((q) =>
@@ -77,7 +86,14 @@ describe('executor delivery flow (issue 4, R-C2, R-C6, R-C9)', () => {
   });
 
   it('R-C1: executors have no tool that asks a person, presents UI or changes a profile', async () => {
-    const exec = w.llm.requests.find((q) => !q.tools.some((t) => t.function.name === 'orchestrator_route'));
+    const flow = executorFlow(w.llm, [
+      (_r, card) => toolCalls(['reply', { to: card, text: `Looking at the footer of acme/web (${card}).` }]),
+    ]);
+    const card = await send(w.app.ctx, localMessage('Please look at the footer'));
+    await flow.done();
+    const exec = w.llm.requests.find(
+      (q) => roleOf(q) === 'executor' && JSON.stringify(q.messages).includes(card),
+    );
     const names = exec?.tools.map((t) => t.function.name) ?? [];
     expect(names).toEqual(expect.arrayContaining(['open_pr', 'mark_pr_ready', 'run_command', 'close_pr']));
     for (const banned of ['ask_user_question', 'present', 'plugin_manager'])
