@@ -174,4 +174,74 @@ describe('R-H6: executors read the original sources of their cards', () => {
     expect(text).toBe(long);
     expect(flow.results[2]?.[0]).toMatch(/refused: .* is not a card of this ticket \(R-H6\)/);
   });
+  it('R-H6: on a PR, read_github returns its files, its diff in pages, its review threads with authors, and check-run output', async () => {
+    const pull = w.gh.addPull('acme/web', {
+      title: 'Speed up login',
+      head: 'speed-login',
+      user: { login: 'grace', type: 'User' },
+    });
+    pull.files.push(
+      {
+        filename: 'src/login.ts',
+        status: 'modified',
+        additions: 2,
+        deletions: 1,
+        patch: '@@ -1 +1,2 @@\n-old\n+new\n+more',
+      },
+      {
+        filename: 'docs/login.md',
+        status: 'added',
+        additions: 1,
+        deletions: 0,
+        patch: '@@ -0,0 +1 @@\n+docs',
+      },
+    );
+    const root = w.gh.addReviewComment('acme/web', pull.number, {
+      body: 'This drops the redirect target.',
+      user: { login: 'linus', type: 'User' },
+      path: 'src/login.ts',
+    });
+    w.gh.addReviewComment('acme/web', pull.number, {
+      body: 'Agreed, keep it.',
+      user: { login: 'grace', type: 'User' },
+      in_reply_to_id: root.id,
+    });
+    w.gh.addCheckRun('acme/web', {
+      name: 'unit tests',
+      conclusion: 'failure',
+      output: { title: '1 failed', summary: 'login.test.ts: expected /home', text: null },
+    });
+    const flow = executorFlow(w.llm, [
+      () =>
+        toolCalls(
+          ['read_github', { what: 'pr_files', per_page: 1 }],
+          ['read_github', { what: 'pr_diff' }],
+          ['read_github', { what: 'review_threads' }],
+          ['read_github', { what: 'checks' }],
+        ),
+    ]);
+    const payload = githubPayloads.mentionComment({
+      repo: 'acme/web',
+      number: pull.number,
+      commentId: 7303,
+      isPullRequest: true,
+      body: `@${w.gh.botLogin} please look at the review`,
+    });
+    await sendGitHubEvent(w.app.url, 'issue_comment', payload, { secret: SECRETS.GITHUB_WEBHOOK_SECRET });
+    await flow.done();
+    const [files, diff, threads, checks] = flow.results[0] ?? [];
+    expect(files).toContain('modified src/login.ts (+2 -1)');
+    expect(files).not.toContain('docs/login.md');
+    expect(files).toContain('[more: call again with page=2 per_page=1]');
+    expect(diff).toContain('diff --git a/src/login.ts b/src/login.ts');
+    expect(diff).toContain('+docs');
+    expect(diff).toContain('[end]');
+    expect(threads).toContain(`thread PRRT_${root.id} (open, src/login.ts)`);
+    expect(threads).toMatch(
+      /author: linus, person[\s\S]*This drops the redirect target\.[\s\S]*author: grace, person[\s\S]*Agreed, keep it\./,
+    );
+    expect(checks).toMatch(/facts: name=unit tests, status=completed, conclusion=failure/);
+    expect(checks).toContain('login.test.ts: expected /home');
+    expect(checks).toMatch(/author: ci, bot/);
+  });
 });
