@@ -58,6 +58,8 @@ const EnvSchema = z
     ENV_FILE: z.string().optional(),
     HOST: z.string().default('0.0.0.0'),
     ROLE: z.enum(['all', 'web', 'worker']).default('all'),
+    /** Issue 16: a `ROLE=worker` process serves /healthz and /readyz here; unset, it opens no port. */
+    HEALTH_PORT: z.coerce.number().int().min(0).max(65535).optional(),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     REDIS_URL: z
       .string()

@@ -1,15 +1,17 @@
-import { serve } from '@hono/node-server';
+import { type ServerType, serve } from '@hono/node-server';
 import { ConfigError, loadConfig } from './config.ts';
+import type { Ctx } from './context.ts';
 import { closeContext, createContext } from './create-context.ts';
 import { startupDoctor } from './doctor/startup-doctor.ts';
 import { withEnvFile } from './env-file.ts';
 import { logSandbox } from './executor/sandbox/log-sandbox.ts';
 import { createLogger } from './logger.ts';
 import { secretValuesOf } from './redact-log.ts';
-import { createRuntime } from './runtime.ts';
+import { createRuntime, type Runtime } from './runtime.ts';
 import { migrateStore } from './store/migrations/migrate-store.ts';
 import { apiRoutes } from './web/api-routes.ts';
 import { createApp } from './web/app.ts';
+import { createHealthApp } from './web/health-routes.ts';
 import { startWorkers } from './workers.ts';
 
 /** Start-up: config, Redis, HTTP server and workers by ROLE; graceful shutdown on SIGTERM/SIGINT. */
@@ -50,14 +52,9 @@ async function main(): Promise<void> {
     const workers = await startWorkers(ctx, rt);
     stops.push(workers.stop);
   }
-  if (config.ROLE !== 'worker') {
-    const app = createApp(ctx, apiRoutes(ctx, rt));
-    const server = serve({ fetch: app.fetch, port: config.PORT, hostname: config.HOST }, (info) =>
-      log.info({ port: info.port }, `listening on ${config.HOST}:${info.port}`),
-    );
-    // Stop taking requests first; in-flight webhooks finish (they only touch Redis).
-    stops.unshift(() => new Promise((resolve) => server.close(() => resolve(undefined))));
-  }
+  const server = serveHttp(ctx, rt);
+  // Stop taking requests first; in-flight webhooks finish (they only touch Redis).
+  if (server) stops.unshift(() => new Promise((resolve) => server.close(() => resolve(undefined))));
   // In the background: start-up never waits for outside services (issue 12).
   startupDoctor(ctx, rt);
 
@@ -74,6 +71,24 @@ async function main(): Promise<void> {
   };
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.on('SIGINT', () => void shutdown('SIGINT'));
+}
+
+/**
+ * The whole HTTP surface on PORT; a worker serves /healthz and /readyz only, on HEALTH_PORT when
+ * set (issue 16: a container health check for every role), and no port otherwise.
+ */
+function serveHttp(ctx: Ctx, rt: Runtime): ServerType | undefined {
+  const { config, log } = ctx;
+  const worker = config.ROLE === 'worker';
+  const port = worker ? config.HEALTH_PORT : config.PORT;
+  if (port === undefined) return undefined;
+  const app = worker ? createHealthApp(ctx) : createApp(ctx, apiRoutes(ctx, rt));
+  return serve({ fetch: app.fetch, port, hostname: config.HOST }, (info) =>
+    log.info(
+      { port: info.port },
+      `listening on ${config.HOST}:${info.port}${worker ? ' (health only)' : ''}`,
+    ),
+  );
 }
 
 void main();

@@ -23,3 +23,8 @@ export async function redisAnswers(redis: Redis, timeoutMs = 500): Promise<boole
     clearTimeout(timer);
   }
 }
+
+/** `/readyz` (issue 16: served by web and worker alike): the context's store answers. */
+export function storeAnswers(ctx: { redis: Redis }): Promise<boolean> {
+  return redisAnswers(ctx.redis);
+}

@@ -3,7 +3,7 @@ import { feishuWebhook } from '../../handlers/feishu.ts';
 import { githubWebhook } from '../../handlers/github.ts';
 import type { Ctx } from '../context.ts';
 import { isHttpError } from '../errors/http-error.ts';
-import { redisAnswers } from '../store/redis.ts';
+import { healthRoutes } from './health-routes.ts';
 import { requireMetricsToken } from './metrics-auth.ts';
 import { requireAdminOrPanel } from './panel/panel-auth.ts';
 import { panelRoutes } from './panel/panel-routes.ts';
@@ -31,12 +31,7 @@ export function createApp(ctx: Ctx, apiRoutes: ApiRoutes[] = []): Hono {
     return c.json({ error: 'internal error', code: 'internal' }, 500);
   });
 
-  app.get('/healthz', (c) => c.json({ ok: true }));
-  app.get('/readyz', async (c) =>
-    (await redisAnswers(ctx.redis))
-      ? c.json({ ok: true })
-      : c.json({ ok: false, error: 'redis does not answer' }, 503),
-  );
+  healthRoutes(ctx)(app);
   registerStoreGauges(ctx);
   app.get('/metrics', requireMetricsToken(ctx.config.METRICS_TOKEN), async (c) => {
     c.header('content-type', ctx.metrics.registry.contentType);

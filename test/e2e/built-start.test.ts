@@ -1,0 +1,102 @@
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { waitFor } from '../kit/app.ts';
+import { freePort } from '../kit/local-net.ts';
+import { freshPrefix, redisUrl } from '../kit/redis.ts';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+// Inside the checkout, so the compiled files resolve packages from its node_modules as in the image.
+const out = join(root, 'test', 'artifacts', `dist-${freshPrefix()}`);
+const running: { child: ChildProcess; exited: Promise<number | null> }[] = [];
+const ADMIN_TOKEN = 'a'.repeat(40);
+
+beforeAll(() => {
+  const build = spawnSync(process.execPath, ['--import', 'tsx', join(root, 'scripts/build.ts'), out], {
+    cwd: root,
+    encoding: 'utf8',
+  });
+  if (build.status !== 0) throw new Error(`npm run build failed:\n${build.stdout}${build.stderr}`);
+}, 240_000);
+afterAll(() => rm(out, { recursive: true, force: true }));
+afterEach(async () => {
+  for (const s of running.splice(0)) {
+    if (s.child.exitCode === null) s.child.kill('SIGKILL');
+    await s.exited;
+  }
+});
+
+const baseEnv = () => ({
+  PATH: process.env.PATH ?? '',
+  HOME: process.env.HOME ?? '/tmp',
+  ENV_FILE: join(out, 'no-such.env'),
+  REDIS_URL: redisUrl(),
+  KEY_PREFIX: freshPrefix(),
+  STARTUP_DOCTOR: 'off',
+  SANDBOX: 'none',
+});
+
+/** `node dist/src/main.js`, the image's command: no tsx, nothing read from the sources. */
+function startBuilt(env: Record<string, string>) {
+  const child = spawn(process.execPath, [join(out, 'src/main.js')], { cwd: root, env, stdio: 'ignore' });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  running.push({ child, exited });
+  return { child, exited };
+}
+
+const healthcheck = (env: Record<string, string>) =>
+  spawnSync(process.execPath, [join(out, 'scripts/healthcheck.js')], { env, encoding: 'utf8' });
+
+const status = (url: string, init?: RequestInit) =>
+  fetch(url, init)
+    .then((r) => r.status)
+    .catch(() => 0);
+
+describe('the compiled build (issue 16: the Docker image runs it)', () => {
+  it('node dist/src/main.js serves the API with the built-in prompts and the panel, and its health check passes', async () => {
+    const port = await freePort();
+    const env = { ...baseEnv(), PORT: String(port), ADMIN_TOKEN };
+    const bot = startBuilt(env);
+    const base = `http://127.0.0.1:${port}`;
+    await waitFor(async () => (await status(`${base}/healthz`)) === 200, 'the built bot to answer', 60_000);
+
+    // prompts/ and skills/ were copied next to the output: the built-in texts load.
+    const prompts = await fetch(`${base}/api/prompts`, {
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+    });
+    expect(prompts.status).toBe(200);
+    const view = (await prompts.json()) as { sections: unknown[]; skills: { builtin: unknown[] } };
+    expect(view.sections.length).toBeGreaterThan(0);
+    expect(view.skills.builtin.length).toBeGreaterThan(0);
+    // The panel's static assets too.
+    const panel = await fetch(`${base}/panel/`);
+    expect(panel.status).toBe(200);
+    expect(await panel.text()).toContain('<html');
+
+    expect(healthcheck(env).status).toBe(0);
+    bot.child.kill('SIGTERM');
+    expect(await bot.exited).toBe(0);
+    const after = healthcheck(env);
+    expect(after.status).toBe(1);
+    expect(after.stderr).toContain(`:${port}/healthz`);
+  }, 90_000);
+
+  it('ROLE=worker serves /healthz and /readyz only, on HEALTH_PORT, and the health check probes it', async () => {
+    const port = await freePort();
+    const env = { ...baseEnv(), ROLE: 'worker', HEALTH_PORT: String(port) };
+    startBuilt(env);
+    const base = `http://127.0.0.1:${port}`;
+    await waitFor(async () => (await status(`${base}/healthz`)) === 200, 'the worker health port', 60_000);
+    expect(await status(`${base}/readyz`)).toBe(200);
+    expect(await status(`${base}/webhooks/github`, { method: 'POST', body: '{}' })).toBe(404);
+    expect(await status(`${base}/panel/`)).toBe(404);
+    expect(healthcheck(env).status).toBe(0);
+
+    const { HEALTH_PORT: _, ...noHealthPort } = env;
+    const none = healthcheck(noHealthPort);
+    expect(none.status).toBe(1);
+    expect(none.stderr).toBe('ROLE=worker serves no health port: set HEALTH_PORT\n');
+  }, 90_000);
+});
