@@ -5,7 +5,7 @@ import { waitFor } from '../../kit/app.ts';
 import { type FakeReply, type RecordedRequest, text, toolCalls } from '../../kit/fake-llm.ts';
 import { githubPayloads, sendGitHubEvent } from '../../kit/github-webhook.ts';
 import { cardsIn, lastToolResults, roleOf } from '../../kit/scripted-model.ts';
-import { localMessage, send } from '../routing/helpers.ts';
+import { localMessage, send, ticketOpenedBy } from '../routing/helpers.ts';
 import { executorFlow, SECRETS, startWorld, type World } from './harness.ts';
 
 /** Per executor turn: `first` answers its first request, `then` each request after tool results. */
@@ -42,10 +42,11 @@ async function ticketWithPr(w: World, ask: string) {
     () => toolCalls(['commit_and_push', { message: 'Fallback' }]),
     () => toolCalls(['open_pr', { title: 'Fallback', body: 'Falls back to /.' }]),
   ]);
-  await send(w.app.ctx, localMessage(ask));
+  const card = await send(w.app.ctx, localMessage(ask));
   await flow.done();
   expect(flow.results[3]?.join()).toMatch(/opened draft PR acme\/web#(\d+)/);
-  return Number(/acme\/web#(\d+)/.exec(flow.results[3]?.join() ?? '')?.[1]);
+  const pr = Number(/acme\/web#(\d+)/.exec(flow.results[3]?.join() ?? '')?.[1]);
+  return { pr, ticket: await ticketOpenedBy(w.app.ctx, card) };
 }
 
 const hook = (w: World, payload: unknown) =>
@@ -63,8 +64,8 @@ describe('reviews by outcome (R-C7)', () => {
   });
 
   it('R-C7: a fixed and verified thread is resolved without a comment; a rejected one gets one sentence and stays open', async () => {
-    const pr = await ticketWithPr(w, 'Please add a login fallback');
-    await pauseTicket(w.app.ctx, 'T1', { by: 'test', at: Date.now(), via: 'api' });
+    const { pr, ticket } = await ticketWithPr(w, 'Please add a login fallback');
+    await pauseTicket(w.app.ctx, ticket, { by: 'test', at: Date.now(), via: 'api' });
     const user = { login: 'grace', type: 'User' as const };
     const fix = w.gh.addReviewComment('acme/web', pr, { body: 'Please fall back to /home instead', user });
     const nope = w.gh.addReviewComment('acme/web', pr, { body: 'Use tabs here', user });
@@ -84,7 +85,7 @@ describe('reviews by outcome (R-C7)', () => {
         ).status,
       ).toBe(202);
     await waitFor(
-      async () => (await w.app.ctx.redis.llen(w.app.ctx.keys.ticketInbox('T1'))) === 2,
+      async () => (await w.app.ctx.redis.llen(w.app.ctx.keys.ticketInbox(ticket))) === 2,
       'both comments on the ticket',
     );
     let fixCard = '';
@@ -121,8 +122,8 @@ describe('reviews by outcome (R-C7)', () => {
       },
       (n) => steps[n]?.() ?? text('Done.'),
     );
-    await resumeTicket(w.app.ctx, 'T1');
-    await scheduleTurn(w.app.ctx, 'T1');
+    await resumeTicket(w.app.ctx, ticket);
+    await scheduleTurn(w.app.ctx, ticket);
     await waitFor(() => (log[0]?.results.length ?? 0) >= steps.length, 'the review turn', 30_000);
     expect(log).toHaveLength(1);
     const r = log[0]?.results.map((x) => x.join('\n')) ?? [];
@@ -131,7 +132,8 @@ describe('reviews by outcome (R-C7)', () => {
     expect(r[4]).toMatch(/refused: a person’s thread is resolved only when fixed/);
     await waitFor(() => w.gh.resolvedThreads.has(`PRRT_${fix.id}`), 'the fixed thread resolved');
     const replies = await waitFor(() => {
-      const found = w.gh.reviewComments.filter((c) => c.in_reply_to_id !== undefined);
+      // This PR's replies only: the file's other tests answer on their own PRs (issue 20).
+      const found = w.gh.reviewComments.filter((c) => c.in_reply_to_id !== undefined && c.number === pr);
       return found.length ? found : undefined;
     }, 'the one-sentence answer');
     expect(replies).toHaveLength(1);
@@ -141,7 +143,7 @@ describe('reviews by outcome (R-C7)', () => {
   });
 
   it('R-C7: three review comments sent together reach the executor as one turn', async () => {
-    const pr = await ticketWithPr(w, 'Please tidy the login module');
+    const { pr } = await ticketWithPr(w, 'Please tidy the login module');
     const log = turns(w, () => text('Looking at the three comments.'));
     const user = { login: 'grace', type: 'User' as const };
     const comments = ['Rename next()', 'Add a test', 'Drop the console.log'].map((body) =>
@@ -167,7 +169,7 @@ describe('reviews by outcome (R-C7)', () => {
   }, 60_000);
 
   it('R-C7: an automated reviewer’s threads are resolved once answered, and its fourth round on the PR is noted, not worked', async () => {
-    const pr = await ticketWithPr(w, 'Please add a login fallback for staging');
+    const { pr } = await ticketWithPr(w, 'Please add a login fallback for staging');
     let card = '';
     const log = turns(w, (req) => {
       card = cardsIn(req)[0] ?? '';
