@@ -3,7 +3,7 @@ import { getPause } from '../tickets/pause.ts';
 import { getTicket } from '../tickets/ticket-store.ts';
 import { deriveState, type StatusAnswer, type StatusQuestion, type TicketStatus } from './status-model.ts';
 
-type ReadCtx = Pick<Ctx, 'redis' | 'keys' | 'now' | 'config'>;
+type ReadCtx = Pick<Ctx, 'redis' | 'keys' | 'now' | 'config' | 'log'>;
 
 const parse = <T>(raw: string | null | undefined): T | undefined =>
   raw ? (JSON.parse(raw) as T) : undefined;

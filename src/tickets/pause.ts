@@ -1,7 +1,17 @@
+import { z } from 'zod';
 import type { Ctx } from '../context.ts';
+import { parseRecord } from '../store/parse-record.ts';
 import type { Pause } from './ticket.ts';
 
 type PauseCtx = Pick<Ctx, 'redis' | 'keys'>;
+
+/** The stored shape of a pause (issue 20: read through zod, never cast). */
+const PauseSchema = z.object({
+  by: z.string(),
+  at: z.number(),
+  cardId: z.string().optional(),
+  via: z.enum(['message', 'button', 'api', 'breaker', 'main']),
+});
 
 /**
  * R-D2: a person's pause is a key with no expiry. It survives every restart and is removed only
@@ -17,9 +27,16 @@ export async function resumeTicket(ctx: PauseCtx, ticketId: string): Promise<boo
   return (await ctx.redis.del(ctx.keys.pause(ticketId))) === 1;
 }
 
-export async function getPause(ctx: PauseCtx, ticketId: string): Promise<Pause | undefined> {
-  const raw = await ctx.redis.get(ctx.keys.pause(ticketId));
-  return raw ? (JSON.parse(raw) as Pause) : undefined;
+/** A ticket's pause, or undefined; a stored pause that fails its schema throws `StoredRecordError`. */
+export async function getPause(
+  ctx: PauseCtx & Pick<Ctx, 'log'>,
+  ticketId: string,
+): Promise<Pause | undefined> {
+  const key = ctx.keys.pause(ticketId);
+  const raw = await ctx.redis.get(key);
+  if (!raw) return undefined;
+  const { cardId, ...rest } = parseRecord(ctx, PauseSchema, raw, key);
+  return cardId === undefined ? rest : { ...rest, cardId };
 }
 
 export async function isPaused(ctx: PauseCtx, ticketId: string): Promise<boolean> {
