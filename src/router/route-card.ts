@@ -16,13 +16,10 @@ import { noteFollowUp } from './follow-up-notices.ts';
 import { maySteer } from './may-steer.ts';
 import { politeRefusal } from './polite-refusal.ts';
 import { resolveTickets } from './resolve-tickets.ts';
+import { loadRouteOutcome, type RouteOutcome, saveRouteOutcome } from './route-outcome.ts';
 import { type Standing, standingOn } from './ticket-standing.ts';
 
-export type RouteOutcome =
-  | { kind: 'attached'; tickets: string[] }
-  | { kind: 'command'; command: 'pause' | 'resume'; tickets: string[] }
-  | { kind: 'candidate' }
-  | { kind: 'ignored'; reason: string };
+export type { RouteOutcome } from './route-outcome.ts';
 
 /**
  * Places one card (ARCHITECTURE "router", step 1): commands first, then explicit references,
@@ -30,12 +27,12 @@ export type RouteOutcome =
  * once, so a retried job does not place a card twice.
  */
 export async function routeCard(ctx: Ctx, cardId: string): Promise<RouteOutcome> {
-  const done = await ctx.redis.get(ctx.keys.cardRouted(cardId));
-  if (done) return JSON.parse(done) as RouteOutcome;
+  const done = await loadRouteOutcome(ctx, cardId);
+  if (done) return done;
   const loaded = await loadCard(ctx, cardId);
   const card = loaded && (await withParentContext(ctx, await withAuthorPermission(ctx, loaded)));
   const outcome: RouteOutcome = card ? await place(ctx, card) : { kind: 'ignored', reason: 'card expired' };
-  await ctx.redis.set(ctx.keys.cardRouted(cardId), JSON.stringify(outcome), 'EX', 30 * 24 * 3600);
+  await saveRouteOutcome(ctx, cardId, outcome);
   ctx.log.debug({ cardId, outcome }, 'card routed');
   return outcome;
 }

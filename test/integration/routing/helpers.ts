@@ -1,7 +1,7 @@
 import type { CardDraft } from '../../../src/cards/card.ts';
 import { ingest } from '../../../src/cards/ingest.ts';
 import type { Ctx } from '../../../src/context.ts';
-import type { RouteOutcome } from '../../../src/router/route-card.ts';
+import { loadRouteOutcome, type RouteOutcome } from '../../../src/router/route-outcome.ts';
 import { listTickets, ticketAttachments } from '../../../src/tickets/ticket-store.ts';
 import { waitFor } from '../../kit/app.ts';
 
@@ -48,9 +48,8 @@ export async function botMessages(
 }
 
 /** How routing placed a card (its `cardRouted` record), or undefined before it was routed. */
-export async function routedOf(ctx: Ctx, cardId: string): Promise<RouteOutcome | undefined> {
-  const raw = await ctx.redis.get(ctx.keys.cardRouted(cardId));
-  return raw ? (JSON.parse(raw) as RouteOutcome) : undefined;
+export function routedOf(ctx: Ctx, cardId: string): Promise<RouteOutcome | undefined> {
+  return loadRouteOutcome(ctx, cardId);
 }
 
 /**

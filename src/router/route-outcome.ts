@@ -1,0 +1,39 @@
+import { z } from 'zod';
+import type { Ctx } from '../context.ts';
+import { parseRecord } from '../store/parse-record.ts';
+
+/** How routing placed a card (issue 20: the shape written once, the type inferred from it). */
+export const RouteOutcomeSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('attached'), tickets: z.array(z.string()) }),
+  z.object({
+    kind: z.literal('command'),
+    command: z.enum(['pause', 'resume']),
+    tickets: z.array(z.string()),
+  }),
+  z.object({ kind: z.literal('candidate') }),
+  z.object({ kind: z.literal('ignored'), reason: z.string() }),
+]);
+export type RouteOutcome = z.infer<typeof RouteOutcomeSchema>;
+
+type OutcomeCtx = Pick<Ctx, 'redis' | 'keys' | 'log'>;
+
+/** Routing records each card's outcome once for 30 days, so a retried job does not place it twice. */
+const OUTCOME_TTL_SECONDS = 30 * 24 * 3600;
+
+/**
+ * The owner of a card's routing outcome (`cardRouted`): read through its schema (an invalid one
+ * is logged and thrown as `StoredRecordError`), or undefined before the card was routed.
+ */
+export async function loadRouteOutcome(ctx: OutcomeCtx, cardId: string): Promise<RouteOutcome | undefined> {
+  const key = ctx.keys.cardRouted(cardId);
+  const raw = await ctx.redis.get(key);
+  return raw ? parseRecord(ctx, RouteOutcomeSchema, raw, key) : undefined;
+}
+
+export async function saveRouteOutcome(
+  ctx: OutcomeCtx,
+  cardId: string,
+  outcome: RouteOutcome,
+): Promise<void> {
+  await ctx.redis.set(ctx.keys.cardRouted(cardId), JSON.stringify(outcome), 'EX', OUTCOME_TTL_SECONDS);
+}
