@@ -1,14 +1,12 @@
 /**
  * Context windows of models we know, in tokens (R-H2; `LLM_CONTEXT_TOKENS` overrides). DeepSeek's
- * "Models & Pricing" page gives deepseek-flash and deepseek-v4-pro a 1M context; the retired
- * deepseek-chat / deepseek-reasoner had 128K (131,072, as their 400s said). Matched by prefix, so
+ * "Models & Pricing" page gives deepseek-flash and deepseek-v4-pro a 1M context (the retired names
+ * are not listed: DeepSeek refuses them, and anything unknown gets 128K). Matched by prefix, so
  * dated snapshots (`gpt-4o-2024-08-06`, `claude-sonnet-4-5-20250929`) find their family.
  */
 const KNOWN: [prefix: string, tokens: number][] = [
   ['deepseek-flash', 1_000_000],
   ['deepseek-v4', 1_000_000],
-  ['deepseek-chat', 131_072],
-  ['deepseek-reasoner', 131_072],
   ['gpt-4.1', 1_047_576],
   ['gpt-4o', 128_000],
   ['gpt-5', 400_000],

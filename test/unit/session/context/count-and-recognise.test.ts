@@ -48,7 +48,7 @@ describe('context windows', () => {
   it('R-H2: known models get their documented window, dated snapshots their family’s, others a default', () => {
     expect(contextWindowFor('deepseek-flash')).toBe(1_000_000);
     expect(contextWindowFor('deepseek-v4-pro')).toBe(1_000_000);
-    expect(contextWindowFor('deepseek-chat')).toBe(131_072);
+    expect(contextWindowFor('deepseek-chat')).toBe(UNKNOWN_MODEL_CONTEXT_TOKENS); // retired: not a known model
     expect(contextWindowFor('gpt-4o-2024-08-06')).toBe(128_000);
     expect(contextWindowFor('openai/gpt-4.1-mini')).toBe(1_047_576);
     expect(contextWindowFor('claude-sonnet-4-5-20250929')).toBe(200_000);
