@@ -39,6 +39,9 @@ describe('Redis restarts during a burst of webhooks', () => {
       GITHUB_TOKEN: 'gh-token',
       GITHUB_BOT_LOGIN: github.botLogin,
       GITHUB_API_URL: github.url,
+      // A routing job in flight when Redis went away is picked up again by the stalled-job check
+      // (one lock's time later): short here, so recovery fits the wait below on a loaded machine.
+      JOB_LOCK_MS: '5000',
     });
   });
   afterAll(async () => {
@@ -130,8 +133,11 @@ describe('Redis restarts during a burst of webhooks', () => {
     await waitFor(
       async () => ((await app.ctx.queues.route.getJobCounts('completed')).completed ?? 0) >= BURST,
       'every routing job to complete',
-      20_000,
-    );
+      30_000,
+    ).catch(async (err: Error) => {
+      const counts = await app.ctx.queues.route.getJobCounts();
+      throw new Error(`${err.message}; routing jobs: ${JSON.stringify(counts)}`);
+    });
     const routed = await Promise.all(
       acknowledged.map((d) => app.ctx.queues.route.getJobState(d.card as string)),
     );
