@@ -1,9 +1,10 @@
 import Anthropic from '@anthropic-ai/sdk';
+import type { Message } from '@anthropic-ai/sdk/resources/messages/messages';
 import { fromAnthropicMessage } from './anthropic-reply.ts';
 import { toAnthropicParams } from './anthropic-request.ts';
 import type { AnthropicThinking } from './anthropic-thinking.ts';
 import type { ModelClient } from './model-client.ts';
-import { scopedSignal } from './scoped-signal.ts';
+import { withScopedSignal } from './scoped-signal.ts';
 
 export interface AnthropicClientOptions {
   /** `https://api.anthropic.com` (a trailing `/v1` is dropped: the SDK adds it). */
@@ -38,16 +39,14 @@ export function createAnthropicClient(opts: AnthropicClientOptions): ModelClient
     model: opts.model,
     async complete(req, signal) {
       const params = toAnthropicParams(req, opts.model, opts.maxTokens, opts.thinking);
-      const scoped = scopedSignal(signal);
-      const options = scoped ? { signal: scoped.signal } : undefined;
-      try {
-        const message = opts.stream
-          ? await client.messages.stream(params, options).finalMessage()
-          : await client.messages.create(params, options);
-        return fromAnthropicMessage(message);
-      } finally {
-        scoped?.release();
-      }
+      const message = await withScopedSignal(
+        signal,
+        async (options): Promise<Pick<Message, 'content' | 'stop_reason' | 'usage'>> =>
+          opts.stream
+            ? client.messages.stream(params, options).finalMessage()
+            : client.messages.create(params, options),
+      );
+      return fromAnthropicMessage(message);
     },
   };
 }

@@ -10,6 +10,7 @@ import { chatRequestBody } from './chat-request-body.ts';
 import { collectStream } from './collect-stream.ts';
 import { MalformedToolCallError } from './errors/malformed-tool-call-error.ts';
 import type { ModelReply } from './model-reply.ts';
+import { withScopedSignal } from './scoped-signal.ts';
 import { usageFromWire } from './usage-from-wire.ts';
 
 export interface ModelRequest {
@@ -56,9 +57,7 @@ export function createModelClient(opts: ModelClientOptions): ModelClient {
         opts.contract ?? { provider: 'compatible' },
         req,
       ) as unknown as ChatCompletionCreateParamsNonStreaming;
-      const scoped = scopedSignal(signal);
-      const options = scoped ? { signal: scoped.signal } : undefined;
-      try {
+      return withScopedSignal(signal, async (options) => {
         if (opts.stream) {
           const stream = await client.chat.completions.create(
             { ...body, stream: true, stream_options: { include_usage: true } },
@@ -67,25 +66,9 @@ export function createModelClient(opts: ModelClientOptions): ModelClient {
           return checkReply(await collectStream(stream));
         }
         return checkReply(fromCompletion(await client.chat.completions.create(body, options)));
-      } finally {
-        scoped?.release();
-      }
+      });
     },
   };
-}
-
-/**
- * A per-request signal following a long-lived one (the process's shutdown). The `openai` client
- * adds an abort listener to the signal it is given and never removes it, so handing it the
- * shutdown signal itself would grow that signal's listeners by one per request.
- */
-function scopedSignal(parent?: AbortSignal): { signal: AbortSignal; release: () => void } | undefined {
-  if (!parent) return undefined;
-  const controller = new AbortController();
-  const abort = () => controller.abort(parent.reason);
-  if (parent.aborted) abort();
-  else parent.addEventListener('abort', abort, { once: true });
-  return { signal: controller.signal, release: () => parent.removeEventListener('abort', abort) };
 }
 
 function fromCompletion(completion: ChatCompletion): ModelReply {

@@ -11,3 +11,19 @@ export function scopedSignal(parent?: AbortSignal): { signal: AbortSignal; relea
   else parent.addEventListener('abort', abort, { once: true });
   return { signal: controller.signal, release: () => parent.removeEventListener('abort', abort) };
 }
+
+/**
+ * Runs one SDK request with a signal scoped to it (see `scopedSignal`), released when the
+ * request settles. `options` is what both SDKs take as their per-request options.
+ */
+export async function withScopedSignal<T>(
+  parent: AbortSignal | undefined,
+  request: (options: { signal: AbortSignal } | undefined) => Promise<T>,
+): Promise<T> {
+  const scoped = scopedSignal(parent);
+  try {
+    return await request(scoped ? { signal: scoped.signal } : undefined);
+  } finally {
+    scoped?.release();
+  }
+}
