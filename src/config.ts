@@ -147,7 +147,7 @@ const EnvSchema = z
     SIGN_IN_FAILURES_PER_IP: z.coerce.number().int().positive().default(10),
     SIGN_IN_FAILURES_GLOBAL: z.coerce.number().int().positive().default(100),
     /** The doctor's checks in the background at start-up (issue 12): `quick` skips the model round trip. */
-    STARTUP_DOCTOR: z.enum(['full', 'quick', 'off'], { message: 'full, quick or off' }).default('full'),
+    STARTUP_DOCTOR: z.enum(['full', 'quick', 'off'], { message: 'full, quick or off' }).default('quick'),
   })
   .superRefine((env, ctx) => {
     // Issue 14: Feishu events arrive over HTTP; without the key anyone could post unsigned events.
