@@ -61,13 +61,17 @@ const readers: Record<string, (text: string) => unknown> = {
   feishuMessageText: (t) => messageText('text', JSON.stringify({ text: t }), [], () => false),
 };
 
+/** Under the ~2 s the slowest old reader took on these shapes, far over what linear code takes. */
+const BOUND_MS = 750;
+
 describe('issue 14 "input costs nothing": regexes over external text run in linear time', () => {
   const shapes = hostileShapes();
   for (const [name, read] of Object.entries(readers)) {
-    it(`${name}: no 65k-character hostile shape costs more than 150 ms`, () => {
+    it(`${name}: no 65k-character hostile shape costs more than ${BOUND_MS} ms`, () => {
       // Before the fix: `http://a/` + 65,000 `)` + `x` took ~2 s in extractTextRefs, a long
       // space run ~3.7 s in commandOf and a long heading line ~3.7 s in reservedBlockProblems.
-      // Linear code takes ~1 ms here; the bound leaves room for a loaded 2-core machine.
+      // Linear code takes ~1 ms here. This catches super-linear blow-ups (seconds), not speed, which
+      // bench/hostile-text.ts measures: the bound leaves room for a heavily loaded 2-core machine.
       const slow: string[] = [];
       for (const [shape, text] of Object.entries(shapes)) {
         const time = () => {
@@ -77,8 +81,8 @@ describe('issue 14 "input costs nothing": regexes over external text run in line
         };
         // A slow shape is timed again: one GC pause or a busy neighbour is not a regression.
         const first = time();
-        const ms = first > 150 ? Math.min(first, time()) : first;
-        if (ms > 150) slow.push(`${shape}: ${ms.toFixed(0)} ms`);
+        const ms = first > BOUND_MS ? Math.min(first, time()) : first;
+        if (ms > BOUND_MS) slow.push(`${shape}: ${ms.toFixed(0)} ms`);
       }
       expect(slow).toEqual([]);
     });
