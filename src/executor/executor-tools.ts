@@ -7,6 +7,7 @@ import { readCardTool, readGitHubTool } from './tools/read-source-tools.ts';
 import { replyTool } from './tools/reply-tool.ts';
 import { reportTool } from './tools/report-tool.ts';
 import { workTools } from './tools/work-tools.ts';
+import { noteTurnActed } from './turn-acts.ts';
 import type { TurnScope } from './turn-scope.ts';
 
 /**
@@ -39,7 +40,10 @@ const ACTING = new Set([
   'resolve_review_thread',
 ]);
 
-/** The tools with `scope.acted` set when one that changes the work succeeds. */
+/**
+ * The tools, each that changes the work marking the turn as having acted when it succeeds; the
+ * mark is stored, so a turn resumed on another worker keeps it (`turn-acts.ts`).
+ */
 export function notingActs(scope: TurnScope, tools: AnyTool[]): AnyTool[] {
   return tools.map((t) =>
     ACTING.has(t.name)
@@ -47,7 +51,7 @@ export function notingActs(scope: TurnScope, tools: AnyTool[]): AnyTool[] {
           ...t,
           async run(args, call) {
             const r = await t.run(args, call);
-            if (r.ok) scope.acted = true;
+            if (r.ok) await noteTurnActed(scope.rt.ctx, scope.turnId);
             return r;
           },
         }

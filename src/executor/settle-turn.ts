@@ -6,6 +6,7 @@ import { recordTaken, wasTakenBy } from '../tickets/handback.ts';
 import { isClosedState } from '../tickets/retention.ts';
 import { getTicket, setTicketState } from '../tickets/ticket-store.ts';
 import { handBack } from './tools/handback-tools.ts';
+import { clearTurnActed, turnActed } from './turn-acts.ts';
 import { returnBatch } from './turn-inputs.ts';
 import type { TurnScope } from './turn-scope.ts';
 import { releaseCheckout } from './workspace/release-checkout.ts';
@@ -21,17 +22,20 @@ export async function settleTurn(scope: TurnScope, outcome: TurnOutcome): Promis
   const { ticket, turnId } = scope;
   if (outcome.kind === 'stopped') {
     await returnBatch(ctx, ticket.id, turnId);
+    await clearTurnActed(ctx, turnId);
     await releaseIfClosed(scope);
     return;
   }
   if (outcome.kind === 'ended') {
+    // Stored by the turn's tools, on whichever worker ran them (a resumed turn did not rerun them).
+    const acted = await turnActed(ctx, turnId);
     for (const card of scope.batch.values()) {
       if (card.author.type !== 'person' || card.id === ticket.openedBy) continue;
       if (await wasTakenBy(ctx, card.id, ticket.id)) continue;
       if (await ctx.redis.hexists(ctx.keys.cardHandbacks(card.id), ticket.id)) continue;
       // Issue 15 "hand-back after silent handling": a follow-up in the ticket's thread that the
       // turn acted on (it changed the work) without replying is taken, not a new candidate.
-      if (scope.acted && !card.request) {
+      if (acted && !card.request) {
         await recordTaken(ctx, card.id, ticket.id);
         continue;
       }
@@ -57,6 +61,7 @@ export async function settleTurn(scope: TurnScope, outcome: TurnOutcome): Promis
     if (effect) await enqueueEffect(ctx, { key: `blocked:${turnId}`, effect, ticketId: ticket.id });
   }
   await ctx.redis.del(ctx.keys.turnBatch(turnId), ctx.keys.turnNotes(turnId));
+  await clearTurnActed(ctx, turnId);
   await releaseIfClosed(scope);
 }
 

@@ -12,11 +12,6 @@ export interface TurnScope {
   batch: Map<string, TriggerCard>;
   /** The role, profile and topology this turn resolved at its start (issue 7, R-G5); default: worker, hub. */
   artifacts?: TurnArtifacts;
-  /**
-   * Set once a tool that changes the work (a file, a commit, the PR, a review thread) succeeded in
-   * this turn: the follow-ups of the batch were acted on, even without a reply (issue 15).
-   */
-  acted?: boolean;
   /** Cards of the batch from outside the ticket's repository or chat: card id → data label (R-H5). */
   dataCards?: Map<string, string>;
   /**

@@ -58,6 +58,11 @@ export function createKeys(prefix: string) {
     ticketNotes: (id: string) => k('ticket', id, 'notes'),
     /** The notes one executor turn took, kept so a resumed turn sees the same ones. */
     turnNotes: (turnId: string) => k('turn', turnId, 'batch', 'notes'),
+    /**
+     * Set once a tool that changed the work succeeded in the turn (issue 15 "hand-back after
+     * silent handling"), so a turn resumed by another worker still knows its follow-ups were acted on.
+     */
+    turnActed: (turnId: string) => k('turn', turnId, 'batch', 'acted'),
     /** Cards the ticket's executor acknowledged (R-C2: once each). */
     ticketAcked: (id: string) => k('ticket', id, 'acked'),
     /** Thread keys the executor declared unrelated (R-C4): it no longer answers there. */

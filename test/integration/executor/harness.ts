@@ -60,6 +60,8 @@ export function makeBareRepo(
 
 export interface World {
   app: TestApp;
+  /** The app's environment, for a bot process started against the same world (crash tests). */
+  env: Record<string, string>;
   llm: FakeLlm;
   gh: FakeGitHub;
   /** The model's context window (R-H2): the Chat Completions fake answers its 400 past it. */
@@ -76,7 +78,7 @@ export interface World {
  */
 export async function startWorld(
   env: Record<string, string> = {},
-  opts: { model?: 'chat' | 'anthropic'; files?: Record<string, string> } = {},
+  opts: { model?: 'chat' | 'anthropic'; files?: Record<string, string>; workers?: boolean } = {},
 ): Promise<World> {
   const root = mkdtempSync(join(tmpdir(), 'sy-exec-'));
   const repo = makeBareRepo(root, {
@@ -91,7 +93,7 @@ export async function startWorld(
   const llm = chat ?? (await startFakeAnthropic({ apiKey: SECRETS.LLM_API_KEY, minCacheTokens: 256 }));
   const gh = await startFakeGitHub({ token: SECRETS.GITHUB_TOKEN });
   gh.setRepo('acme/web', { clone_url: repo.url });
-  const app = await startTestApp({
+  const appEnv = {
     LLM_BASE_URL: llm.baseURL,
     ...(anthropic ? { LLM_PROVIDER: 'anthropic', LLM_MODEL: 'claude-sonnet-4-5' } : {}),
     GITHUB_API_URL: gh.url,
@@ -103,9 +105,11 @@ export async function startWorld(
     FEISHU_DOMAIN: 'http://127.0.0.1:9',
     ...SECRETS,
     ...env,
-  });
+  };
+  const app = await startTestApp(appEnv, { workers: opts.workers ?? true });
   return {
     app,
+    env: appEnv,
     llm,
     gh,
     root,
