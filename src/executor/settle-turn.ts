@@ -1,5 +1,7 @@
 import { loadCard } from '../cards/ingest.ts';
 import { replyEffectFor } from '../cards/reply-effect.ts';
+import { languageForTicket } from '../i18n/choose-language.ts';
+import { hostText } from '../i18n/host-text.ts';
 import { enqueueEffect } from '../outbox/enqueue.ts';
 import type { TurnOutcome } from '../session/turn-outcome.ts';
 import { recordTaken, wasTakenBy } from '../tickets/handback.ts';
@@ -52,12 +54,16 @@ export async function settleTurn(scope: TurnScope, outcome: TurnOutcome): Promis
       JSON.stringify({ status: 'blocked', summary: why, at: ctx.now() }),
     );
     const origin = await loadCard(ctx, ticket.openedBy);
-    const effect =
-      origin &&
-      replyEffectFor(
-        origin,
-        `I stopped work on ${ticket.id} because ${why}; reply here to tell me how to go on.`,
-      );
+    const lang = await languageForTicket(ctx, ticket);
+    const text =
+      outcome.kind === 'limit'
+        ? hostText(lang, 'stopped.budget', {
+            ticket: ticket.id,
+            limit: outcome.limit,
+            detail: outcome.detail,
+          })
+        : hostText(lang, 'stopped.model', { ticket: ticket.id, reason: outcome.reason });
+    const effect = origin && replyEffectFor(origin, text);
     if (effect) await enqueueEffect(ctx, { key: `blocked:${turnId}`, effect, ticketId: ticket.id });
   }
   await ctx.redis.del(ctx.keys.turnBatch(turnId), ctx.keys.turnNotes(turnId));

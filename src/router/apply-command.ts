@@ -2,10 +2,14 @@ import type { TriggerCard } from '../cards/card.ts';
 import { replyEffectFor } from '../cards/reply-effect.ts';
 import type { Ctx } from '../context.ts';
 import { scheduleTurn } from '../executor/schedule-turn.ts';
+import { languageForCard, languageForTicket } from '../i18n/choose-language.ts';
+import { hostText } from '../i18n/host-text.ts';
+import { type Lang, LIST_SEPARATOR } from '../i18n/lang.ts';
 import { enqueueEffect } from '../outbox/enqueue.ts';
 import { statusChanged } from '../status/status-hooks.ts';
 import { pauseTicket, resumeTicket } from '../tickets/pause.ts';
 import type { Attachment } from '../tickets/ticket.ts';
+import { getTicket } from '../tickets/ticket-store.ts';
 import type { Command } from './command.ts';
 
 /**
@@ -26,7 +30,8 @@ export async function applyCommand(
     const note: Attachment = { cardId: card.id, why: `${command} command`, at: ctx.now() };
     await ctx.redis.rpush(ctx.keys.ticketCards(id), JSON.stringify(note));
   }
-  const effect = replyEffectFor(card, confirmation(command, ticketIds, changed));
+  const lang = await languageForCard(ctx, card, () => ticketLanguage(ctx, ticketIds[0]));
+  const effect = replyEffectFor(card, confirmation(lang, command, ticketIds, changed));
   if (effect) await enqueueEffect(ctx, { key: `command:${card.id}`, effect, exemptFromPause: true });
 }
 
@@ -46,17 +51,22 @@ export async function resumeTicketAndWake(ctx: Ctx, ticketId: string): Promise<b
   return ok;
 }
 
-function confirmation(command: Command, all: string[], changed: string[]): string {
-  const list = (ids: string[]) => ids.join(', ');
-  if (!all.length) {
-    return command === 'pause'
-      ? 'Nothing to pause here: reply to one of my messages in the ticket’s thread, or comment on its PR.'
-      : 'Nothing to resume here: reply to one of my messages in the ticket’s thread, or comment on its PR.';
-  }
-  if (command === 'pause') {
+/** A button press answers in the language of the ticket it belongs to. */
+async function ticketLanguage(ctx: Ctx, ticketId: string | undefined): Promise<Lang> {
+  const ticket = ticketId ? await getTicket(ctx, ticketId) : undefined;
+  return ticket ? languageForTicket(ctx, ticket) : 'en';
+}
+
+/** The one-sentence confirmation, in the language of the conversation (issue 16). */
+function confirmation(lang: Lang, command: Command, all: string[], changed: string[]): string {
+  const list = (ids: string[]) => ({ tickets: ids.join(LIST_SEPARATOR[lang]) });
+  if (!all.length)
+    return hostText(lang, command === 'pause' ? 'command.nothing-to-pause' : 'command.nothing-to-resume');
+  if (command === 'pause')
     return changed.length
-      ? `Paused ${list(changed)}; nothing more happens until someone says /resume.`
-      : `${list(all)} was already paused.`;
-  }
-  return changed.length ? `Resumed ${list(changed)}.` : `${list(all)} was not paused.`;
+      ? hostText(lang, 'command.paused', list(changed))
+      : hostText(lang, 'command.already-paused', list(all));
+  return changed.length
+    ? hostText(lang, 'command.resumed', list(changed))
+    : hostText(lang, 'command.not-paused', list(all));
 }

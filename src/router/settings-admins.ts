@@ -2,6 +2,8 @@ import type { TriggerCard } from '../cards/card.ts';
 import { replyEffectFor } from '../cards/reply-effect.ts';
 import type { Config } from '../config.ts';
 import type { Ctx } from '../context.ts';
+import { languageForCard } from '../i18n/choose-language.ts';
+import { hostText } from '../i18n/host-text.ts';
 import { enqueueEffect } from '../outbox/enqueue.ts';
 import { entriesOf } from '../safety/channel-entries.ts';
 
@@ -29,9 +31,7 @@ export function isSettingsAdmin(card: TriggerCard, config: Pick<Config, 'SETTING
 
 /** One polite sentence to the person who asked, pointing to the panel (sent once per card). */
 export async function refuseSettingsByMessage(ctx: Ctx, card: TriggerCard): Promise<void> {
-  const effect = replyEffectFor(
-    card,
-    'Sorry, only settings admins can change my prompts by message; please make the change in the settings panel.',
-  );
+  const lang = await languageForCard(ctx, card);
+  const effect = replyEffectFor(card, hostText(lang, 'refusal.settings'));
   if (effect) await enqueueEffect(ctx, { key: `settings-refuse:${card.id}`, effect, exemptFromPause: true });
 }

@@ -1,4 +1,6 @@
 import type { Ctx } from '../context.ts';
+import { languageForTicket } from '../i18n/choose-language.ts';
+import { hostText } from '../i18n/host-text.ts';
 import type { OutboxJob } from '../outbox/effect.ts';
 import { pauseTicket } from '../tickets/pause.ts';
 import { getTicket, setTicketState } from '../tickets/ticket-store.ts';
@@ -73,12 +75,13 @@ async function trip(
   const ticket = await getTicket(ctx, ticketId);
   if (!ticket) return;
   await setTicketState(ctx, ticketId, 'waiting');
-  const label = what === 'messages' ? 'messages' : 'model requests';
+  const lang = await languageForTicket(ctx, ticket);
+  const key = what === 'messages' ? 'breaker.messages' : 'breaker.model-requests';
   await tellRequester(
     ctx,
     ticket,
     { key: `breaker:${ticketId}:${now}`, kind: 'circuit_breaker' },
-    `I paused ${ticketId}: it reached its limit of ${limit} ${label} per hour, which looks like a loop. Reply /resume here if it should go on.`,
+    hostText(lang, key, { ticket: ticketId, limit }),
   );
 }
 

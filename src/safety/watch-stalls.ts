@@ -1,4 +1,7 @@
 import type { Ctx } from '../context.ts';
+import { languageForTicket } from '../i18n/choose-language.ts';
+import { hostText } from '../i18n/host-text.ts';
+import type { Lang } from '../i18n/lang.ts';
 import { isPaused } from '../tickets/pause.ts';
 import { getTicket, setTicketState } from '../tickets/ticket-store.ts';
 import { tellRequester } from './tell-requester.ts';
@@ -43,11 +46,16 @@ export async function watchStalls(ctx: Ctx): Promise<string[]> {
     }
     // Not acknowledged yet: the executor's first turn is still under way or queued.
     if (!(await ctx.redis.hlen(keys.ticketAcked(id)))) continue;
+    const lang = await languageForTicket(ctx, ticket);
     await tellRequester(
       ctx,
       ticket,
       { key: `stalled:${id}:${at}`, kind: 'stalled' },
-      `${id} has stalled: after acknowledging, its executor took no step for ${span(limit)} (last at ${new Date(Number(at)).toISOString()}). Reply here to tell me how to go on, or /pause it.`,
+      hostText(lang, 'stall.notice', {
+        ticket: id,
+        span: span(lang, limit),
+        last: new Date(Number(at)).toISOString(),
+      }),
     );
     await setTicketState(ctx, id, 'waiting');
     await forget();
@@ -58,8 +66,8 @@ export async function watchStalls(ctx: Ctx): Promise<string[]> {
 }
 
 /** `15 minutes`, or `2 seconds` for limits under a minute. */
-function span(ms: number): string {
+function span(lang: Lang, ms: number): string {
   return ms >= 60_000
-    ? `${Math.round(ms / 60_000)} minutes`
-    : `${Math.max(1, Math.round(ms / 1000))} seconds`;
+    ? hostText(lang, 'span.minutes', { n: Math.round(ms / 60_000) })
+    : hostText(lang, 'span.seconds', { n: Math.max(1, Math.round(ms / 1000)) });
 }

@@ -131,6 +131,8 @@ export function createKeys(prefix: string) {
     /** The people's messages of a local chat (JSON, oldest first), beside the bot's in `localChat`. */
     localPeople: (chatId: string) => k('local-people', chatId),
     chatRepos: () => k('settings', 'chat-repos'),
+    /** Hash: chat id (Feishu, local) or `owner/name` (GitHub) → the language fixed for it (issue 16). */
+    chatLanguages: () => k('settings', 'chat-languages'),
 
     // panel sessions and sign-in (issue 14 "secrets hygiene")
     /** Hash: panel session id → its expiry (ms); a session is alive only while its field is here. */

@@ -58,6 +58,6 @@ describe('R-A5, R-D2: who may pause and resume from Feishu', () => {
 
     await send(inThread('继续', 'ou_alice'));
     await waitFor(async () => !(await isPaused(h.app.ctx, 'T1')), 'the requester’s resume');
-    await waitFor(() => h.feishu.messages.some((m) => m.text === 'Resumed T1.'), 'the resume confirmation');
+    await waitFor(() => h.feishu.messages.some((m) => m.text === '已继续 T1。'), 'the resume confirmation');
   });
 });
