@@ -51,7 +51,7 @@ const chatRepos = z
     return map;
   });
 
-const EnvSchema = z
+export const EnvSchema = z
   .object({
     PORT: z.coerce.number().int().min(0).max(65535).default(3000),
     /** Read before the rest by `withEnvFile` (src/env-file.ts, issue 16); listed here so it is documented. */
@@ -116,6 +116,13 @@ const EnvSchema = z
     TRUST_PROJECT_SKILLS: flag(false),
     TRUST_PROJECT_WORKFLOWS: flag(true),
     SHUTDOWN_GRACE_MS: z.coerce.number().int().positive().default(10_000),
+    /**
+     * Issue 19: jobs one worker process runs at once, per queue. Turns of one ticket never overlap
+     * whatever these are (the ticket's turn lock); main-session turns are one at a time per deployment.
+     */
+    EXECUTOR_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(4),
+    ROUTE_CONCURRENCY: z.coerce.number().int().min(1).max(1024).default(16),
+    OUTBOX_CONCURRENCY: z.coerce.number().int().min(1).max(1024).default(8),
     /** How long a worker's lock on a job lasts; a crashed worker's jobs resume elsewhere after about this long. */
     JOB_LOCK_MS: z.coerce.number().int().min(1000).default(30_000),
     /** Per-ticket circuit breaker (issue 8): messages sent and model requests made per hour. */

@@ -21,11 +21,11 @@ export async function startWorkers(
   const rt = runtime ?? (await createRuntime(ctx));
   const senders = await createSenders(ctx);
   const workers: Worker[] = [
-    startOutboxWorker(ctx, senders),
+    startOutboxWorker(ctx, senders, ctx.config.OUTBOX_CONCURRENCY),
     startStatusWorker(ctx),
-    startRouteWorker(ctx),
+    startRouteWorker(ctx, ctx.config.ROUTE_CONCURRENCY),
     startMainWorker(rt),
-    startExecutorWorker(rt),
+    startExecutorWorker(rt, ctx.config.EXECUTOR_CONCURRENCY),
   ];
   // A lost Redis connection is reported by every worker; unheard, BullMQ prints it outside the log.
   for (const w of workers)

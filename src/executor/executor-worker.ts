@@ -4,7 +4,7 @@ import { workerOptions } from '../store/worker-options.ts';
 import { runExecutorTurn } from './executor-turn.ts';
 
 /** Runs executor turns; any number of worker processes share them, one turn per ticket at a time. */
-export function startExecutorWorker(rt: Runtime, concurrency = 4): Worker {
+export function startExecutorWorker(rt: Runtime, concurrency: number): Worker {
   const { ctx } = rt;
   const worker = new Worker(
     'executor',

@@ -96,7 +96,7 @@ async function deliverOne(ctx: Ctx, senders: Senders, job: Job, token?: string):
 }
 
 /** Starts the outbox worker: one delivery per job, idempotent by key, retried on 429/5xx. */
-export function startOutboxWorker(ctx: Ctx, senders: Senders, concurrency = 8): Worker {
+export function startOutboxWorker(ctx: Ctx, senders: Senders, concurrency: number): Worker {
   const worker = new Worker('outbox', (job, token) => deliverOne(ctx, senders, job, token), {
     ...workerOptions(ctx, concurrency),
     settings: { backoffStrategy: outboxBackoff },

@@ -4,7 +4,7 @@ import { workerOptions } from '../store/worker-options.ts';
 import { routeCard } from './route-card.ts';
 
 /** Places each stored card (one job per card, id = card id). */
-export function startRouteWorker(ctx: Ctx, concurrency = 16): Worker {
+export function startRouteWorker(ctx: Ctx, concurrency: number): Worker {
   const worker = new Worker(
     'route',
     async (job) => routeCard(ctx, (job.data as { cardId: string }).cardId),

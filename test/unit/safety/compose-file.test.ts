@@ -11,15 +11,18 @@ interface Service {
 
 /** Issue 14 "secrets hygiene": what `docker compose up` exposes. */
 describe('docker-compose.yml', async () => {
-  const compose = parse(await readFile(new URL('../../../docker-compose.yml', import.meta.url), 'utf8')) as {
+  // `merge: true`: the web and worker services share their settings through YAML merge keys.
+  const compose = parse(await readFile(new URL('../../../docker-compose.yml', import.meta.url), 'utf8'), {
+    merge: true,
+  }) as {
     services: Record<string, Service>;
   };
-  const { redis, bot } = compose.services as { redis: Service; bot: Service };
+  const { redis, web, worker } = compose.services as { redis: Service; web: Service; worker: Service };
 
-  it('publishes only the bot port', () => {
+  it('publishes only the web port', () => {
     const published = Object.entries(compose.services).filter(([, s]) => s.ports?.length);
-    expect(published.map(([name]) => name)).toEqual(['bot']);
-    expect(bot.ports).toEqual([`\${PORT:-3000}:3000`]);
+    expect(published.map(([name]) => name)).toEqual(['web']);
+    expect(web.ports).toEqual([`\${PORT:-3000}:3000`]);
   });
 
   it('Redis requires a password from the environment, and the bot connects with it', () => {
@@ -28,16 +31,32 @@ describe('docker-compose.yml', async () => {
     expect(command).toContain('--maxmemory-policy noeviction');
     expect(redis.environment?.REDIS_PASSWORD).toMatch(/^\$\{REDIS_PASSWORD:\?.+\}$/);
     expect(redis.environment?.REDISCLI_AUTH).toBe(`\${REDIS_PASSWORD}`);
-    expect(bot.environment?.REDIS_URL).toBe(`redis://:\${REDIS_PASSWORD}@redis:6379`);
+    for (const bot of [web, worker])
+      expect(bot.environment?.REDIS_URL).toBe(`redis://:\${REDIS_PASSWORD}@redis:6379`);
+  });
+
+  it('issue 19: web and worker halves; the worker scales (no published port, no container name, its own checkouts)', () => {
+    expect(web.environment?.ROLE).toBe('web');
+    expect(worker.environment?.ROLE).toBe('worker');
+    const w = worker as Service & { container_name?: string; volumes?: string[]; security_opt?: string[] };
+    // `--scale worker=N` fails on a fixed container name or a published host port.
+    expect(w.container_name).toBeUndefined();
+    expect(w.ports).toBeUndefined();
+    // An anonymous volume: every replica has its own checkouts and mirrors.
+    expect(w.volumes).toEqual(['/data/workspaces']);
+    expect(worker.environment?.HEALTH_PORT).toBe('3000');
+    // Only the worker runs repository code, so only it gets the sandbox's security options.
+    expect(w.security_opt).toContain('seccomp=unconfined');
+    expect((web as typeof w).security_opt).toBeUndefined();
   });
 });
 
 /** Issue 16: the image the compose file builds. */
-describe('Dockerfile and the bot service', async () => {
+describe('Dockerfile and the bot services', async () => {
   const root = new URL('../../../', import.meta.url);
   const text = await readFile(new URL('Dockerfile', root), 'utf8');
-  const compose = parse(await readFile(new URL('docker-compose.yml', root), 'utf8')) as {
-    services: { bot: Service & { init?: boolean; user?: string } };
+  const compose = parse(await readFile(new URL('docker-compose.yml', root), 'utf8'), { merge: true }) as {
+    services: Record<'web' | 'worker', Service & { init?: boolean; user?: string }>;
   };
   const build = JSON.parse(await readFile(new URL('tsconfig.build.json', root), 'utf8')) as {
     include: string[];
@@ -77,8 +96,10 @@ describe('Dockerfile and the bot service', async () => {
 
   it('runs as the non-root bot user, under an init, with the sandbox tools installed', () => {
     expect(final.filter((l) => l.startsWith('USER '))).toEqual(['USER bot']);
-    expect(compose.services.bot.user).toBeUndefined();
-    expect(compose.services.bot.init).toBe(true);
+    for (const bot of [compose.services.web, compose.services.worker]) {
+      expect(bot.user).toBeUndefined();
+      expect(bot.init).toBe(true);
+    }
     const apt = final.find((l) => l.includes('apt-get install')) ?? '';
     for (const pkg of ['bubblewrap', 'passt', 'iproute2', 'git', 'ca-certificates']) {
       expect(apt.split(/\s+/)).toContain(pkg);
