@@ -1,4 +1,4 @@
-import { appJwt } from '../channels/github/app-jwt.ts';
+import { appJwt } from '../channels/github/app-auth.ts';
 import { createGitHubClient, type GitHubClient } from '../channels/github/client.ts';
 import type { Ctx } from '../context.ts';
 
@@ -27,7 +27,7 @@ export async function redeliverMissed(ctx: Ctx): Promise<number> {
   if (!ctx.config.githubEnabled || !appId || !key) return 0;
   const client = createGitHubClient({
     baseUrl: ctx.config.GITHUB_API_URL,
-    auth: appJwt(appId, key),
+    auth: await appJwt(appId, key),
     log: ctx.log,
   });
   const recent = await recentDeliveries(client, ctx.now() - REDELIVERABLE_MS);

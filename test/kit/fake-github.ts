@@ -1,8 +1,9 @@
+import { createPublicKey, type KeyObject } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type AppInstallations, createAppInstallations, type Level } from './fake-app-installations.ts';
 import { basicToken, type GitAuthVerdict, gitRoute, serveGit } from './fake-git-http.ts';
-import { appReply, type IdentityOptions, userReply } from './fake-github-identity.ts';
+import { appReply, type IdentityOptions, jwtRefusal, userReply } from './fake-github-identity.ts';
 import { diffOf, type FakeCheckRun, type FakeFile, paged } from './fake-github-reads.ts';
 import { createHookDeliveries, type HookDeliveries } from './fake-hook-deliveries.ts';
 
@@ -149,6 +150,11 @@ export interface FakeGitHub {
     c: { body: string; user?: FakeUser; association?: string },
   ): FakeComment;
   addCheckRun(repo: string, run: Partial<Omit<FakeCheckRun, 'id' | 'repo'>> & { name: string }): FakeCheckRun;
+  /**
+   * From now on App JWTs must be signed by the App's key (`pem`, private or public) and issued
+   * by a known App id, as GitHub checks; until a key is registered only their form and times are.
+   */
+  registerAppKey(appId: string, pem: string): void;
   failNext(rule: FailRule): void;
   callsTo(method: string, path: string | RegExp): FakeCall[];
   close(): Promise<void>;
@@ -209,6 +215,8 @@ export async function startFakeGitHub(
   const rules: Array<FailRule & { left: number }> = [];
   const knownRepos = new Map<string, FakeRepo>();
   const gitDirs = new Map<string, string>();
+  /** Public keys of the Apps the fake knows, by App id: their JWTs must verify (`jwtRefusal`). */
+  const appKeys = new Map<string, KeyObject>();
   const fake = {
     url: '',
     botLogin,
@@ -351,7 +359,7 @@ export async function startFakeGitHub(
   const R = '/repos/([^/]+/[^/]+)';
   const routes: Array<[string, RegExp, Route]> = [
     ['GET', /^\/user$/, () => userReply(botLogin, opts)],
-    ['GET', /^\/app$/, (_m, _q, _b, auth) => appReply(auth, appSlug, opts)],
+    ['GET', /^\/app$/, () => appReply(appSlug, opts)],
     ['GET', new RegExp(`^${R}$`), ([, r = '']) => json(200, repoJson(r))],
     [
       'GET',
@@ -707,7 +715,10 @@ export async function startFakeGitHub(
     // App-JWT routes pass; an installation token (`ghs_`) must be live, reach the repository
     // (its installation, and its `repositories` when the token named some: else 404) and hold the
     // permission the route needs (else 403), as GitHub decides.
-    const verdict = /^\/app(\/|$)|^\/repos\/[^/]+\/[^/]+\/installation$/.test(u.pathname)
+    const appRoute = /^\/app(\/|$)|^\/repos\/[^/]+\/[^/]+\/installation$/.test(u.pathname);
+    const refusal = appRoute ? jwtRefusal(auth, appKeys) : undefined;
+    if (refusal) return send(res, refusal, method, u, body, req);
+    const verdict = appRoute
       ? 'ok'
       : /^(token|bearer) ghs_/i.test(auth ?? '')
         ? fake.apps.verdict(
@@ -834,6 +845,7 @@ export async function startFakeGitHub(
       fake.checkRuns.push(r);
       return r;
     },
+    registerAppKey: (appId: string, pem: string) => appKeys.set(appId, createPublicKey(pem)),
     failNext: (rule: FailRule) => rules.push({ ...rule, left: rule.times ?? 1 }),
     callsTo: (method: string, path: string | RegExp) =>
       fake.calls.filter((c) => c.method === method && matches(path, c.path)),

@@ -1,6 +1,6 @@
 import type { Config } from '../../config.ts';
 import type { Logger } from '../../logger.ts';
-import { appJwt } from './app-jwt.ts';
+import { appJwt } from './app-auth.ts';
 import { createGitHubClient } from './client.ts';
 
 /** The bot's own login: its events are `self`, `@login` is a mention (R-A2). */
@@ -35,7 +35,7 @@ async function lookupBotLogin(config: Config, log?: Logger): Promise<string> {
     return (await client.rest.users.getAuthenticated()).data.login;
   }
   if (config.GITHUB_APP_ID && config.GITHUB_PRIVATE_KEY) {
-    const auth = appJwt(config.GITHUB_APP_ID, config.GITHUB_PRIVATE_KEY);
+    const auth = await appJwt(config.GITHUB_APP_ID, config.GITHUB_PRIVATE_KEY);
     const { data } = await createGitHubClient({ baseUrl, auth, log }).rest.apps.getAuthenticated();
     if (!data?.slug) throw new Error('GET /app returned no slug');
     return `${data.slug}[bot]`;

@@ -1,5 +1,5 @@
 import type { Logger } from '../../logger.ts';
-import { appJwt } from './app-jwt.ts';
+import { type GitHubAppAuth, githubAppAuth } from './app-auth.ts';
 import { createGitHubClient, splitRepo } from './client.ts';
 import { type Permissions, scopedPermissions, type TokenPurpose } from './token-scope.ts';
 
@@ -8,11 +8,6 @@ import { type Permissions, scopedPermissions, type TokenPurpose } from './token-
  * request that starts with it (or a clone that runs a while) does not outlive it.
  */
 export const TOKEN_REFRESH_MARGIN_MS = 5 * 60_000;
-
-interface Minted {
-  token: string;
-  expiresAt: number;
-}
 
 export interface InstallationTokens {
   /**
@@ -39,63 +34,61 @@ interface Installation {
 
 /**
  * GitHub App mode's credentials for repository calls: the repository's installation
- * (`GET /repos/{o}/{r}/installation`) and an access token for that one repository with only the
- * permissions the purpose needs (`POST /app/installations/{id}/access_tokens` with
- * `repositories: [name]` and `permissions`, issue 13 / R-H4), both asked for with an App JWT and
- * cached in-process per repository and purpose until shortly before the token expires.
- * Concurrent callers share one request; a failed one is not cached.
+ * (`GET /repos/{o}/{r}/installation`, cached in-process) and an access token for that one
+ * repository with only the permissions the purpose needs (`repositories: [name]` and
+ * `permissions`, issue 13 / R-H4). `@octokit/auth-app` (issue 16) signs the JWTs, mints the
+ * tokens, caches them per installation, repository and permissions, and shares one request
+ * among concurrent callers; here a cached token is replaced `TOKEN_REFRESH_MARGIN_MS` before it
+ * expires, or when GitHub refused it.
  */
 export function installationTokens(o: InstallationTokenOptions): InstallationTokens {
   const now = o.now ?? Date.now;
+  const auth: GitHubAppAuth = githubAppAuth(o);
   const installations = new Map<string, Promise<Installation>>();
-  const tokens = new Map<string, Promise<Minted>>();
-  const jwtClient = () =>
-    createGitHubClient({ baseUrl: o.baseUrl, auth: appJwt(o.appId, o.privateKey, now()), log: o.log });
-
-  const once = <K, V>(map: Map<K, Promise<V>>, key: K, make: () => Promise<V>): Promise<V> => {
-    const p = make();
-    map.set(key, p);
-    p.catch(() => {
-      if (map.get(key) === p) map.delete(key);
-    });
-    return p;
-  };
+  /** The token last handed out per installation, repository and purpose. */
+  const seen = new Map<string, string>();
 
   const installationOf = (repo: string): Promise<Installation> => {
     const key = repo.toLowerCase();
     const known = installations.get(key);
     if (known) return known;
-    return once(installations, key, async () => {
-      const { data } = await jwtClient().rest.apps.getRepoInstallation(splitRepo(repo));
+    const p = (async () => {
+      const { token } = await auth({ type: 'app' });
+      const client = createGitHubClient({ baseUrl: o.baseUrl, auth: token, log: o.log });
+      const { data } = await client.rest.apps.getRepoInstallation(splitRepo(repo));
       return { id: data.id, granted: data.permissions as Permissions | undefined };
+    })();
+    installations.set(key, p);
+    // A failed look-up is not kept: the next call asks again.
+    p.catch(() => {
+      if (installations.get(key) === p) installations.delete(key);
     });
-  };
-
-  const mint = async (inst: Installation, repo: string, purpose: TokenPurpose): Promise<Minted> => {
-    const permissions = scopedPermissions(purpose, inst.granted);
-    const { data } = await jwtClient().rest.apps.createInstallationAccessToken({
-      installation_id: inst.id,
-      repositories: [splitRepo(repo).repo],
-      permissions,
-    });
-    o.log?.info(
-      { installationId: inst.id, repo, purpose, permissions, expiresAt: data.expires_at },
-      'github installation token minted',
-    );
-    return { token: data.token, expiresAt: Date.parse(data.expires_at) };
+    return p;
   };
 
   return {
     async tokenFor(repo, stale, purpose = 'api') {
       const inst = await installationOf(repo);
+      const ask = {
+        type: 'installation' as const,
+        installationId: inst.id,
+        repositoryNames: [splitRepo(repo).repo],
+        permissions: scopedPermissions(purpose, inst.granted),
+      };
       const key = `${inst.id}:${repo.toLowerCase()}:${purpose}`;
-      for (;;) {
-        const held = tokens.get(key);
-        const t = held && (await held.catch(() => undefined));
-        if (t && t.token !== stale && t.expiresAt - TOKEN_REFRESH_MARGIN_MS > now()) return t.token;
-        // Replace it unless another caller already did meanwhile (then use theirs).
-        if (tokens.get(key) === held) return (await once(tokens, key, () => mint(inst, repo, purpose))).token;
-      }
+      const held = await auth(ask);
+      // A token not handed out before was just minted: it is used as it is, however short its life.
+      const known = seen.get(key) === held.token;
+      seen.set(key, held.token);
+      if (held.token !== stale && (!known || Date.parse(held.expiresAt) - TOKEN_REFRESH_MARGIN_MS > now()))
+        return held.token;
+      const fresh = await auth({ ...ask, refresh: true });
+      seen.set(key, fresh.token);
+      o.log?.info(
+        { installationId: inst.id, repo, purpose, expiresAt: fresh.expiresAt },
+        'github installation token replaced',
+      );
+      return fresh.token;
     },
   };
 }

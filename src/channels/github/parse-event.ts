@@ -1,10 +1,12 @@
 import { z } from 'zod';
+import type { AppEvent } from './app-needs.ts';
 import type { ParseContext, ParseOutcome } from './draft.ts';
 import { parseCheckRun, parseCheckSuite } from './parse-checks.ts';
 import { type Parser, parseIssueComment, parseReview, parseReviewComment } from './parse-comments.ts';
 import { parseIssues, parsePullRequest } from './parse-items.ts';
 
-const PARSERS: Record<string, Parser> = {
+/** One parser per event the App subscribes to (`APP_NEEDS`): the compiler keeps the two equal. */
+const PARSERS: Record<AppEvent, Parser> = {
   issue_comment: parseIssueComment,
   pull_request_review_comment: parseReviewComment,
   pull_request_review: parseReview,
@@ -25,7 +27,7 @@ export function parseGitHubEvent(
   payload: unknown,
   pctx: ParseContext,
 ): ParseOutcome {
-  const parse = PARSERS[event];
+  const parse = Object.hasOwn(PARSERS, event) ? PARSERS[event as AppEvent] : undefined;
   if (!parse) return { status: 'ignored', reason: `event ${event}` };
   try {
     return parse(payload, eventId, pctx);

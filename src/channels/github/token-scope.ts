@@ -1,3 +1,5 @@
+import { APP_PERMISSIONS } from './app-needs.ts';
+
 /** What a repository token is for; each gets only the permissions it needs (issue 13, R-H4). */
 export type TokenPurpose = 'api' | 'fetch' | 'push' | 'push-workflows';
 
@@ -6,13 +8,13 @@ export type Permissions = Record<string, Level>;
 
 /**
  * The permissions each purpose asks GitHub for. `api` covers what the product's REST and GraphQL
- * calls on a repository do: comments and reactions (issues, pull_requests), PRs and review
- * threads (pull_requests), the repository and collaborator look-ups (metadata), files and check
- * results it reads (contents, checks). Git needs `contents` alone; a push that changes
+ * calls on a repository do: everything the App needs (`APP_NEEDS`: comments and reactions, PRs and
+ * review threads, repository and collaborator look-ups, check results), with `contents` only
+ * read — writing it is git's, below. Git needs `contents` alone; a push that changes
  * `.github/workflows/` also needs `workflows` (GitHub refuses it otherwise).
  */
 const WANTED: Record<TokenPurpose, Permissions> = {
-  api: { metadata: 'read', contents: 'read', issues: 'write', pull_requests: 'write', checks: 'read' },
+  api: { ...APP_PERMISSIONS, contents: 'read' },
   fetch: { metadata: 'read', contents: 'read' },
   push: { metadata: 'read', contents: 'write' },
   'push-workflows': { metadata: 'read', contents: 'write', workflows: 'write' },

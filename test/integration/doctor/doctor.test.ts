@@ -162,7 +162,7 @@ describe('npm run doctor (issue 12)', () => {
       expect(r.code).toBe(1);
       expect(r.out).toMatch(/^PROBLEM +github: App switchyard lacks permissions contents: write/m);
       expect(r.out).toMatch(
-        /^PROBLEM +github: App switchyard does not subscribe to pull_request_review_comment, pull_request_review, issues, check_run, check_suite/m,
+        /^PROBLEM +github: App switchyard does not subscribe to issues, pull_request_review, pull_request_review_comment, check_run, check_suite/m,
       );
     } finally {
       await Promise.all([fine.close(), app.close()]);
@@ -217,6 +217,49 @@ describe('npm run doctor (issue 12)', () => {
       expect(out.indexOf('listening on')).toBeLessThan(out.indexOf('"msg":"doctor:'));
     } finally {
       await bot.stop();
+    }
+  }, 60_000);
+  it('issue 16: at start-up, GET /app is compared with what the bot needs and a missing event is named', async () => {
+    const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+    const pem = privateKey.export({ type: 'pkcs1', format: 'pem' }).toString();
+    const app = await startFakeGitHub({
+      appSlug: 'yard-app',
+      appEvents: [
+        'issue_comment',
+        'pull_request_review_comment',
+        'pull_request_review',
+        'pull_request',
+        'issues',
+        'check_run',
+      ],
+    });
+    app.registerAppKey('77', pem);
+    const { GITHUB_TOKEN: _t, ...noToken } = env;
+    const bot = startBotProcess({
+      ...noToken,
+      GITHUB_API_URL: app.url,
+      GITHUB_APP_ID: '77',
+      GITHUB_PRIVATE_KEY: pem,
+      ROLE: 'web',
+      PORT: String(await freePort()),
+      LOG_LEVEL: 'info',
+      STARTUP_DOCTOR: 'quick',
+    });
+    try {
+      const out = await waitFor(
+        () => (/"msg":"doctor: [^\n]*/.test(bot.output()) ? bot.output() : ''),
+        'the doctor line',
+        30_000,
+      );
+      const line = /"msg":"(doctor: [^"\n]*)/.exec(out)?.[1] ?? '';
+      expect(line).toContain('github: App yard-app does not subscribe to check_suite');
+      expect(line).toContain('subscribe the App to check_suite');
+      expect(line).not.toMatch(/lacks permissions/);
+      // The check signed its JWT with the App's key: the fake verified it.
+      expect(app.callsTo('GET', '/app').map((c) => c.status)).toContain(200);
+    } finally {
+      await bot.stop();
+      await app.close();
     }
   }, 60_000);
 });

@@ -1,6 +1,7 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadCard } from '../../../src/cards/ingest.ts';
+import { appJwt } from '../../../src/channels/github/app-auth.ts';
 import { installationTokens } from '../../../src/channels/github/installation-token.ts';
 import type { Effect } from '../../../src/outbox/effect.ts';
 import { enqueueEffect, outboxJobId } from '../../../src/outbox/enqueue.ts';
@@ -24,6 +25,8 @@ describe('GitHub App mode: repository calls use installation tokens', () => {
   beforeAll(async () => {
     // The fake's own token is never given to the product: repo routes accept only minted tokens.
     gh = await startFakeGitHub({ appSlug: 'yard', token: 'ghp_not_configured' });
+    // Every App JWT must verify under the App's key, as on GitHub.
+    gh.registerAppKey('42', PRIVATE_KEY);
     llm = await startFakeLlm();
     llm.respond(scriptedModel({ main: openAll, executor: ackAll }));
     app = await startTestApp({
@@ -137,5 +140,19 @@ describe('GitHub App mode: repository calls use installation tokens', () => {
     expect(a).toBe(b);
     expect(a).not.toBe(fresh);
     expect(mints()).toHaveLength(before + 3);
+  });
+  it('issue 16: the fake refuses a token mint whose App JWT another key signed, or that is no JWT, as GitHub does (401)', async () => {
+    const other = generateKeyPairSync('rsa', { modulusLength: 2048 })
+      .privateKey.export({ type: 'pkcs1', format: 'pem' })
+      .toString();
+    const mint = (auth: string) =>
+      fetch(`${gh.url}/app/installations/1/access_tokens`, {
+        method: 'POST',
+        headers: { authorization: auth },
+      });
+    expect((await mint(`Bearer ${await appJwt('42', other)}`)).status).toBe(401);
+    expect((await mint(`Bearer ${await appJwt('43', PRIVATE_KEY)}`)).status).toBe(401);
+    expect((await mint('token ghp_not_configured')).status).toBe(401);
+    expect((await mint(`Bearer ${await appJwt('42', PRIVATE_KEY)}`)).status).toBe(201);
   });
 });

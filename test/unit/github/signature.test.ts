@@ -1,6 +1,6 @@
 import { createVerify, generateKeyPairSync } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { appJwt } from '../../../src/channels/github/app-jwt.ts';
+import { appJwt } from '../../../src/channels/github/app-auth.ts';
 import { signatureVerifier } from '../../../src/channels/github/verify-signature.ts';
 import { signGitHubBody } from '../../kit/github-webhook.ts';
 
@@ -17,18 +17,21 @@ describe('signatures', () => {
     expect(await verify(Buffer.alloc(0), signGitHubBody('s3cret', ''))).toBe(false);
   });
 
-  it('an App JWT is RS256-signed by the private key, issued by the App id, valid ten minutes', () => {
+  it('issue 16: an App JWT (@octokit/auth-app) is RS256-signed by the private key, issued by the App id, valid under ten minutes; a key with \\n escapes works', async () => {
     const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
-    const pem = privateKey.export({ type: 'pkcs1', format: 'pem' }).toString().replace(/\n/g, '\\n');
-    const jwt = appJwt('123', pem, 1_700_000_000_000);
-    const [head = '', body = '', sig = ''] = jwt.split('.');
-    expect(
-      createVerify('RSA-SHA256').update(`${head}.${body}`).verify(publicKey, Buffer.from(sig, 'base64url')),
-    ).toBe(true);
-    expect(JSON.parse(Buffer.from(body, 'base64url').toString())).toEqual({
-      iat: 1_699_999_940,
-      exp: 1_700_000_540,
-      iss: '123',
-    });
+    const pem = privateKey.export({ type: 'pkcs1', format: 'pem' }).toString();
+    for (const key of [pem, pem.replace(/\n/g, '\\n')]) {
+      const jwt = await appJwt('123', key);
+      const [head = '', body = '', sig = ''] = jwt.split('.');
+      expect(
+        createVerify('RSA-SHA256').update(`${head}.${body}`).verify(publicKey, Buffer.from(sig, 'base64url')),
+      ).toBe(true);
+      const claims = JSON.parse(Buffer.from(body, 'base64url').toString()) as Record<string, number>;
+      expect(claims.iss).toBe('123');
+      const now = Date.now() / 1000;
+      expect(claims.iat).toBeLessThanOrEqual(now);
+      expect(claims.exp).toBeGreaterThan(now + 60);
+      expect(claims.exp).toBeLessThanOrEqual(now + 600);
+    }
   });
 });
