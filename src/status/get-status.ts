@@ -1,4 +1,5 @@
 import type { Ctx } from '../context.ts';
+import { languageForTicket } from '../i18n/choose-language.ts';
 import { getPause } from '../tickets/pause.ts';
 import { getTicket } from '../tickets/ticket-store.ts';
 import { deriveState, type StatusAnswer, type StatusQuestion, type TicketStatus } from './status-model.ts';
@@ -27,12 +28,13 @@ function withAnswer(q: StatusQuestion | undefined, a: StatusAnswer | undefined):
 export async function getStatus(ctx: ReadCtx, ticketId: string): Promise<TicketStatus | undefined> {
   const ticket = await getTicket(ctx, ticketId);
   if (!ticket) return undefined;
-  const [pause, facts, lastReport, prRaw, wsRaw] = await Promise.all([
+  const [pause, facts, lastReport, prRaw, wsRaw, lang] = await Promise.all([
     getPause(ctx, ticketId),
     ctx.redis.hgetall(ctx.keys.ticketStatus(ticketId)),
     ctx.redis.lindex(ctx.keys.ticketReports(ticketId), -1),
     ctx.redis.get(ctx.keys.ticketPr(ticketId)),
     ctx.redis.get(ctx.keys.ticketWorkspace(ticketId)),
+    languageForTicket(ctx, ticket),
   ]);
   const question = withAnswer(parse<StatusQuestion>(facts.question), parse<StatusAnswer>(facts.answer));
   const pr = parse<{ repo: string; number: number; url: string }>(prRaw);
@@ -53,5 +55,6 @@ export async function getStatus(ctx: ReadCtx, ticketId: string): Promise<TicketS
     ...(pr ? { pr: { label: `${pr.repo}#${pr.number}`, url: pr.url } } : {}),
     elapsedMs: Math.max(0, end - ticket.createdAt),
     usage: { modelRequests: Number(facts.modelRequests) || 0, tokens: Number(facts.tokens) || 0 },
+    lang,
   };
 }

@@ -3,7 +3,6 @@ import type { AnyTool } from '../session/tool.ts';
 import type { TurnOutcome } from '../session/turn-outcome.ts';
 import { markStatusDirty } from './schedule-status.ts';
 import type { StatusAnswer, StatusQuestion } from './status-model.ts';
-import { stepOf } from './status-texts.ts';
 
 type HookCtx = Pick<Ctx, 'redis' | 'keys' | 'queues' | 'now'>;
 
@@ -17,7 +16,7 @@ export const statusChanged = (ctx: HookCtx, ticketId: string): Promise<void> =>
 
 /** Records the executor's current step from the tool it is about to run. */
 export async function noteStep(ctx: HookCtx, ticketId: string, tool: string): Promise<void> {
-  await ctx.redis.hset(ctx.keys.ticketStatus(ticketId), 'step', stepOf(tool));
+  await ctx.redis.hset(ctx.keys.ticketStatus(ticketId), 'step', tool);
   await markStatusDirty(ctx, ticketId);
 }
 

@@ -1,3 +1,4 @@
+import type { Lang } from '../i18n/lang.ts';
 import type { TicketState } from '../tickets/ticket.ts';
 
 /** What a ticket is doing, as its status message shows it (issue 9). */
@@ -49,6 +50,8 @@ export interface TicketStatus {
   pr?: { label: string; url: string };
   elapsedMs: number;
   usage: StatusUsage;
+  /** The ticket's language (issue 16): the GitHub comment's, and the card's for clients in neither. */
+  lang?: Lang;
 }
 
 /** What `deriveState` reads: the ticket's own state and the status facts beside it. */

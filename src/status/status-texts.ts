@@ -1,14 +1,12 @@
+import { isHostTextKey } from '../i18n/host-keys.ts';
+import { hostText } from '../i18n/host-text.ts';
+import type { Lang } from '../i18n/lang.ts';
 import type { StatusState } from './status-model.ts';
 
-/** Card and comment texts are notices: they stay in code, not in editable prompts (R-E1). */
-export const STATE_LABEL: Record<StatusState, string> = {
-  working: 'Working',
-  waiting: 'Waiting for an answer',
-  paused: 'Paused',
-  blocked: 'Blocked',
-  done: 'Done',
-};
-
+/**
+ * Card and comment texts are notices: they are not editable prompts (R-E1). Their words live in
+ * the host catalogs (`prompts/host/<lang>.md`, issue 16); emoji and colours are code.
+ */
 export const STATE_EMOJI: Record<StatusState, string> = {
   working: '🔄',
   waiting: '❓',
@@ -26,54 +24,30 @@ export const STATE_TEMPLATE: Record<StatusState, string> = {
   done: 'green',
 };
 
-/** A few words per executor tool; other tools read as their name. */
-const STEP_WORDS: Record<string, string> = {
-  reply: 'replying',
-  report: 'reporting',
-  handback: 'handing a message back',
-  read_file: 'reading files',
-  list_files: 'reading files',
-  search_files: 'searching the code',
-  write_file: 'editing files',
-  edit_file: 'editing files',
-  run_command: 'running a command',
-  record_verification: 'verifying',
-  commit_and_push: 'committing and pushing',
-  open_pr: 'opening a PR',
-  mark_pr_ready: 'marking the PR ready',
-  close_pr: 'closing the PR',
-  resolve_review_thread: 'answering a review',
-  attach_screenshot: 'taking a screenshot',
-};
+export const stateLabel = (lang: Lang, state: StatusState): string => hostText(lang, `status.state.${state}`);
 
-export const stepOf = (tool: string): string => STEP_WORDS[tool] ?? tool.replace(/_/g, ' ');
-
-export const LABELS = {
-  pause: 'Pause',
-  resume: 'Resume',
-  step: 'Now',
-  summary: 'Latest',
-  question: 'Question',
-  askedInReply: 'asked in the conversation; reply there to answer',
-  answered: 'Answered',
-  branch: 'Branch',
-  pr: 'PR',
-  elapsed: 'Elapsed',
-  budget: 'Budget used',
-  pausedBy: 'Paused by',
-  resumeHint: 'Press Resume or say /resume to let work go on.',
-  githubHint: 'Comment `/pause` or `/resume` here to pause or resume this work.',
-};
-
-/** `4 min`, `1 h 5 min`, `2 d 3 h`: minutes are enough, so a re-render within a minute is identical. */
-export function formatElapsed(ms: number): string {
-  const min = Math.floor(Math.max(0, ms) / 60_000);
-  if (min < 1) return 'under a minute';
-  if (min < 60) return `${min} min`;
-  const h = Math.floor(min / 60);
-  if (h < 24) return `${h} h ${min % 60} min`;
-  return `${Math.floor(h / 24)} d ${h % 24} h`;
+/**
+ * The current step in a few words (`editing files`): the step is stored as the tool's name; a tool
+ * without words of its own reads as its name, and a step stored as words before issue 16 as itself.
+ */
+export function stepText(lang: Lang, step: string): string {
+  const key = `status.step.${step.replace(/_/g, '-')}`;
+  return isHostTextKey(key) ? hostText(lang, key) : step.replace(/_/g, ' ');
 }
 
-export const formatUsage = (u: { modelRequests: number; tokens: number }): string =>
-  `${u.modelRequests} model request${u.modelRequests === 1 ? '' : 's'}, ${u.tokens.toLocaleString('en-US')} tokens`;
+/** `4 min`, `1 h 5 min`, `2 d 3 h`: minutes are enough, so a re-render within a minute is identical. */
+export function formatElapsed(lang: Lang, ms: number): string {
+  const min = Math.floor(Math.max(0, ms) / 60_000);
+  if (min < 1) return hostText(lang, 'status.elapsed.under-minute');
+  if (min < 60) return hostText(lang, 'status.elapsed.minutes', { min });
+  const h = Math.floor(min / 60);
+  if (h < 24) return hostText(lang, 'status.elapsed.hours', { h, min: min % 60 });
+  return hostText(lang, 'status.elapsed.days', { d: Math.floor(h / 24), h: h % 24 });
+}
+
+export function formatUsage(lang: Lang, u: { modelRequests: number; tokens: number }): string {
+  const tokens = u.tokens.toLocaleString('en-US');
+  return u.modelRequests === 1
+    ? hostText(lang, 'status.usage.one', { tokens })
+    : hostText(lang, 'status.usage.other', { requests: u.modelRequests, tokens });
+}

@@ -12,7 +12,7 @@ const base: TicketStatus = {
   ticketId: 'T7',
   title: 'Fix the login redirect loop',
   state: 'working',
-  step: 'editing files',
+  step: 'edit_file',
   summary: 'Found the loop in src/login.ts; fixing the fallback.',
   branch: {
     name: 'sy/T7-fix-the-login-redirect-loop',
@@ -38,12 +38,20 @@ const STATES: Record<StatusState, TicketStatus> = {
   done: { ...base, state: 'done', summary: 'PR ready for review.', elapsedMs: 3_725_000 },
 };
 
+/** A text golden file, compared as it is. */
+function matchGoldenText(name: string, text: string): void {
+  const path = golden(name);
+  if (process.env.UPDATE_GOLDEN || !existsSync(path)) writeFileSync(path, `${text}\n`);
+  expect(`${text}\n`).toBe(readFileSync(path, 'utf8'));
+}
+
 /** Compares with the golden file; `UPDATE_GOLDEN=1` rewrites it (look at the diff first). */
 function matchGolden(name: string, value: unknown): void {
   const path = golden(name);
-  const text = `${JSON.stringify(value, null, 2)}\n`;
-  if (process.env.UPDATE_GOLDEN || !existsSync(path)) writeFileSync(path, text);
-  expect(text).toBe(readFileSync(path, 'utf8'));
+  if (process.env.UPDATE_GOLDEN || !existsSync(path))
+    writeFileSync(path, `${JSON.stringify(value, null, 2)}\n`);
+  // Compared as JSON: the formatter (Biome) may lay the file out differently.
+  expect(value).toEqual(JSON.parse(readFileSync(path, 'utf8')));
 }
 
 describe('status card rendering (issue 9)', () => {
@@ -92,8 +100,43 @@ describe('status card rendering (issue 9)', () => {
   });
 
   it('elapsed time is in minutes, so re-renders within a minute are identical', () => {
-    expect(formatElapsed(30_000)).toBe('under a minute');
-    expect(formatElapsed(4 * 60_000 + 59_000)).toBe('4 min');
-    expect(formatElapsed(3_725_000)).toBe('1 h 2 min');
+    expect(formatElapsed('en', 30_000)).toBe('under a minute');
+    expect(formatElapsed('en', 4 * 60_000 + 59_000)).toBe('4 min');
+    expect(formatElapsed('en', 3_725_000)).toBe('1 h 2 min');
+    expect(formatElapsed('zh-CN', 3_725_000)).toBe('1 小时 2 分钟');
+  });
+  for (const state of ['waiting', 'paused'] as const) {
+    it(`issue 16: a Chinese ticket's ${state} card matches its golden file (Chinese by default, English for English clients)`, () => {
+      matchGolden(`card-${state}.zh-CN.json`, renderFeishuCard({ ...STATES[state], lang: 'zh-CN' }));
+    });
+  }
+
+  it("issue 16: every host word of the card is in both languages; the executor's words are not translated", () => {
+    const card = renderFeishuCard(STATES.waiting) as {
+      config: { locales: string[]; summary: { i18n_content: Record<string, string> } };
+      header: { subtitle: { content: string; i18n_content: Record<string, string> } };
+      body: { elements: { content?: string; i18n_content?: Record<string, string> }[] };
+    };
+    expect(card.config.locales).toEqual(['en_us', 'zh_cn']);
+    expect(card.header.subtitle).toMatchObject({
+      content: '❓ Waiting for an answer',
+      i18n_content: { en_us: '❓ Waiting for an answer', zh_cn: '❓ 等待回答' },
+    });
+    expect(card.config.summary.i18n_content.zh_cn).toBe('T7 · 等待回答');
+    const body = card.body.elements[0]?.i18n_content ?? {};
+    expect(body.zh_cn).toContain('**问题：** Which database should the cache use?');
+    expect(body.zh_cn).toContain('**已用预算：** 9 次模型请求，12,345 个 token');
+    expect(body.en_us).toBe(card.body.elements[0]?.content);
+    const buttons = JSON.stringify(card.body.elements[1]);
+    expect(buttons).toContain('"zh_cn":"暂停"');
+    expect(buttons).toContain('"content":"Postgres"');
+  });
+
+  it('issue 16: the GitHub comment of a Chinese ticket is Chinese, and says how to pause', () => {
+    const md = renderStatusMarkdown({ ...STATES.working, lang: 'zh-CN' }, { hint: true });
+    matchGoldenText('comment-working.zh-CN.md', md);
+    expect(md).toContain('### 🔄 T7 · 进行中');
+    expect(md).toContain('**当前：** 编辑文件');
+    expect(md).toContain('`/pause`（暂停）');
   });
 });
