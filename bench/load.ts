@@ -87,6 +87,8 @@ export async function runLoad(opts: LoadOptions): Promise<LoadResult> {
     FEISHU_APP_SECRET: feishu.appSecret,
     FEISHU_ENCRYPT_KEY: ENCRYPT_KEY,
     FEISHU_VERIFICATION_TOKEN: VERIFY_TOKEN,
+    // It measures the webhook path; the long connection has no place in it (issue 16).
+    FEISHU_EVENT_MODE: 'http',
     FEISHU_DOMAIN: feishu.url,
   };
   const procs: BotProcess[] = [];

@@ -81,6 +81,18 @@ export const EnvSchema = z
     FEISHU_ENCRYPT_KEY: z.string().min(1).optional(),
     FEISHU_VERIFICATION_TOKEN: z.string().min(1).optional(),
     FEISHU_DOMAIN: url('https://open.feishu.cn'),
+    /**
+     * Issue 16: how Feishu events arrive — `ws` (the SDK's long connection, no public URL needed) or
+     * `http` (`POST /webhooks/feishu`). Unset: `ws` without a `PUBLIC_URL`, else `http` (`feishuEventMode`).
+     */
+    FEISHU_EVENT_MODE: z.enum(['ws', 'http'], { message: 'ws or http' }).optional(),
+    /**
+     * Issue 16: how long the one long-connection lease lasts without renewal: a dead holder's
+     * connection is taken over by another web process within about this long.
+     */
+    FEISHU_WS_LEASE_MS: z.coerce.number().int().min(1000).default(20_000),
+    /** The bot's public base URL (`https://bot.example.com`), where Feishu and GitHub reach `/webhooks/*`. */
+    PUBLIC_URL: z.url().optional(),
     GITHUB_WEBHOOK_SECRET: z.string().min(1).optional(),
     GITHUB_TOKEN: z.string().min(1).optional(),
     GITHUB_APP_ID: z.string().min(1).optional(),
@@ -157,13 +169,15 @@ export const EnvSchema = z
     STARTUP_DOCTOR: z.enum(['full', 'quick', 'off'], { message: 'full, quick or off' }).default('quick'),
   })
   .superRefine((env, ctx) => {
-    // Issue 14: Feishu events arrive over HTTP; without the key anyone could post unsigned events.
-    if (env.FEISHU_APP_ID && env.FEISHU_APP_SECRET && !env.FEISHU_ENCRYPT_KEY) {
+    // Issue 14: over HTTP, without the key anyone could post unsigned events. The long connection
+    // (issue 16) is authenticated by the app secret when it opens, and needs no key.
+    const mode = eventModeOf(env);
+    if (env.FEISHU_APP_ID && env.FEISHU_APP_SECRET && !env.FEISHU_ENCRYPT_KEY && mode === 'http') {
       ctx.addIssue({
         code: 'custom',
         path: ['FEISHU_ENCRYPT_KEY'],
         message:
-          'required when Feishu is on: set the Encrypt Key from the Feishu console (Events and callbacks → Encryption strategy), so every event is signed',
+          'required when Feishu events come over HTTP (FEISHU_EVENT_MODE=http, or a PUBLIC_URL without FEISHU_EVENT_MODE): set the Encrypt Key from the Feishu console (Events and callbacks → Encryption strategy), so every event is signed',
       });
     }
     if (Boolean(env.FEISHU_APP_ID) !== Boolean(env.FEISHU_APP_SECRET)) {
@@ -184,9 +198,19 @@ export const EnvSchema = z
 
 export type Env = z.output<typeof EnvSchema>;
 
+/** CONTRACT "Environment": `FEISHU_EVENT_MODE`, or `ws` when no public URL is configured, else `http`. */
+function eventModeOf(env: {
+  FEISHU_EVENT_MODE?: 'ws' | 'http' | undefined;
+  PUBLIC_URL?: string | undefined;
+}) {
+  return env.FEISHU_EVENT_MODE ?? (env.PUBLIC_URL ? 'http' : 'ws');
+}
+
 export type Config = Env & {
   /** Feishu is on when the app credentials are set. */
   feishuEnabled: boolean;
+  /** How Feishu events arrive (issue 16): `FEISHU_EVENT_MODE`, else `ws` without `PUBLIC_URL`, else `http`. */
+  feishuEventMode: 'ws' | 'http';
   /** GitHub is on when the webhook secret and a token or an app are set. */
   githubEnabled: boolean;
   mainModel: string;
@@ -219,6 +243,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   return {
     ...e,
     feishuEnabled: Boolean(e.FEISHU_APP_ID && e.FEISHU_APP_SECRET),
+    feishuEventMode: eventModeOf(e),
     githubEnabled: Boolean(e.GITHUB_WEBHOOK_SECRET && (e.GITHUB_TOKEN || e.GITHUB_APP_ID)),
     mainModel: e.MAIN_MODEL ?? e.LLM_MODEL,
     executorModel: e.EXECUTOR_MODEL ?? e.LLM_MODEL,

@@ -1,5 +1,6 @@
 import { type ServerType, serve } from '@hono/node-server';
-import { ConfigError, loadConfig } from './config.ts';
+import { startFeishuLongConnection } from './channels/feishu/ws/start-long-connection.ts';
+import { type Config, ConfigError, loadConfig } from './config.ts';
 import type { Ctx } from './context.ts';
 import { closeContext, createContext } from './create-context.ts';
 import { startupDoctor } from './doctor/startup-doctor.ts';
@@ -30,7 +31,7 @@ async function main(): Promise<void> {
   const log = createLogger(config.LOG_LEVEL, { role: config.ROLE }, { secrets: secretValuesOf(config) });
   const ctx = createContext(config, { log, defaultMetrics: true });
   const channels = [
-    config.feishuEnabled ? 'feishu on' : 'feishu off (no FEISHU_APP_ID/FEISHU_APP_SECRET)',
+    feishuLine(config),
     config.githubEnabled
       ? 'github on'
       : 'github off (no GITHUB_WEBHOOK_SECRET with GITHUB_TOKEN or GITHUB_APP_ID)',
@@ -55,6 +56,9 @@ async function main(): Promise<void> {
   const server = serveHttp(ctx, rt);
   // Stop taking requests first; in-flight webhooks finish (they only touch Redis).
   if (server) stops.unshift(() => new Promise((resolve) => server.close(() => resolve(undefined))));
+  // Issue 16: web processes compete for the one Feishu long connection; it closes first on shutdown.
+  const feishuWs = config.ROLE === 'worker' ? undefined : startFeishuLongConnection(ctx);
+  if (feishuWs) stops.unshift(feishuWs.stop);
   // In the background: start-up never waits for outside services (issue 12).
   startupDoctor(ctx, rt);
 
@@ -71,6 +75,13 @@ async function main(): Promise<void> {
   };
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.on('SIGINT', () => void shutdown('SIGINT'));
+}
+
+function feishuLine(config: Config): string {
+  if (!config.feishuEnabled) return 'feishu off (no FEISHU_APP_ID/FEISHU_APP_SECRET)';
+  return config.feishuEventMode === 'ws'
+    ? 'feishu on (events over the long connection)'
+    : 'feishu on (events at POST /webhooks/feishu)';
 }
 
 /**

@@ -9,6 +9,7 @@ interface FeishuAnswer {
   msg?: string;
   tenant_access_token?: string;
   bot?: { app_name?: string; open_id?: string; activate_status?: number };
+  data?: { URL?: string };
 }
 
 async function call(url: string, init: RequestInit, timeoutMs: number): Promise<FeishuAnswer> {
@@ -19,7 +20,9 @@ async function call(url: string, init: RequestInit, timeoutMs: number): Promise<
 
 /**
  * Feishu credentials as the Open API sees them (at `FEISHU_DOMAIN`): a tenant access token for
- * the app id and secret, then the bot's own info with it (the bot must be enabled for the app).
+ * the app id and secret, then the bot's own info with it (the bot must be enabled for the app),
+ * then how events arrive (issue 16): in `ws` mode the long-connection endpoint must hand out a
+ * connection URL (it opens no connection).
  */
 export async function checkFeishu(config: Config, timeoutMs: number): Promise<Finding[]> {
   if (!config.feishuEnabled) return [off(CHECK, 'off (no FEISHU_APP_ID/FEISHU_APP_SECRET)')];
@@ -55,7 +58,9 @@ export async function checkFeishu(config: Config, timeoutMs: number): Promise<Fi
           'enable the Bot capability for the app in the Feishu developer console and publish a version',
         ),
       ];
-    return [ok(CHECK, `bot "${info.bot.app_name ?? '?'}" (${info.bot.open_id})`)];
+    return [
+      await eventMode(config, base, `bot "${info.bot.app_name ?? '?'}" (${info.bot.open_id})`, timeoutMs),
+    ];
   } catch (err) {
     return [
       problem(
@@ -65,4 +70,25 @@ export async function checkFeishu(config: Config, timeoutMs: number): Promise<Fi
       ),
     ];
   }
+}
+
+/** Issue 16: how events arrive; in `ws` mode the endpoint must hand out a connection URL. */
+async function eventMode(config: Config, base: string, bot: string, timeoutMs: number): Promise<Finding> {
+  if (config.feishuEventMode === 'http') return ok(CHECK, `${bot}; events at POST /webhooks/feishu`);
+  const endpoint = await call(
+    `${base}/callback/ws/endpoint`,
+    {
+      method: 'POST',
+      headers: { 'content-type': 'application/json; charset=utf-8' },
+      body: JSON.stringify({ AppID: config.FEISHU_APP_ID, AppSecret: config.FEISHU_APP_SECRET }),
+    },
+    timeoutMs,
+  );
+  if (endpoint.code !== 0 || !endpoint.data?.URL)
+    return problem(
+      CHECK,
+      `long connection refused (code ${endpoint.code}: ${endpoint.msg ?? 'no message'})`,
+      'the long connection needs a self-built app (docs/feishu-setup.md); or set PUBLIC_URL or FEISHU_EVENT_MODE=http to take events over HTTP',
+    );
+  return ok(CHECK, `${bot}; events over the long connection`);
 }

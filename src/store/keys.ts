@@ -26,6 +26,11 @@ export function createKeys(prefix: string) {
     cardFull: (cardId: string) => k('card', cardId, 'full'),
     /** Sorted set of card ids by arrival time. */
     cardsByTime: () => k('cards'),
+    /**
+     * Issue 16: the Feishu long-connection lease — the id of the one process holding the
+     * deployment's connection, expiring unless renewed (`src/channels/feishu/ws/lease.ts`).
+     */
+    feishuWsLease: () => k('feishu', 'ws-lease'),
 
     // outbox
     /** Delivery record of an outgoing effect, by idempotency key: set once it was sent. */

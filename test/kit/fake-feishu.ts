@@ -1,6 +1,7 @@
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createHistory, type HistoryMessage, type SeedMessage } from './fake-feishu-history.ts';
+import { createFakeLongConnection, type FakeLongConnection } from './fake-feishu-ws.ts';
 
 /**
  * A Feishu Open API server on loopback (ARCHITECTURE: "outside services in tests are real HTTP
@@ -77,6 +78,8 @@ export interface FakeFeishu {
   seedMessage(m: SeedMessage): HistoryMessage;
   /** The bot leaves a chat: reads there answer 230002. */
   leaveChat(chatId: string): void;
+  /** The long connection (issue 16): `POST /callback/ws/endpoint` and the socket behind it. */
+  longConnection: FakeLongConnection;
   close(): Promise<void>;
 }
 
@@ -91,7 +94,8 @@ const TOKEN = 't-fake-tenant-token';
 
 /** Starts the fake on 127.0.0.1 at a free port. */
 export async function startFakeFeishu(opts: FakeFeishuOptions = {}): Promise<FakeFeishu> {
-  const appId = opts.appId ?? 'cli_fake_app';
+  // The shape of a real app id: the SDK's WSClient refuses to start with any other.
+  const appId = opts.appId ?? 'cli_a0f1e2d3c4b5a697';
   const appSecret = opts.appSecret ?? 'fake-app-secret';
   const bot = { openId: opts.botOpenId ?? 'ou_bot_fake', name: opts.botName ?? 'Switchyard' };
   const calls: FeishuCall[] = [];
@@ -102,6 +106,8 @@ export async function startFakeFeishu(opts: FakeFeishuOptions = {}): Promise<Fak
   const failures: { left: number; failure: FeishuFailure; match: RegExp }[] = [];
   let seq = 0;
   const hist = createHistory(appId);
+  let baseUrl = '';
+  const lc = createFakeLongConnection({ appId, appSecret }, () => baseUrl);
 
   const route = (call: FeishuCall): [number, unknown, (Record<string, string> | undefined)?] => {
     const scripted = failures.find((f) => f.left > 0 && f.match.test(call.path));
@@ -112,6 +118,7 @@ export async function startFakeFeishu(opts: FakeFeishuOptions = {}): Promise<Fak
       return [f.status ?? 200, { code: f.code ?? 99991400, msg: f.msg ?? 'scripted failure' }, f.headers];
     }
     const { method, path, body } = call;
+    if (method === 'POST' && path === '/callback/ws/endpoint') return lc.endpoint(body);
     if (method === 'POST' && /^\/open-apis\/auth\/v3\/(tenant|app)_access_token(\/internal)?$/.test(path)) {
       if (body?.app_id !== appId || body?.app_secret !== appSecret)
         return [200, { code: 10014, msg: 'app secret invalid' }];
@@ -229,10 +236,12 @@ export async function startFakeFeishu(opts: FakeFeishuOptions = {}): Promise<Fak
     if (status !== 0) reply(res, status, body, headers);
   }
 
+  server.on('upgrade', lc.upgrade);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
+  baseUrl = `http://127.0.0.1:${port}`;
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: baseUrl,
     bot,
     appId,
     appSecret,
@@ -246,8 +255,10 @@ export async function startFakeFeishu(opts: FakeFeishuOptions = {}): Promise<Fak
     history: hist.history,
     seedMessage: (m) => hist.seed(m),
     leaveChat: (chatId) => void hist.leftChats.add(chatId),
+    longConnection: lc,
     close: () =>
       new Promise<void>((resolve) => {
+        lc.close();
         server.closeAllConnections();
         server.close(() => resolve());
       }),

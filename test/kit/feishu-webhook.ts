@@ -142,7 +142,7 @@ export function messageEvent(o: MessageEventOptions = {}) {
       event_type: 'im.message.receive_v1',
       create_time: String(Date.now()),
       token: o.token ?? 'verify-token',
-      app_id: 'cli_fake_app',
+      app_id: 'cli_a0f1e2d3c4b5a697',
       tenant_key: 'tk',
     },
     event: {
@@ -205,7 +205,7 @@ export function cardAction(o: CardActionOptions = {}) {
       event_type: 'card.action.trigger',
       create_time: String(Date.now() * 1000),
       token: o.token ?? 'verify-token',
-      app_id: 'cli_fake_app',
+      app_id: 'cli_a0f1e2d3c4b5a697',
       tenant_key: 'tk',
     },
     event: {

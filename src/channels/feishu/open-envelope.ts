@@ -38,7 +38,13 @@ export function openFeishuEnvelope(
   now: number,
 ): FeishuEnvelope {
   const key = config.FEISHU_ENCRYPT_KEY;
-  if (!key) throw new HttpError(503, 'channel_off', 'Feishu needs FEISHU_ENCRYPT_KEY');
+  if (!key) {
+    throw new HttpError(
+      503,
+      'channel_off',
+      'Feishu events come over the long connection here (FEISHU_EVENT_MODE=ws); webhooks need FEISHU_ENCRYPT_KEY',
+    );
+  }
   if (verifyFeishuSignature(headers, raw, key, now) === 'unsigned') return challengeOnly(raw, config, key);
   const body = decrypted(asObject(parseJsonBody(raw)), key);
   checkToken(body, config.FEISHU_VERIFICATION_TOKEN);

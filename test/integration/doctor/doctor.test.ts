@@ -87,6 +87,8 @@ describe('npm run doctor (issue 12)', () => {
     expect(r.out).toMatch(/^ok +model \(main\): /m);
     for (const check of ['model \\(executor\\)', 'redis', 'feishu', 'github', 'workspace', 'sandbox'])
       expect(r.out).toMatch(new RegExp(`^ok +${check}: `, 'm'));
+    // Issue 16: no PUBLIC_URL, so events come over the long connection, whose endpoint answered.
+    expect(r.out).toMatch(/^ok +feishu: .*events over the long connection/m);
     expect(r.out).toContain('no problems');
     expect(r.code).toBe(0);
     // The round trip sent the tool result back: the second request carried the call and its answer.

@@ -15,10 +15,23 @@ function refusal(env: Record<string, string>): string {
 
 describe('issue 14: authorization configuration', () => {
   it('R-A1: Feishu on (HTTP event mode) without FEISHU_ENCRYPT_KEY refuses to start, naming it', () => {
-    expect(refusal(FEISHU)).toMatch(/FEISHU_ENCRYPT_KEY/);
-    expect(loadConfig({ ...FEISHU, FEISHU_ENCRYPT_KEY: 'k' }).feishuEnabled).toBe(true);
+    const http = { ...FEISHU, FEISHU_EVENT_MODE: 'http' };
+    expect(refusal(http)).toMatch(/FEISHU_ENCRYPT_KEY/);
+    // Issue 16: a public URL makes HTTP the default mode, so the key is needed there too.
+    expect(refusal({ ...FEISHU, PUBLIC_URL: 'https://bot.example.com' })).toMatch(/FEISHU_ENCRYPT_KEY/);
+    expect(loadConfig({ ...http, FEISHU_ENCRYPT_KEY: 'k' }).feishuEnabled).toBe(true);
     // Feishu off: no key needed.
     expect(loadConfig({}).feishuEnabled).toBe(false);
+  });
+
+  it('issue 16: FEISHU_EVENT_MODE defaults to ws without a public URL (no encrypt key needed), to http with one', () => {
+    const ws = loadConfig(FEISHU);
+    expect(ws.feishuEventMode).toBe('ws');
+    expect(ws.feishuEnabled).toBe(true);
+    const withUrl = { ...FEISHU, PUBLIC_URL: 'https://bot.example.com', FEISHU_ENCRYPT_KEY: 'k' };
+    expect(loadConfig(withUrl).feishuEventMode).toBe('http');
+    expect(loadConfig({ ...withUrl, FEISHU_EVENT_MODE: 'ws' }).feishuEventMode).toBe('ws');
+    expect(refusal({ ...FEISHU, FEISHU_EVENT_MODE: 'socket' })).toMatch(/FEISHU_EVENT_MODE: ws or http/);
   });
 
   it('R-A5: allow-list entries name their channel; GitHub by login or numeric id', () => {
