@@ -17,9 +17,9 @@ import { executorSessionId } from '../tickets/ticket-keys.ts';
 import { getTicket } from '../tickets/ticket-store.ts';
 import { executorEnvironment } from './environment.ts';
 import { executorTools, notingActs } from './executor-tools.ts';
-import { scheduleTurn } from './schedule-turn.ts';
+import { clearTurnScheduled, scheduleTurn } from './schedule-turn.ts';
 import { settleTurn } from './settle-turn.ts';
-import { takeBatch } from './turn-inputs.ts';
+import { hasWaitingCards, takeBatch } from './turn-inputs.ts';
 import { withTurnLock } from './turn-lock.ts';
 import type { TurnScope } from './turn-scope.ts';
 import { readAgentsMd } from './workspace/agents-md.ts';
@@ -37,7 +37,7 @@ export async function runExecutorTurn(rt: Runtime, job: Job, token?: string): Pr
   const { ctx } = rt;
   const ticketId = (job.data as { ticketId: string }).ticketId;
   const turnId = job.id ?? `turn-${ticketId}`;
-  await ctx.redis.del(ctx.keys.turnScheduled(ticketId));
+  await clearTurnScheduled(ctx, ticketId);
   const result = await withTurnLock(ctx, ticketId, turnId, () => turn(rt, ticketId, turnId));
   if (result === 'locked') {
     await job.moveToDelayed(Date.now() + 500, token);
@@ -49,8 +49,7 @@ export async function runExecutorTurn(rt: Runtime, job: Job, token?: string): Pr
     await job.moveToDelayed(Date.now(), token);
     throw new DelayedError();
   }
-  if (result.kind !== 'paused' && (await ctx.redis.llen(ctx.keys.ticketInbox(ticketId))) > 0)
-    await scheduleTurn(ctx, ticketId);
+  if (result.kind !== 'paused' && (await hasWaitingCards(ctx, ticketId))) await scheduleTurn(ctx, ticketId);
   return result;
 }
 

@@ -1,18 +1,20 @@
 import type { Ctx } from '../context.ts';
 
+type ScheduleCtx = Pick<Ctx, 'redis' | 'keys'>;
+
 /**
  * Queues an executor turn for a ticket unless one is already queued and not yet started. The
  * flag is cleared when a turn starts, so a card arriving during a running turn queues the next
  * one: no wake-up is lost and turns never pile up.
  */
 export async function scheduleTurn(
-  ctx: Pick<Ctx, 'redis' | 'keys' | 'queues'>,
+  ctx: ScheduleCtx & Pick<Ctx, 'queues'>,
   ticketId: string,
   delayMs = 0,
 ): Promise<boolean> {
   const set = await ctx.redis.set(ctx.keys.turnScheduled(ticketId), '1', 'EX', 3600, 'NX');
   if (set !== 'OK') return false;
-  const n = await ctx.redis.incr(`${ctx.keys.turnScheduled(ticketId)}:seq`);
+  const n = await ctx.redis.incr(ctx.keys.turnSeq(ticketId));
   await ctx.queues.executor.add(
     'turn',
     { ticketId },
@@ -26,4 +28,9 @@ export async function scheduleTurn(
     },
   );
   return true;
+}
+
+/** A turn started: the next card queues the turn after it (the owner of `turnScheduled`). */
+export async function clearTurnScheduled(ctx: ScheduleCtx, ticketId: string): Promise<void> {
+  await ctx.redis.del(ctx.keys.turnScheduled(ticketId));
 }

@@ -4,12 +4,14 @@ import { languageForTicket } from '../i18n/choose-language.ts';
 import { hostText } from '../i18n/host-text.ts';
 import { enqueueEffect } from '../outbox/enqueue.ts';
 import type { TurnOutcome } from '../session/turn-outcome.ts';
-import { recordTaken, wasTakenBy } from '../tickets/handback.ts';
+import { recordTaken, wasHandedBack, wasTakenBy } from '../tickets/handback.ts';
+import { dropTurnNotes } from '../tickets/notes.ts';
+import { addReport } from '../tickets/reports.ts';
 import { isClosedState } from '../tickets/retention.ts';
 import { getTicket, setTicketState } from '../tickets/ticket-store.ts';
 import { handBack } from './tools/handback-tools.ts';
 import { clearTurnActed, turnActed } from './turn-acts.ts';
-import { returnBatch } from './turn-inputs.ts';
+import { dropBatch, returnBatch } from './turn-inputs.ts';
 import type { TurnScope } from './turn-scope.ts';
 import { releaseCheckout } from './workspace/release-checkout.ts';
 
@@ -34,7 +36,7 @@ export async function settleTurn(scope: TurnScope, outcome: TurnOutcome): Promis
     for (const card of scope.batch.values()) {
       if (card.author.type !== 'person' || card.id === ticket.openedBy) continue;
       if (await wasTakenBy(ctx, card.id, ticket.id)) continue;
-      if (await ctx.redis.hexists(ctx.keys.cardHandbacks(card.id), ticket.id)) continue;
+      if (await wasHandedBack(ctx, card.id, ticket.id)) continue;
       // Issue 15 "hand-back after silent handling": a follow-up in the ticket's thread that the
       // turn acted on (it changed the work) without replying is taken, not a new candidate.
       if (acted && !card.request) {
@@ -49,10 +51,7 @@ export async function settleTurn(scope: TurnScope, outcome: TurnOutcome): Promis
         ? `the ${outcome.limit} budget ran out (${outcome.detail})`
         : `the model failed: ${outcome.reason}`;
     await setTicketState(ctx, ticket.id, 'waiting');
-    await ctx.redis.rpush(
-      ctx.keys.ticketReports(ticket.id),
-      JSON.stringify({ status: 'blocked', summary: why, at: ctx.now() }),
-    );
+    await addReport(ctx, ticket.id, { status: 'blocked', summary: why, at: ctx.now() });
     const origin = await loadCard(ctx, ticket.openedBy);
     const lang = await languageForTicket(ctx, ticket);
     const text =
@@ -66,7 +65,8 @@ export async function settleTurn(scope: TurnScope, outcome: TurnOutcome): Promis
     const effect = origin && replyEffectFor(origin, text);
     if (effect) await enqueueEffect(ctx, { key: `blocked:${turnId}`, effect, ticketId: ticket.id });
   }
-  await ctx.redis.del(ctx.keys.turnBatch(turnId), ctx.keys.turnNotes(turnId));
+  await dropBatch(ctx, turnId);
+  await dropTurnNotes(ctx, turnId);
   await clearTurnActed(ctx, turnId);
   await releaseIfClosed(scope);
 }

@@ -26,3 +26,13 @@ export async function returnBatch(ctx: C, ticketId: string, turnId: string): Pro
     ctx.keys.turnBatch(turnId),
   );
 }
+
+/** Forgets a settled turn's batch (its cards were handled, taken or handed back). */
+export async function dropBatch(ctx: C, turnId: string): Promise<void> {
+  await ctx.redis.del(ctx.keys.turnBatch(turnId));
+}
+
+/** Whether cards wait in the ticket's inbox for another turn. */
+export async function hasWaitingCards(ctx: C, ticketId: string): Promise<boolean> {
+  return (await ctx.redis.llen(ctx.keys.ticketInbox(ticketId))) > 0;
+}

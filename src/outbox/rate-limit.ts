@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { Ctx } from '../context.ts';
 
 /**
  * Sliding-window limiter shared by every worker process: at most `limit` sends per `windowMs`
@@ -18,15 +18,24 @@ redis.call('PEXPIRE', KEYS[1], window * 2)
 return 0
 `;
 
+/** Takes a send slot in `scope`'s window (`rateWindow`, the record this module owns). */
 export async function takeSlot(
-  redis: Redis,
-  key: string,
-  limit: number,
-  windowMs: number,
+  ctx: Pick<Ctx, 'redis' | 'keys'>,
+  scope: string,
+  rule: { limit: number; windowMs: number },
   member: string,
   now = Date.now(),
 ): Promise<number> {
-  return (await redis.eval(TAKE_SLOT, 1, key, now, windowMs, limit, `${now}-${member}`)) as number;
+  const key = ctx.keys.rateWindow(scope);
+  return (await ctx.redis.eval(
+    TAKE_SLOT,
+    1,
+    key,
+    now,
+    rule.windowMs,
+    rule.limit,
+    `${now}-${member}`,
+  )) as number;
 }
 
 /** Feishu allows 5 messages per second per chat; GitHub's secondary limits want content creation spread out. */

@@ -4,10 +4,10 @@ import { admitTicketMessage } from '../safety/circuit-breaker.ts';
 import { workerOptions } from '../store/worker-options.ts';
 import { isPaused } from '../tickets/pause.ts';
 import { sentMessageRefKey } from '../tickets/ref-key.ts';
-import { indexRefs } from '../tickets/refs.ts';
 import { type Effect, type OutboxJob, OutboxJobSchema, type Sender } from './effect.ts';
 import { isDeliveryError } from './errors.ts';
 import { RATE_LIMITS, takeSlot } from './rate-limit.ts';
+import { isSent, recordSent } from './sent-records.ts';
 
 export type Channel = 'feishu' | 'github' | 'local';
 export type Senders = Partial<Record<Channel, Sender>>;
@@ -46,8 +46,7 @@ export interface OutboxOutcome {
 
 async function deliverOne(ctx: Ctx, senders: Senders, job: Job, token?: string): Promise<OutboxOutcome> {
   const data: OutboxJob = OutboxJobSchema.parse(job.data);
-  const sentKey = ctx.keys.outboxSent(data.key);
-  if (await ctx.redis.exists(sentKey)) return { status: 'already_sent' };
+  if (await isSent(ctx, data.key)) return { status: 'already_sent' };
   // R-D2: nothing a paused ticket had queued goes out, except the pause/resume confirmations.
   if (data.ticketId && !data.exemptFromPause && (await isPaused(ctx, data.ticketId))) {
     ctx.metrics.deliveries.inc({ channel: channelOf(data.effect), outcome: 'held_paused' });
@@ -61,14 +60,7 @@ async function deliverOne(ctx: Ctx, senders: Senders, job: Job, token?: string):
   const scope = rateScope(data.effect);
   const rule = RATE_LIMITS[channel];
   if (scope && rule) {
-    const wait = await takeSlot(
-      ctx.redis,
-      ctx.keys.rateWindow(scope),
-      rule.limit,
-      rule.windowMs,
-      job.id ?? data.key,
-      ctx.now(),
-    );
+    const wait = await takeSlot(ctx, scope, rule, job.id ?? data.key, ctx.now());
     if (wait > 0) {
       await job.moveToDelayed(Date.now() + wait, token);
       throw new DelayedError();
@@ -79,14 +71,10 @@ async function deliverOne(ctx: Ctx, senders: Senders, job: Job, token?: string):
     // so senders without platform idempotency look for what the dead worker may have sent.
     const attempt = Math.max(job.attemptsMade, (job.attemptsStarted ?? 1) - 1);
     const result = await sender.deliver(data.effect, data.key, attempt);
-    const record = JSON.stringify({ at: ctx.now(), id: result.id ?? null, op: data.effect.op });
-    const tx = ctx.redis.multi().set(sentKey, record, 'EX', 7 * 24 * 3600);
-    if (data.ticketId) {
-      tx.rpush(ctx.keys.outboxByTicket(data.ticketId), data.key);
-      // R-B2: a message the ticket sent is one of its references; a reply to it attaches.
-      if (result.id) indexRefs(ctx.keys, tx, data.ticketId, [sentMessageRefKey(channel, result.id)]);
-    }
-    await tx.exec();
+    const record = { at: ctx.now(), id: result.id ?? null, op: data.effect.op };
+    // R-B2: a message the ticket sent is one of its references; a reply to it attaches.
+    const refs = result.id ? [sentMessageRefKey(channel, result.id)] : [];
+    await recordSent(ctx, data.key, record, data.ticketId ? { id: data.ticketId, refs } : undefined);
     ctx.metrics.deliveries.inc({ channel, outcome: 'sent' });
     return result.id ? { status: 'sent', id: result.id } : { status: 'sent' };
   } catch (err) {

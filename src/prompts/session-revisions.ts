@@ -1,20 +1,19 @@
+import { recordRevision as record, revisionsOf, usedRevision } from '../session/record-revision.ts';
 import type { PromptDeps } from './deps.ts';
 import { getVersion, type PromptVersion } from './prompt-versions.ts';
 
 type Deps = Pick<PromptDeps, 'redis' | 'keys'>;
 
 /**
- * Records that a session ran under prompts revision `rev` (R-F3). Idempotent; a sorted set scored
- * by revision, shared with `src/session/record-revision.ts`.
+ * Records that a session ran under prompts revision `rev` (R-F3). Idempotent; the record's owner
+ * is `src/session/record-revision.ts`.
  */
-export async function recordRevision(deps: Deps, sessionId: string, rev: number): Promise<void> {
-  await deps.redis.zadd(deps.keys.sessionRevisions(sessionId), 'NX', rev, String(rev));
-}
+export const recordRevision = (deps: Deps, sessionId: string, rev: number): Promise<void> =>
+  record(deps, sessionId, rev);
 
 /** The prompts revisions a session ran under, ascending. */
-export async function sessionRevisions(deps: Deps, sessionId: string): Promise<number[]> {
-  return (await deps.redis.zrange(deps.keys.sessionRevisions(sessionId), 0, -1)).map(Number);
-}
+export const sessionRevisions = (deps: Deps, sessionId: string): Promise<number[]> =>
+  revisionsOf(deps, sessionId);
 
 /**
  * A version the session worked under, for an executor reading its own history (R-F3); null when
@@ -25,6 +24,5 @@ export async function readSessionRevision(
   sessionId: string,
   rev: number,
 ): Promise<PromptVersion | null> {
-  const used = await deps.redis.zscore(deps.keys.sessionRevisions(sessionId), String(rev));
-  return used === null ? null : getVersion(deps, rev);
+  return (await usedRevision(deps, sessionId, rev)) ? getVersion(deps, rev) : null;
 }

@@ -2,6 +2,7 @@ import { loadCard } from '../cards/ingest.ts';
 import { replyEffectFor } from '../cards/reply-effect.ts';
 import type { Ctx } from '../context.ts';
 import { enqueueEffect } from '../outbox/enqueue.ts';
+import { addReport } from '../tickets/reports.ts';
 import type { Ticket } from '../tickets/ticket.ts';
 
 /**
@@ -15,15 +16,14 @@ export async function tellRequester(
   { key, kind }: { key: string; kind: 'stalled' | 'circuit_breaker' },
   question: string,
 ): Promise<void> {
-  const report = {
+  await addReport(ctx, ticket.id, {
     status: 'blocked',
     kind,
     summary: question,
     human_action: { question },
     by: 'host',
     at: ctx.now(),
-  };
-  await ctx.redis.rpush(ctx.keys.ticketReports(ticket.id), JSON.stringify(report));
+  });
   const origin = await loadCard(ctx, ticket.openedBy);
   const effect = origin && replyEffectFor(origin, question);
   // Exempt from the pause: the breaker pauses the ticket and must still ask a person.

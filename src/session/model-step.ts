@@ -31,7 +31,7 @@ export async function modelStep(run: TurnRun): Promise<StepResult> {
     return outcome(run, { kind: 'stopped', reason: 'shutdown', before: 'model_request' });
   }
   if (!attempt.ok) {
-    await recordRevision(run.redis, run.keys, run.sessionId, prompt.revision);
+    await recordRevision({ redis: run.redis, keys: run.keys }, run.sessionId, prompt.revision);
     return outcome(run, { kind: 'failed', reason: `${attempt.reason} (after ${attempt.attempts} attempts)` });
   }
 

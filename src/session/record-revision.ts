@@ -1,21 +1,23 @@
-import type { Redis } from 'ioredis';
-import type { Keys } from '../store/keys.ts';
+import type { Ctx } from '../context.ts';
+
+type RevCtx = Pick<Ctx, 'redis' | 'keys'>;
 
 /**
- * Notes that a session's model request used prompt-settings `revision` (R-F3: the host records
- * which revisions each session used, so an executor can read any revision it worked under).
- * A sorted set scored by revision keeps each once, in order.
+ * The owner of `sessionRevisions` (issue 20): which prompt-settings revisions a session's model
+ * requests used (R-F3: the host records them, so an executor can read any revision it worked
+ * under). A sorted set scored by revision keeps each once, in order; `appendStep` also adds to it
+ * inside its own MULTI.
  */
-export async function recordRevision(
-  redis: Redis,
-  keys: Keys,
-  sessionId: string,
-  revision: number,
-): Promise<void> {
-  await redis.zadd(keys.sessionRevisions(sessionId), 'NX', revision, String(revision));
+export async function recordRevision(ctx: RevCtx, sessionId: string, revision: number): Promise<void> {
+  await ctx.redis.zadd(ctx.keys.sessionRevisions(sessionId), 'NX', revision, String(revision));
 }
 
 /** The revisions a session worked under, oldest first. */
-export async function revisionsOf(redis: Redis, keys: Keys, sessionId: string): Promise<number[]> {
-  return (await redis.zrange(keys.sessionRevisions(sessionId), 0, -1)).map(Number);
+export async function revisionsOf(ctx: RevCtx, sessionId: string): Promise<number[]> {
+  return (await ctx.redis.zrange(ctx.keys.sessionRevisions(sessionId), 0, -1)).map(Number);
+}
+
+/** Whether the session ever ran under `revision`. */
+export async function usedRevision(ctx: RevCtx, sessionId: string, revision: number): Promise<boolean> {
+  return (await ctx.redis.zscore(ctx.keys.sessionRevisions(sessionId), String(revision))) !== null;
 }

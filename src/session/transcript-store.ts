@@ -1,18 +1,13 @@
 import type { ChainableCommander, Redis } from 'ioredis';
+import type { Ctx } from '../context.ts';
 import type { Keys } from '../store/keys.ts';
+import { readRecord } from '../store/parse-record.ts';
 import type { ChatMessage } from './chat-message.ts';
-import { type ContextState, freshContext } from './context/context-state.ts';
+import { type ContextState, ContextStateSchema, freshContext } from './context/context-state.ts';
 import type { ModelUsage } from './model-reply.ts';
+import { noUsage, type SessionUsage, USAGE_FIELDS, USAGE_KEYS } from './session-usage.ts';
 import type { ToolResult } from './tool.ts';
 import type { TurnState } from './turn-state.ts';
-
-/** The session's lifetime model usage, as fields of the transcript's meta hash (`sessionUsage` reads them). */
-export const USAGE_FIELDS = {
-  requests: 'usage:requests',
-  promptTokens: 'usage:prompt',
-  completionTokens: 'usage:completion',
-  cacheHitTokens: 'usage:cache_hit',
-} as const;
 
 /** A session's conversation as stored: messages, completed steps, the turn, tool results by key. */
 export interface Transcript {
@@ -125,3 +120,41 @@ function addUsage(m: ChainableCommander, key: string, usage: ModelUsage): void {
 }
 
 export type TranscriptStore = ReturnType<typeof createTranscriptStore>;
+
+/** One session's totals, recorded with each model step (`appendStep`); zeros for a session without any. */
+export async function sessionUsage(
+  ctx: Pick<Ctx, 'redis' | 'keys'>,
+  sessionId: string,
+): Promise<SessionUsage> {
+  const values = await ctx.redis.hmget(
+    ctx.keys.transcriptMeta(sessionId),
+    ...USAGE_KEYS.map((f) => USAGE_FIELDS[f]),
+  );
+  const usage = noUsage();
+  USAGE_KEYS.forEach((f, i) => {
+    usage[f] = Number(values[i] ?? 0);
+  });
+  return usage;
+}
+
+/**
+ * What the panel shows of a session's transcript without loading it: its latest turn (as stored,
+ * for people), how many messages it holds, and its compaction state (R-H2) read through its schema.
+ */
+export async function transcriptOverview(
+  ctx: Pick<Ctx, 'redis' | 'keys' | 'log'>,
+  sessionId: string,
+): Promise<{ lastTurn: unknown; length: number; context: ContextState | null }> {
+  const meta = ctx.keys.transcriptMeta(sessionId);
+  const [turn, length, context] = await Promise.all([
+    ctx.redis.hget(meta, 'turn'),
+    ctx.redis.llen(ctx.keys.transcript(sessionId)),
+    ctx.redis.hget(meta, 'context'),
+  ]);
+  const state = context ? readRecord(ctx, ContextStateSchema, context, `${meta} context`) : undefined;
+  return {
+    lastTurn: turn ? JSON.parse(turn) : null,
+    length,
+    context: state?.ok ? state.value : null,
+  };
+}

@@ -2,7 +2,8 @@ import type { TriggerCard } from '../cards/card.ts';
 import { replaceCard } from '../cards/card-store.ts';
 import type { Ctx } from '../context.ts';
 import { markStatusDirty } from './schedule-status.ts';
-import type { StatusAnswer, StatusQuestion } from './status-model.ts';
+import { answerQuestion, readQuestionFacts } from './status-facts.ts';
+import type { StatusAnswer } from './status-model.ts';
 
 type ButtonCtx = Pick<Ctx, 'redis' | 'keys' | 'queues' | 'now' | 'log'>;
 
@@ -22,14 +23,12 @@ export async function noteAnswerButton(
   const n = Number(ANSWER.exec(card.action ?? '')?.[1]);
   if (card.kind !== 'card_action' || !n) return;
   for (const ticketId of ticketIds) {
-    const key = ctx.keys.ticketStatus(ticketId);
-    const raw = await ctx.redis.hget(key, 'question');
-    const q = raw ? (JSON.parse(raw) as StatusQuestion) : undefined;
+    const { question: q } = await readQuestionFacts(ctx, ticketId);
     const choice = q?.choices[n - 1];
     if (!q || choice === undefined) continue;
     const by = card.author.name ?? card.author.id;
     const answer: StatusAnswer = { choice: n, text: choice, by, at: ctx.now(), askedAt: q.at };
-    const first = await ctx.redis.hsetnx(key, 'answer', JSON.stringify(answer));
+    const first = await answerQuestion(ctx, ticketId, answer);
     const answered: TriggerCard = {
       ...card,
       text: `${by} pressed answer ${n} to the question "${q.question}": ${choice}${first ? '' : ' (the question was already answered)'}`,

@@ -1,13 +1,14 @@
 import type { Ctx } from '../context.ts';
+import { ticketPr } from '../executor/workspace/delivery-records.ts';
+import { loadWorkspace } from '../executor/workspace/workspace-record.ts';
 import { languageForTicket } from '../i18n/choose-language.ts';
 import { getPause } from '../tickets/pause.ts';
+import { lastReport } from '../tickets/reports.ts';
 import { getTicket } from '../tickets/ticket-store.ts';
+import { readStatusFacts } from './status-facts.ts';
 import { deriveState, type StatusAnswer, type StatusQuestion, type TicketStatus } from './status-model.ts';
 
 type ReadCtx = Pick<Ctx, 'redis' | 'keys' | 'now' | 'config' | 'log'>;
-
-const parse = <T>(raw: string | null | undefined): T | undefined =>
-  raw ? (JSON.parse(raw) as T) : undefined;
 
 /** A branch's web page: beside the PR when there is one, else on github.com for the public API. */
 function branchUrl(apiUrl: string, repo: string, branch: string, prUrl?: string): string | undefined {
@@ -28,20 +29,18 @@ function withAnswer(q: StatusQuestion | undefined, a: StatusAnswer | undefined):
 export async function getStatus(ctx: ReadCtx, ticketId: string): Promise<TicketStatus | undefined> {
   const ticket = await getTicket(ctx, ticketId);
   if (!ticket) return undefined;
-  const [pause, facts, lastReport, prRaw, wsRaw, lang] = await Promise.all([
+  const [pause, facts, report, pr, ws, lang] = await Promise.all([
     getPause(ctx, ticketId),
-    ctx.redis.hgetall(ctx.keys.ticketStatus(ticketId)),
-    ctx.redis.lindex(ctx.keys.ticketReports(ticketId), -1),
-    ctx.redis.get(ctx.keys.ticketPr(ticketId)),
-    ctx.redis.get(ctx.keys.ticketWorkspace(ticketId)),
+    readStatusFacts(ctx, ticketId),
+    lastReport(ctx, ticketId),
+    ticketPr(ctx, ticketId),
+    loadWorkspace(ctx, ticketId),
     languageForTicket(ctx, ticket),
   ]);
-  const question = withAnswer(parse<StatusQuestion>(facts.question), parse<StatusAnswer>(facts.answer));
-  const pr = parse<{ repo: string; number: number; url: string }>(prRaw);
-  const ws = parse<{ repo: string; branch: string }>(wsRaw);
-  const summary = parse<{ summary?: string }>(lastReport)?.summary;
+  const question = withAnswer(facts.question, facts.answer);
+  const summary = report?.summary;
   const state = deriveState({ ticketState: ticket.state, paused: Boolean(pause), question });
-  const end = state === 'done' ? Number(facts.doneAt) || ticket.updatedAt : ctx.now();
+  const end = state === 'done' ? (facts.doneAt ?? ticket.updatedAt) : ctx.now();
   const branchLink = ws && branchUrl(ctx.config.GITHUB_API_URL, ws.repo, ws.branch, pr?.url);
   return {
     ticketId,
@@ -54,7 +53,7 @@ export async function getStatus(ctx: ReadCtx, ticketId: string): Promise<TicketS
     ...(ws ? { branch: branchLink ? { name: ws.branch, url: branchLink } : { name: ws.branch } } : {}),
     ...(pr ? { pr: { label: `${pr.repo}#${pr.number}`, url: pr.url } } : {}),
     elapsedMs: Math.max(0, end - ticket.createdAt),
-    usage: { modelRequests: Number(facts.modelRequests) || 0, tokens: Number(facts.tokens) || 0 },
+    usage: { modelRequests: facts.modelRequests, tokens: facts.tokens },
     lang,
   };
 }

@@ -1,11 +1,11 @@
 import type { Ctx } from '../context.ts';
+import { nextStatusSeq } from './status-message.ts';
+import { claimStatusDirty } from './sync-flags.ts';
 
 type ScheduleCtx = Pick<Ctx, 'redis' | 'keys' | 'queues'>;
 
 /** How long a first change waits for more before the status message is re-rendered. */
 export const STATUS_COALESCE_MS = 100;
-/** The dirty flag outlives a lost job at most this long; the next change schedules again. */
-const FLAG_TTL_MS = 60_000;
 
 /**
  * Marks a ticket's status dirty (issue 9). Only the first change since the last sync started
@@ -17,9 +17,8 @@ export async function markStatusDirty(
   ticketId: string,
   delayMs = STATUS_COALESCE_MS,
 ): Promise<void> {
-  const first = await ctx.redis.set(ctx.keys.statusScheduled(ticketId), '1', 'PX', FLAG_TTL_MS, 'NX');
-  if (first !== 'OK') return;
-  const n = await ctx.redis.hincrby(ctx.keys.statusMessage(ticketId), 'jobs', 1);
+  if (!(await claimStatusDirty(ctx, ticketId))) return;
+  const n = await nextStatusSeq(ctx, ticketId, 'jobs');
   await ctx.queues.status.add(
     'sync',
     { ticketId },

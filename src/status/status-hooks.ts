@@ -2,9 +2,17 @@ import type { Ctx } from '../context.ts';
 import type { AnyTool } from '../session/tool.ts';
 import type { TurnOutcome } from '../session/turn-outcome.ts';
 import { markStatusDirty } from './schedule-status.ts';
-import type { StatusAnswer, StatusQuestion } from './status-model.ts';
+import {
+  addTurnUsage,
+  closeQuestion,
+  openQuestion,
+  readQuestionFacts,
+  setDoneAt,
+  setStep,
+} from './status-facts.ts';
+import type { StatusQuestion } from './status-model.ts';
 
-type HookCtx = Pick<Ctx, 'redis' | 'keys' | 'queues' | 'now'>;
+type HookCtx = Pick<Ctx, 'redis' | 'keys' | 'queues' | 'now' | 'log'>;
 
 /** A ticket opened: its status message is posted at once (issue 9). */
 export const statusOpened = (ctx: HookCtx, ticketId: string): Promise<void> =>
@@ -16,7 +24,7 @@ export const statusChanged = (ctx: HookCtx, ticketId: string): Promise<void> =>
 
 /** Records the executor's current step from the tool it is about to run. */
 export async function noteStep(ctx: HookCtx, ticketId: string, tool: string): Promise<void> {
-  await ctx.redis.hset(ctx.keys.ticketStatus(ticketId), 'step', tool);
+  await setStep(ctx, ticketId, tool);
   await markStatusDirty(ctx, ticketId);
 }
 
@@ -48,7 +56,6 @@ export interface ReportNote {
  * closes it too and stops the clock. An answered question stays to show the choice.
  */
 export async function noteReport(ctx: HookCtx, ticketId: string, r: ReportNote): Promise<void> {
-  const key = ctx.keys.ticketStatus(ticketId);
   if (r.human_action) {
     const q: StatusQuestion = {
       question: r.human_action.question,
@@ -57,28 +64,20 @@ export async function noteReport(ctx: HookCtx, ticketId: string, r: ReportNote):
       at: ctx.now(),
       ...(r.askedIn ? { askedIn: r.askedIn } : {}),
     };
-    await ctx.redis.multi().hset(key, 'question', JSON.stringify(q)).hdel(key, 'answer').exec();
+    await openQuestion(ctx, ticketId, q);
   } else {
     // An answered question stays, so the card shows what was chosen; only an open one closes.
-    const [raw, answer] = await ctx.redis.hmget(key, 'question', 'answer');
-    const asked = raw ? (JSON.parse(raw) as StatusQuestion) : undefined;
-    const answered = answer ? (JSON.parse(answer) as StatusAnswer).askedAt === asked?.at : false;
+    const { question: asked, answer } = await readQuestionFacts(ctx, ticketId);
+    const answered = answer ? answer.askedAt === asked?.at : false;
     if (asked && !answered && (r.status === 'done' || asked.turnId !== r.turnId))
-      await ctx.redis.hdel(key, 'question', 'answer');
+      await closeQuestion(ctx, ticketId);
   }
-  if (r.status === 'done') await ctx.redis.hset(key, 'doneAt', String(ctx.now()));
-  else await ctx.redis.hdel(key, 'doneAt');
+  await setDoneAt(ctx, ticketId, r.status === 'done' ? ctx.now() : undefined);
   await markStatusDirty(ctx, ticketId);
 }
 
 /** A turn settled: its usage adds to the budget shown; an idle executor has no current step. */
 export async function noteTurnSettled(ctx: HookCtx, ticketId: string, outcome: TurnOutcome): Promise<void> {
-  const key = ctx.keys.ticketStatus(ticketId);
-  const tx = ctx.redis
-    .multi()
-    .hincrby(key, 'modelRequests', outcome.usage.modelRequests)
-    .hincrby(key, 'tokens', outcome.usage.tokens);
-  if (outcome.kind !== 'stopped') tx.hdel(key, 'step');
-  await tx.exec();
+  await addTurnUsage(ctx, ticketId, outcome.usage, outcome.kind !== 'stopped');
   await markStatusDirty(ctx, ticketId);
 }

@@ -1,5 +1,6 @@
 import type { Ctx } from '../context.ts';
 import { outboxJobId } from '../outbox/enqueue.ts';
+import { isSent } from '../outbox/sent-records.ts';
 
 type MsgCtx = Pick<Ctx, 'redis' | 'keys' | 'queues'>;
 
@@ -39,13 +40,9 @@ export async function writeStatusMessage(
   await ctx.redis.hset(ctx.keys.statusMessage(ticketId), Object.fromEntries(flat));
 }
 
-/** An outbox delivery's sent record: when it went out and the message id it produced. */
-export async function sentRecord(
-  ctx: MsgCtx,
-  key: string,
-): Promise<{ at: number; id: string | null } | undefined> {
-  const raw = await ctx.redis.get(ctx.keys.outboxSent(key));
-  return raw ? (JSON.parse(raw) as { at: number; id: string | null }) : undefined;
+/** The next number for a counter of the status message: `jobs` (sync jobs) or `edits` (edit keys). */
+export function nextStatusSeq(ctx: MsgCtx, ticketId: string, counter: 'jobs' | 'edits'): Promise<number> {
+  return ctx.redis.hincrby(ctx.keys.statusMessage(ticketId), counter, 1);
 }
 
 /**
@@ -53,7 +50,7 @@ export async function sentRecord(
  * rate-limit answer keeps it here), or `failed` for good.
  */
 export async function deliveryState(ctx: MsgCtx, key: string): Promise<'sent' | 'pending' | 'failed'> {
-  if (await ctx.redis.exists(ctx.keys.outboxSent(key))) return 'sent';
+  if (await isSent(ctx, key)) return 'sent';
   const job = await ctx.queues.outbox.getJob(outboxJobId(key));
   if (!job) return 'failed';
   const state = await job.getState();

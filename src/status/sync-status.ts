@@ -1,11 +1,13 @@
 import { createHash } from 'node:crypto';
 import type { Ctx } from '../context.ts';
 import { enqueueEffect } from '../outbox/enqueue.ts';
+import { sentRecord } from '../outbox/sent-records.ts';
 import { getTicket } from '../tickets/ticket-store.ts';
 import { getStatus } from './get-status.ts';
 import { markStatusDirty } from './schedule-status.ts';
-import { deliveryState, readStatusMessage, sentRecord, writeStatusMessage } from './status-message.ts';
+import { deliveryState, nextStatusSeq, readStatusMessage, writeStatusMessage } from './status-message.ts';
 import { editEffect, postEffect, renderFor, type StatusTarget, statusTarget } from './status-target.ts';
+import { clearStatusDirty, lockStatusSync, unlockStatusSync } from './sync-flags.ts';
 
 /** At most one edit per this long per message, measured from the previous delivery (Feishu: 5/s). */
 export const MIN_EDIT_GAP_MS = 250;
@@ -26,18 +28,17 @@ const hashOf = (s: string): string => createHash('sha1').update(s).digest('hex')
  * state always wins. A post or edit that fails for good is replaced by one new message, once.
  */
 export async function syncStatus(ctx: Ctx, ticketId: string): Promise<SyncResult> {
-  const lock = ctx.keys.statusLock(ticketId);
-  if ((await ctx.redis.set(lock, '1', 'PX', 30_000, 'NX')) !== 'OK') {
+  if (!(await lockStatusSync(ctx, ticketId))) {
     // Another sync of this ticket runs: look again after it (this job's flag is ours to clear).
-    await ctx.redis.del(ctx.keys.statusScheduled(ticketId));
+    await clearStatusDirty(ctx, ticketId);
     return again(ctx, ticketId, RECHECK_MS);
   }
   try {
     // Cleared before reading anything: a change from now on queues the next sync.
-    await ctx.redis.del(ctx.keys.statusScheduled(ticketId));
+    await clearStatusDirty(ctx, ticketId);
     return await syncLocked(ctx, ticketId);
   } finally {
-    await ctx.redis.del(lock);
+    await unlockStatusSync(ctx, ticketId);
   }
 }
 
@@ -62,7 +63,7 @@ async function syncLocked(ctx: Ctx, ticketId: string): Promise<SyncResult> {
   if (wait > 0) return again(ctx, ticketId, wait);
   if (target.channel === 'feishu' && ctx.now() - (msg.postedAt ?? 0) > FEISHU_EDIT_WINDOW_MS)
     return fallback(ctx, ticketId, msg.fallback === true, target, content);
-  const seq = await ctx.redis.hincrby(ctx.keys.statusMessage(ticketId), 'edits', 1);
+  const seq = await nextStatusSeq(ctx, ticketId, 'edits');
   const key = `status:${ticketId}:edit:${seq}`;
   const effect = editEffect(target, posted.id, content, msg.key);
   await enqueueEffect(ctx, { key, effect, ticketId, exemptFromPause: true });

@@ -55,6 +55,8 @@ export function createKeys(prefix: string) {
     ticketDataCards: (id: string) => k('ticket', id, 'data-cards'),
     /** Set while an executor turn of the ticket is queued and not yet started. */
     turnScheduled: (id: string) => k('ticket', id, 'turn-scheduled'),
+    /** The counter that makes each queued turn's job id unique. */
+    turnSeq: (id: string) => k('ticket', id, 'turn-scheduled:seq'),
     /** Held by the one running executor turn of a ticket. */
     turnLock: (id: string) => k('ticket', id, 'turn-lock'),
     /** The cards one executor turn works on, kept so a resumed turn sees the same batch. */

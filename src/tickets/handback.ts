@@ -46,3 +46,13 @@ export async function handbackReasons(ctx: HCtx, cardId: string): Promise<Record
   delete all['#candidate'];
   return all;
 }
+
+/** Whether the ticket already handed the card back. */
+export async function wasHandedBack(ctx: HCtx, cardId: string, ticketId: string): Promise<boolean> {
+  return (await ctx.redis.hexists(ctx.keys.cardHandbacks(cardId), ticketId)) === 1;
+}
+
+/** Counts one more main turn that left the candidate undecided; returns how many did. */
+export function countUndecided(ctx: HCtx, cardId: string): Promise<number> {
+  return ctx.redis.hincrby(ctx.keys.cardHandbacks(cardId), '#undecided', 1);
+}

@@ -36,3 +36,8 @@ export async function takeNotes(
     return r.ok ? [r.value.text] : [];
   });
 }
+
+/** Forgets the notes a settled turn took. */
+export async function dropTurnNotes(ctx: Pick<Ctx, 'redis' | 'keys'>, turnId: string): Promise<void> {
+  await ctx.redis.del(ctx.keys.turnNotes(turnId));
+}

@@ -35,8 +35,18 @@ export async function getPause(
   const key = ctx.keys.pause(ticketId);
   const raw = await ctx.redis.get(key);
   if (!raw) return undefined;
-  const { cardId, ...rest } = parseRecord(ctx, PauseSchema, raw, key);
-  return cardId === undefined ? rest : { ...rest, cardId };
+  return toPause(parseRecord(ctx, PauseSchema, raw, key));
+}
+
+const toPause = ({ cardId, ...rest }: z.output<typeof PauseSchema>): Pause =>
+  cardId === undefined ? rest : { ...rest, cardId };
+
+/** The pauses of many tickets in one round trip (null where not paused); an invalid one throws as in `getPause`. */
+export async function pausesOf(ctx: PauseCtx & Pick<Ctx, 'log'>, ids: string[]): Promise<(Pause | null)[]> {
+  if (!ids.length) return [];
+  const keys = ids.map((id) => ctx.keys.pause(id));
+  const raw = await ctx.redis.mget(keys);
+  return raw.map((r, i) => (r ? toPause(parseRecord(ctx, PauseSchema, r, keys[i] ?? '')) : null));
 }
 
 export async function isPaused(ctx: PauseCtx, ticketId: string): Promise<boolean> {

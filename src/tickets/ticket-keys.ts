@@ -30,8 +30,7 @@ export function ticketOwnKeys(keys: Keys, id: string): string[] {
     keys.statusMessage(id),
     keys.outboxByTicket(id),
     keys.pause(id),
-    // The turn-job counter of schedule-turn.ts (its name is built there from `turnScheduled`).
-    `${keys.turnScheduled(id)}:seq`,
+    keys.turnSeq(id),
     keys.session(session),
     keys.transcript(session),
     keys.transcriptMeta(session),

@@ -116,3 +116,8 @@ export { addTicketRefs } from './refs.ts';
 export async function ticketAttachments(ctx: Pick<Ctx, 'redis' | 'keys'>, id: string): Promise<Attachment[]> {
   return (await ctx.redis.lrange(ctx.keys.ticketCards(id), 0, -1)).map((s) => JSON.parse(s) as Attachment);
 }
+
+/** Sessions besides the executor's that worked on the ticket (`ticketSessions`). */
+export function ticketSessionIds(ctx: Pick<Ctx, 'redis' | 'keys'>, id: string): Promise<string[]> {
+  return ctx.redis.smembers(ctx.keys.ticketSessions(id));
+}

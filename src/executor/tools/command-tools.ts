@@ -8,7 +8,7 @@ import { limitNotes, runOnCheckout } from '../sandbox/sandbox-command.ts';
 import { SandboxError } from '../sandbox/sandbox-error.ts';
 import { sandboxSettings } from '../sandbox/sandbox-settings.ts';
 import type { TurnScope } from '../turn-scope.ts';
-import { addVerification } from '../workspace/delivery-records.ts';
+import { addVerification, commitOfCall, recordCommit } from '../workspace/delivery-records.ts';
 import { pushBranch } from '../workspace/push-branch.ts';
 import { inWorkspace } from '../workspace/work-gate.ts';
 import type { Workspace } from '../workspace/workspace.ts';
@@ -116,14 +116,13 @@ export function commitAndPushTool(scope: TurnScope) {
       inWorkspace(scope, async (ws, login) => {
         // Local steps run in the sandbox: the checkout's config may name programs (issue 13).
         const local = localGit(ctx.config, ws, login);
-        const key = ctx.keys.ticketCommits(scope.ticket.id);
-        let sha = await ctx.redis.hget(key, call.idempotencyKey);
+        let sha = await commitOfCall(ctx, scope.ticket.id, call.idempotencyKey);
         if (!sha) {
           await local.run(['add', '-A'], { writable: true });
           if ((await local.run(['status', '--porcelain'])) === '') return toolError('nothing to commit');
           await local.run(['commit', '-q', '-m', message], { writable: true });
           sha = await local.head();
-          await ctx.redis.hset(key, call.idempotencyKey, sha);
+          await recordCommit(ctx, scope.ticket.id, call.idempotencyKey, sha);
         }
         await pushBranch(ctx, ws, scope.ticket.id, sha);
         await addTicketRefs(ctx, scope.ticket.id, [refKey({ type: 'commit', sha })]);

@@ -8,6 +8,7 @@ import { noteReport } from '../../status/status-hooks.ts';
 import { statusTarget } from '../../status/status-target.ts';
 import { isOwnCard } from '../../tickets/attach.ts';
 import { recordTaken } from '../../tickets/handback.ts';
+import { addReport } from '../../tickets/reports.ts';
 import { setTicketState } from '../../tickets/ticket-store.ts';
 import type { TurnScope } from '../turn-scope.ts';
 
@@ -55,10 +56,12 @@ export function reportTool(scope: TurnScope, doneChecks: DoneCheck[] = []) {
         );
       const target = human_action ? await loadCard(ctx, askOn) : undefined;
       if (human_action && !target) return toolError(`card ${askOn} is unknown`);
-      await ctx.redis.rpush(
-        ctx.keys.ticketReports(scope.ticket.id),
-        JSON.stringify({ status, summary, human_action: human_action ?? null, at: ctx.now() }),
-      );
+      await addReport(ctx, scope.ticket.id, {
+        status,
+        summary,
+        human_action: human_action ?? null,
+        at: ctx.now(),
+      });
       await setTicketState(ctx, scope.ticket.id, STATE[status]);
       const askedIn = human_action && target ? whereToAsk(scope, target, human_action.choices) : undefined;
       await noteReport(ctx, scope.ticket.id, {

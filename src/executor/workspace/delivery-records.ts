@@ -1,51 +1,70 @@
+import { z } from 'zod';
 import type { Ctx } from '../../context.ts';
+import { parseRecord, readRecord } from '../../store/parse-record.ts';
 
-type C = Pick<Ctx, 'redis' | 'keys'>;
+type C = Pick<Ctx, 'redis' | 'keys' | 'log'>;
 
 /** A verification the executor ran: the command, its exit code, and the HEAD it ran at (R-C6). */
-export interface Verification {
-  command: string;
-  exitCode: number | null;
-  sha: string;
+export const VerificationSchema = z.object({
+  command: z.string(),
+  exitCode: z.number().nullable(),
+  sha: z.string(),
   /** Uncommitted changes at the time: then it did not verify `sha` alone. */
-  dirty: boolean;
-  at: number;
-}
+  dirty: z.boolean(),
+  at: z.number(),
+});
+export type Verification = z.infer<typeof VerificationSchema>;
 
-export interface Screenshot {
-  path: string;
-  when: 'before' | 'after';
-  kind: 'png' | 'jpeg';
-  sha256: string;
-  at: number;
-}
+export const ScreenshotSchema = z.object({
+  path: z.string(),
+  when: z.enum(['before', 'after']),
+  kind: z.enum(['png', 'jpeg']),
+  sha256: z.string(),
+  at: z.number(),
+});
+export type Screenshot = z.infer<typeof ScreenshotSchema>;
 
 /** The ticket's own pull request. */
-export interface TicketPr {
-  repo: string;
-  number: number;
-  nodeId: string;
-  url: string;
-}
+export const TicketPrSchema = z.object({
+  repo: z.string(),
+  number: z.number(),
+  nodeId: z.string(),
+  url: z.string(),
+});
+export type TicketPr = z.infer<typeof TicketPrSchema>;
 
-const list = async <T>(ctx: C, key: string): Promise<T[]> =>
-  (await ctx.redis.lrange(key, 0, -1)).map((s) => JSON.parse(s) as T);
+/** A list record's entries; one failing its schema is logged and left out. */
+async function list<T>(ctx: C, schema: z.ZodType<T>, key: string): Promise<T[]> {
+  return (await ctx.redis.lrange(key, 0, -1)).flatMap((raw) => {
+    const r = readRecord(ctx, schema, raw, key);
+    return r.ok ? [r.value] : [];
+  });
+}
 
 export const addVerification = (ctx: C, ticketId: string, v: Verification) =>
   ctx.redis.rpush(ctx.keys.ticketVerifications(ticketId), JSON.stringify(v));
 export const verifications = (ctx: C, ticketId: string) =>
-  list<Verification>(ctx, ctx.keys.ticketVerifications(ticketId));
+  list(ctx, VerificationSchema, ctx.keys.ticketVerifications(ticketId));
 
 export const addScreenshot = (ctx: C, ticketId: string, s: Screenshot) =>
   ctx.redis.rpush(ctx.keys.ticketScreenshots(ticketId), JSON.stringify(s));
 export const screenshots = (ctx: C, ticketId: string) =>
-  list<Screenshot>(ctx, ctx.keys.ticketScreenshots(ticketId));
+  list(ctx, ScreenshotSchema, ctx.keys.ticketScreenshots(ticketId));
 
 export const saveTicketPr = (ctx: C, ticketId: string, pr: TicketPr) =>
   ctx.redis.set(ctx.keys.ticketPr(ticketId), JSON.stringify(pr));
+/** The ticket's PR, or undefined; a record failing its schema throws `StoredRecordError`. */
 export async function ticketPr(ctx: C, ticketId: string): Promise<TicketPr | undefined> {
-  const raw = await ctx.redis.get(ctx.keys.ticketPr(ticketId));
-  return raw ? (JSON.parse(raw) as TicketPr) : undefined;
+  const key = ctx.keys.ticketPr(ticketId);
+  const raw = await ctx.redis.get(key);
+  return raw ? parseRecord(ctx, TicketPrSchema, raw, key) : undefined;
+}
+
+/** The commit a `commit_and_push` call made, by its idempotency key (a resumed call only pushes again). */
+export const commitOfCall = (ctx: C, ticketId: string, callKey: string): Promise<string | null> =>
+  ctx.redis.hget(ctx.keys.ticketCommits(ticketId), callKey);
+export async function recordCommit(ctx: C, ticketId: string, callKey: string, sha: string): Promise<void> {
+  await ctx.redis.hset(ctx.keys.ticketCommits(ticketId), callKey, sha);
 }
 
 /** Files whose change is visible, so the change needs a "before" screenshot (R-C6). */

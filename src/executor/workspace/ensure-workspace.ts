@@ -8,7 +8,8 @@ import { cloneUrlProblem, gitProtocols } from './git-policy.ts';
 import { githubAccess } from './github-access.ts';
 import { makeCheckout } from './make-checkout.ts';
 import { chooseRepo } from './repo-choice.ts';
-import { branchName, loadWorkspace, type Workspace, workspacePaths } from './workspace.ts';
+import { branchName, workspacePaths } from './workspace.ts';
+import { loadWorkspace, saveWorkspace, type Workspace } from './workspace-record.ts';
 
 export type EnsureResult = { ok: true; ws: Workspace; login: string } | { ok: false; why: string };
 
@@ -52,7 +53,7 @@ export async function ensureWorkspace(scope: TurnScope): Promise<EnsureResult> {
   };
   await mkdir(`${ws.home}/tmp`, { recursive: true });
   ws.baseSha = await makeCheckout(ctx, ws, login, await ticketPulls(ctx, scope.ticket.id, ws.repo));
-  await ctx.redis.set(ctx.keys.ticketWorkspace(scope.ticket.id), JSON.stringify(ws));
+  await saveWorkspace(ctx, scope.ticket.id, ws);
   await updateTicket(ctx, scope.ticket.id, { repo: ws.repo });
   scope.ticket.repo = ws.repo;
   await addTicketRefs(ctx, scope.ticket.id, [refKey({ type: 'branch', repo: ws.repo, name: ws.branch })]);

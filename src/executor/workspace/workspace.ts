@@ -6,36 +6,15 @@ import { commandEnv } from './command-env.ts';
 import { GIT_HARDENING } from './host-git-env.ts';
 import { remoteSha } from './mirror.ts';
 import { git } from './run-git.ts';
+import type { Workspace } from './workspace-record.ts';
 
 export { GitError, git } from './run-git.ts';
-
-/** A ticket's checkout as recorded in Redis (`ticketWorkspace`). */
-export interface Workspace {
-  repo: string;
-  cloneUrl: string;
-  /** The checkout: `WORKSPACE_DIR/<prefix>/<ticket>`. */
-  dir: string;
-  /** The ticket's own HOME for commands, outside the checkout. */
-  home: string;
-  branch: string;
-  /** The repository's default branch: the PR's base. */
-  base: string;
-  /**
-   * The base branch's commit when the checkout was made, as fetched into the host's mirror:
-   * trusted content (AGENTS.md, `.fleet/`) is read from this tree only (issue 13).
-   */
-  baseSha?: string;
-}
+export { loadWorkspace, type Workspace } from './workspace-record.ts';
 
 /** Where a ticket's checkout and its command home live; the key prefix keeps deployments apart. */
 export function workspacePaths(ctx: Pick<Ctx, 'config' | 'keys'>, ticketId: string) {
   const root = resolve(ctx.config.WORKSPACE_DIR, ctx.keys.prefix);
   return { root, dir: join(root, ticketId), home: join(root, '.home', ticketId) };
-}
-
-export async function loadWorkspace(ctx: Pick<Ctx, 'redis' | 'keys'>, ticketId: string) {
-  const raw = await ctx.redis.get(ctx.keys.ticketWorkspace(ticketId));
-  return raw ? (JSON.parse(raw) as Workspace) : undefined;
 }
 
 /** `sy/<ticket>-<slug of the title>`: one branch per ticket, readable in GitHub's branch list. */

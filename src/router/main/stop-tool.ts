@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { Runtime } from '../../runtime.ts';
 import { defineTool, toolError, toolOk } from '../../session/tool.ts';
 import { pauseTicket } from '../../tickets/pause.ts';
+import { addReport } from '../../tickets/reports.ts';
 import { setTicketState } from '../../tickets/ticket-store.ts';
 import type { MainBatch } from './batch.ts';
 
@@ -37,10 +38,7 @@ export function stopTool(rt: Runtime, batch: MainBatch) {
         via: 'main',
       });
       await setTicketState(ctx, ticket, 'cancelled');
-      await ctx.redis.rpush(
-        ctx.keys.ticketReports(ticket),
-        JSON.stringify({ status: 'stopped', summary: reason, by: 'main session', at: ctx.now() }),
-      );
+      await addReport(ctx, ticket, { status: 'stopped', summary: reason, by: 'main session', at: ctx.now() });
       return toolOk(`stopped ${ticket}`);
     },
   });

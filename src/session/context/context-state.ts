@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import type { ChatMessage } from '../chat-message.ts';
 import { progressText } from './context-prompts.ts';
 import { elideToolOutput } from './elide-tool-outputs.ts';
@@ -9,16 +10,17 @@ import { elideToolOutput } from './elide-tool-outputs.ts';
  * and only at step boundaries, so the view is stable between compactions (the provider's prefix
  * cache keeps serving it) and the same on every worker that resumes the turn.
  */
-export interface ContextState {
+export const ContextStateSchema = z.object({
   /** Messages before this index are replaced by `summary` in the view. */
-  summarisedBefore: number;
+  summarisedBefore: z.number(),
   /** Tool outputs before this index are elided (head and tail kept) in the view. */
-  elidedBefore: number;
+  elidedBefore: z.number(),
   /** The "progress so far" written at the last summarising compaction. */
-  summary?: string;
+  summary: z.string().optional(),
   /** Compactions so far (for logs, the API and tests). */
-  compactions: number;
-}
+  compactions: z.number(),
+});
+export type ContextState = z.infer<typeof ContextStateSchema>;
 
 export const freshContext = (): ContextState => ({ summarisedBefore: 0, elidedBefore: 0, compactions: 0 });
 

@@ -3,7 +3,7 @@ import { listTickets } from '../../tickets/ticket-store.ts';
 import type { LocalPersonMessage } from './local-message.ts';
 import { pausesOf, summarize } from './ticket-summary.ts';
 
-type ReadCtx = Pick<Ctx, 'redis' | 'keys'>;
+type ReadCtx = Pick<Ctx, 'redis' | 'keys' | 'log'>;
 
 /** One entry of a local conversation, in time order. */
 export type ConversationItem =

@@ -1,17 +1,21 @@
 import { loadCard } from '../../cards/ingest.ts';
 import type { Ctx } from '../../context.ts';
+import { type TicketPr, ticketPr } from '../../executor/workspace/delivery-records.ts';
+import { deliveriesOf } from '../../outbox/sent-records.ts';
 import { sessionRevisions } from '../../prompts/index.ts';
 import type { ContextState } from '../../session/context/context-state.ts';
-import { addUsage, type SessionUsage, sessionUsage } from '../../session/session-usage.ts';
+import { addUsage, type SessionUsage } from '../../session/session-usage.ts';
+import { sessionUsage, transcriptOverview } from '../../session/transcript-store.ts';
 import { getPause } from '../../tickets/pause.ts';
+import { refsOf } from '../../tickets/refs.ts';
+import { reportsOf, type TicketReport } from '../../tickets/reports.ts';
 import type { Ticket } from '../../tickets/ticket.ts';
-import { getTicket, ticketAttachments } from '../../tickets/ticket-store.ts';
+import { getTicket, ticketAttachments, ticketSessionIds } from '../../tickets/ticket-store.ts';
 import { executorSessionId, summarize, type TicketSummary } from './ticket-summary.ts';
 
 type ReadCtx = Pick<Ctx, 'redis' | 'keys' | 'log'>;
 
 const EXCERPT = 280;
-const parse = (s: string): unknown => JSON.parse(s);
 
 /** What `GET /api/tickets/:id` answers (issue 6 "Tickets": list and detail). */
 export interface TicketDetail extends TicketSummary {
@@ -19,15 +23,15 @@ export interface TicketDetail extends TicketSummary {
   /** Reference keys the ticket is subscribed to (`msg:…`, `thread:…`, `gh:owner/name#N`, …). */
   threads: string[];
   /** The ticket's own PR `{ repo, number, nodeId, url }` once it opened one (R-C6). */
-  pr: unknown;
+  pr: TicketPr | null;
   /** GitHub issues and PRs the ticket follows (`gh:owner/name#N`). */
   prs: string[];
   cards: Awaited<ReturnType<typeof cardsOf>>;
   sessions: Awaited<ReturnType<typeof sessionOf>>[];
   /** Model usage of the ticket's sessions together, cache hits included (issue 12). */
   usage: SessionUsage;
-  outbox: Awaited<ReturnType<typeof outboxOf>>;
-  reports: unknown[];
+  outbox: Awaited<ReturnType<typeof deliveriesOf>>;
+  reports: TicketReport[];
 }
 
 /** Everything the panel shows about one ticket, or undefined when it does not exist. */
@@ -36,12 +40,12 @@ export async function ticketDetail(ctx: ReadCtx, id: string): Promise<TicketDeta
   if (!ticket) return undefined;
   const [pause, refs, pr, reports, cards, outbox, listed] = await Promise.all([
     getPause(ctx, id),
-    ctx.redis.smembers(ctx.keys.ticketRefs(id)),
-    ctx.redis.get(ctx.keys.ticketPr(id)),
-    ctx.redis.lrange(ctx.keys.ticketReports(id), 0, -1),
+    refsOf(ctx, id),
+    ticketPr(ctx, id),
+    reportsOf(ctx, id),
     cardsOf(ctx, id),
-    outboxOf(ctx, id),
-    ctx.redis.smembers(ctx.keys.ticketSessions(id)),
+    deliveriesOf(ctx, id),
+    ticketSessionIds(ctx, id),
   ]);
   const sessionIds = [...new Set([executorSessionId(id), ...listed])];
   const sessions = await Promise.all(sessionIds.map((s) => sessionOf(ctx, s)));
@@ -49,13 +53,13 @@ export async function ticketDetail(ctx: ReadCtx, id: string): Promise<TicketDeta
     ...summarize(ticket, pause ?? null),
     ticket,
     threads: refs.sort(),
-    pr: pr ? parse(pr) : null,
+    pr: pr ?? null,
     prs: refs.filter((r) => r.startsWith('gh:')).sort(),
     cards,
     sessions,
     usage: addUsage(sessions.map((s) => s.usage)),
     outbox,
-    reports: reports.map(parse),
+    reports,
   };
 }
 
@@ -88,20 +92,18 @@ async function cardsOf(ctx: ReadCtx, id: string) {
  * lifetime model usage with cache hits (issue 12), and how its transcript is compacted (R-H2).
  */
 async function sessionOf(ctx: ReadCtx, sessionId: string) {
-  const [revisions, turn, steps, usage, context] = await Promise.all([
+  const [revisions, overview, usage] = await Promise.all([
     sessionRevisions(ctx, sessionId),
-    ctx.redis.hget(ctx.keys.transcriptMeta(sessionId), 'turn'),
-    ctx.redis.llen(ctx.keys.transcript(sessionId)),
-    sessionUsage(ctx.redis, ctx.keys, sessionId),
-    ctx.redis.hget(ctx.keys.transcriptMeta(sessionId), 'context'),
+    transcriptOverview(ctx, sessionId),
+    sessionUsage(ctx, sessionId),
   ]);
   return {
     id: sessionId,
     revisions,
-    lastTurn: turn ? parse(turn) : null,
-    transcriptLength: steps,
+    lastTurn: overview.lastTurn,
+    transcriptLength: overview.length,
     usage,
-    context: context ? compactionOf(JSON.parse(context) as ContextState) : null,
+    context: overview.context ? compactionOf(overview.context) : null,
   };
 }
 
@@ -113,14 +115,4 @@ function compactionOf(c: ContextState) {
     elidedBefore: c.elidedBefore,
     summary: c.summary ?? null,
   };
-}
-
-/** The ticket's delivered effects, oldest first, each with its sent record. */
-async function outboxOf(ctx: ReadCtx, id: string) {
-  const keys = await ctx.redis.lrange(ctx.keys.outboxByTicket(id), 0, -1);
-  const sent = keys.length ? await ctx.redis.mget(keys.map((k) => ctx.keys.outboxSent(k))) : [];
-  return keys.map((key, i) => {
-    const record = sent[i];
-    return { key, sent: record ? parse(record) : null };
-  });
 }

@@ -1,7 +1,4 @@
-import type { Ctx } from '../../context.ts';
 import type { Pause, Ticket } from '../../tickets/ticket.ts';
-
-type ReadCtx = Pick<Ctx, 'redis' | 'keys'>;
 
 /** A ticket's executor session id (`src/executor/executor-turn.ts`). */
 export const executorSessionId = (ticketId: string): string => `exec-${ticketId}`;
@@ -40,9 +37,5 @@ export function summarize(t: Ticket, pause: Pause | null): TicketSummary {
   };
 }
 
-/** The pauses of many tickets in one round trip (null where not paused). */
-export async function pausesOf(ctx: ReadCtx, ids: string[]): Promise<(Pause | null)[]> {
-  if (!ids.length) return [];
-  const raw = await ctx.redis.mget(ids.map((id) => ctx.keys.pause(id)));
-  return raw.map((r) => (r ? (JSON.parse(r) as Pause) : null));
-}
+/** Callers import it from here too; the pause's owner is `tickets/pause.ts`. */
+export { pausesOf } from '../../tickets/pause.ts';

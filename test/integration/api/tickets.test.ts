@@ -1,10 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadCard } from '../../../src/cards/ingest.ts';
+import { saveTicketPr } from '../../../src/executor/workspace/delivery-records.ts';
+import { recordSent } from '../../../src/outbox/sent-records.ts';
 import { recordRevision } from '../../../src/prompts/index.ts';
+import { addReport } from '../../../src/tickets/reports.ts';
 import { createTicket } from '../../../src/tickets/ticket-store.ts';
 import { startTestApp, type TestApp } from '../../kit/app.ts';
 import { localMessage, send } from '../routing/helpers.ts';
 import { call, TOKEN } from './client.ts';
+
+const PR = { repo: 'acme/app', number: 7, nodeId: 'PR_7', url: 'https://github.com/acme/app/pull/7' };
 
 describe('/api/tickets, /api/cards, /api/queues (issue 6 "Tickets")', () => {
   let app: TestApp;
@@ -18,16 +23,9 @@ describe('/api/tickets, /api/cards, /api/queues (issue 6 "Tickets")', () => {
     ticketId = ticket.id;
     await recordRevision(ctx, `exec-${ticketId}`, 0);
     await recordRevision(ctx, `exec-${ticketId}`, 2);
-    await ctx.redis.rpush(
-      ctx.keys.ticketReports(ticketId),
-      JSON.stringify({ status: 'working', summary: 'on it' }),
-    );
-    await ctx.redis.rpush(ctx.keys.outboxByTicket(ticketId), 'reply:k1');
-    await ctx.redis.set(
-      ctx.keys.outboxSent('reply:k1'),
-      JSON.stringify({ at: 5, id: 'lm-1', op: 'local.reply' }),
-    );
-    await ctx.redis.set(ctx.keys.ticketPr(ticketId), JSON.stringify({ repo: 'acme/app', number: 7 }));
+    await addReport(ctx, ticketId, { status: 'working', summary: 'on it', at: 4 });
+    await recordSent(ctx, 'reply:k1', { at: 5, id: 'lm-1', op: 'local.reply' }, { id: ticketId, refs: [] });
+    await saveTicketPr(ctx, ticketId, PR);
   });
   afterAll(() => app.close());
 
@@ -53,7 +51,7 @@ describe('/api/tickets, /api/cards, /api/queues (issue 6 "Tickets")', () => {
     expect(status).toBe(200);
     const card = await loadCard(app.ctx, cardId);
     expect(body.threads).toEqual([`msg:${card?.origin.source === 'local' ? card.origin.messageId : ''}`]);
-    expect(body.pr).toEqual({ repo: 'acme/app', number: 7 });
+    expect(body.pr).toEqual(PR);
     expect(body.cards).toEqual([
       expect.objectContaining({
         cardId,
@@ -67,7 +65,7 @@ describe('/api/tickets, /api/cards, /api/queues (issue 6 "Tickets")', () => {
     ]);
     expect(body.sessions).toEqual([expect.objectContaining({ id: `exec-${ticketId}`, revisions: [0, 2] })]);
     expect(body.outbox).toEqual([{ key: 'reply:k1', sent: { at: 5, id: 'lm-1', op: 'local.reply' } }]);
-    expect(body.reports).toEqual([{ status: 'working', summary: 'on it' }]);
+    expect(body.reports).toEqual([{ status: 'working', summary: 'on it', at: 4 }]);
   });
 
   it('404 for an unknown ticket, on read, pause and resume', async () => {

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadCard } from '../../../src/cards/ingest.ts';
+import { saveWorkspace } from '../../../src/executor/workspace/workspace-record.ts';
 import { savePrompts } from '../../../src/prompts/index.ts';
 import { readTool } from '../../../src/router/main/context-tools.ts';
 import type { ToolResult } from '../../../src/session/tool.ts';
@@ -64,15 +65,14 @@ describe('orchestrator_read artifacts (R-G2, R-G3)', () => {
       '.fleet/roles/pusher.role.md':
         '---\nname: pusher\nprofile: reviewer\n---\nBe brief.\n\n## Your tools\n\n- git push\n',
     });
-    await w.app.ctx.redis.set(
-      w.app.ctx.keys.ticketWorkspace(ticket.id),
-      JSON.stringify({
-        dir: join(w.bundled, 'checkout'),
-        repo: 'acme/web',
-        cloneUrl: repo.url,
-        base: 'main',
-      }),
-    );
+    await saveWorkspace(w.app.ctx, ticket.id, {
+      dir: join(w.bundled, 'checkout'),
+      home: join(w.bundled, 'home'),
+      repo: 'acme/web',
+      cloneUrl: repo.url,
+      branch: `sy/${ticket.id}`,
+      base: 'main',
+    });
     const v = await read('artifacts', ticket.id);
     expect(row(v, 'skill', 'code-review')).toMatchObject({ tier: 'project', shadowed: ['bundled', 'team'] });
     expect(row(v, 'role', 'pusher')).toBeUndefined();

@@ -1,0 +1,41 @@
+import { z } from 'zod';
+import type { Ctx } from '../../context.ts';
+import { parseRecord } from '../../store/parse-record.ts';
+
+type WsCtx = Pick<Ctx, 'redis' | 'keys'>;
+
+/** A ticket's checkout as recorded in Redis (`ticketWorkspace`). */
+export const WorkspaceSchema = z.object({
+  repo: z.string(),
+  cloneUrl: z.string(),
+  /** The checkout: `WORKSPACE_DIR/<prefix>/<ticket>`. */
+  dir: z.string(),
+  /** The ticket's own HOME for commands, outside the checkout. */
+  home: z.string(),
+  branch: z.string(),
+  /** The repository's default branch: the PR's base. */
+  base: z.string(),
+  /**
+   * The base branch's commit when the checkout was made, as fetched into the host's mirror:
+   * trusted content (AGENTS.md, `.fleet/`) is read from this tree only (issue 13).
+   */
+  baseSha: z.string().optional(),
+});
+export type Workspace = z.infer<typeof WorkspaceSchema>;
+
+/**
+ * The owner of the workspace record (issue 20): the ticket's checkout, or undefined before the
+ * first. A record failing its schema is logged and thrown as `StoredRecordError`.
+ */
+export async function loadWorkspace(
+  ctx: WsCtx & Pick<Ctx, 'log'>,
+  ticketId: string,
+): Promise<Workspace | undefined> {
+  const key = ctx.keys.ticketWorkspace(ticketId);
+  const raw = await ctx.redis.get(key);
+  return raw ? parseRecord(ctx, WorkspaceSchema, raw, key) : undefined;
+}
+
+export async function saveWorkspace(ctx: WsCtx, ticketId: string, ws: Workspace): Promise<void> {
+  await ctx.redis.set(ctx.keys.ticketWorkspace(ticketId), JSON.stringify(ws));
+}
