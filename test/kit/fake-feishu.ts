@@ -1,5 +1,6 @@
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { contentProblem, readableText } from './fake-feishu-content.ts';
 import { createHistory, type HistoryMessage, type SeedMessage } from './fake-feishu-history.ts';
 import { createFakeLongConnection, type FakeLongConnection } from './fake-feishu-ws.ts';
 
@@ -32,7 +33,7 @@ export interface FakeFeishuMessage {
   msgType: string;
   /** Raw `content` string as sent. */
   content: string;
-  /** `content.text` for text messages. */
+  /** What a person reads: a text message's text, a post's title and paragraphs (Markdown rendered). */
   text: string | undefined;
   uuid: string | undefined;
 }
@@ -143,6 +144,18 @@ export async function startFakeFeishu(opts: FakeFeishuOptions = {}): Promise<Fak
         },
       ];
     }
+    const refused =
+      method === 'POST' && /^\/open-apis\/im\/v1\/messages(\/[^/]+\/reply)?$/.test(path)
+        ? contentProblem(String(body?.msg_type ?? ''), String(body?.content ?? ''))
+        : undefined;
+    if (refused)
+      return [
+        400,
+        {
+          code: 230001,
+          msg: `Your request contains an invalid request parameter, ext=invalid message content, ext=${refused}`,
+        },
+      ];
     if (method === 'POST' && path === '/open-apis/im/v1/messages') {
       if (call.query.receive_id_type !== 'chat_id')
         return [400, { code: 99992402, msg: 'receive_id_type invalid' }];
@@ -198,7 +211,7 @@ export async function startFakeFeishu(opts: FakeFeishuOptions = {}): Promise<Fak
       inThread: body?.reply_in_thread === true,
       msgType: String(body?.msg_type ?? ''),
       content: String(body?.content ?? ''),
-      text: textOf(String(body?.content ?? '')),
+      text: readableText(String(body?.msg_type ?? ''), String(body?.content ?? '')),
       uuid,
     };
     if (!known) {
@@ -263,15 +276,6 @@ export async function startFakeFeishu(opts: FakeFeishuOptions = {}): Promise<Fak
         server.close(() => resolve());
       }),
   };
-}
-
-function textOf(content: string): string | undefined {
-  try {
-    const v = JSON.parse(content) as { text?: unknown };
-    return typeof v.text === 'string' ? v.text : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 function reply(

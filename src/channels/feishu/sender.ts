@@ -4,6 +4,7 @@ import type { Logger } from '../../logger.ts';
 import type { Effect, Sender } from '../../outbox/effect.ts';
 import { feishuUuid } from './feishu-uuid.ts';
 import { createLarkClient } from './lark-client.ts';
+import { postContent } from './post-content.ts';
 import { businessFailure, isStaleTokenFailure, toDeliveryError } from './to-delivery-error.ts';
 
 type FeishuEffect = Extract<Effect, { op: `feishu.${string}` }>;
@@ -58,8 +59,8 @@ function call(client: Client, e: FeishuEffect, uuid: string): Promise<FeishuAnsw
       return client.im.message.reply({
         path: { message_id: e.messageId },
         data: {
-          msg_type: 'text',
-          content: JSON.stringify({ text: e.text }),
+          msg_type: 'post',
+          content: postContent(e.text),
           uuid,
           ...(e.inThread ? { reply_in_thread: true } : {}),
         },
@@ -67,7 +68,7 @@ function call(client: Client, e: FeishuEffect, uuid: string): Promise<FeishuAnsw
     case 'feishu.send':
       return client.im.message.create({
         params: { receive_id_type: 'chat_id' },
-        data: { receive_id: e.chatId, msg_type: 'text', content: JSON.stringify({ text: e.text }), uuid },
+        data: { receive_id: e.chatId, msg_type: 'post', content: postContent(e.text), uuid },
       });
     case 'feishu.card.reply':
       return client.im.message.reply({

@@ -91,7 +91,7 @@ describe('Feishu outbox sender over the official SDK', () => {
       'all four effects',
     );
     expect(repliesTo('om_t')).toEqual([
-      expect.objectContaining({ inThread: true, text: 'in thread', msgType: 'text' }),
+      expect.objectContaining({ inThread: true, text: 'in thread', msgType: 'post' }),
     ]);
     expect(h.feishu.messages.find((m) => m.chatId === 'oc_x')).toMatchObject({
       via: 'create',

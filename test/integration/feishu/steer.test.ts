@@ -37,7 +37,7 @@ describe('R-A5, R-D2: who may pause and resume from Feishu', () => {
       }),
     );
     const ack = await waitFor(
-      () => h.feishu.messages.find((m) => m.parentId === 'om_req' && m.msgType === 'text'),
+      () => h.feishu.messages.find((m) => m.parentId === 'om_req' && m.msgType === 'post'),
       'the acknowledgement',
     );
     const inThread = (text: string, who: string) =>
