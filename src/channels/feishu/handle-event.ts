@@ -36,7 +36,11 @@ export function createFeishuEventHandler(ctx: Ctx, bot?: BotIdentity): FeishuEve
     const outcome = await dispatcher.dispatch(body);
     if (outcome.type === 'card') {
       const result = await ingest(ctx, outcome.draft);
-      ctx.log.debug({ eventId: outcome.draft.eventId, status: result.status }, 'feishu event ingested');
+      // The chat id here is how an operator finds a chat's `oc_…` id (docs/feishu-setup.md).
+      ctx.log.debug(
+        { eventId: outcome.draft.eventId, chatId: outcome.draft.conversation, status: result.status },
+        'feishu event ingested',
+      );
     } else {
       ctx.log.debug({ reason: outcome.reason }, 'feishu event skipped');
     }
