@@ -54,6 +54,10 @@ export async function startSafetyJobs(ctx: Ctx): Promise<{ stop: () => Promise<v
   // A lost Redis connection is logged like everywhere else, not printed raw to stderr.
   worker.on('error', (err) => ctx.log.warn({ err: err.message }, 'safety worker connection error'));
   queue.on('error', (err) => ctx.log.warn({ err: err.message }, 'safety queue connection error'));
+  // The worker makes its scheduler connection on its first scheduled job: made (and its start-up
+  // INFO answered) here instead, a stop right after start cannot cut it off mid-reply, an unhandled
+  // "Connection is closed" (seen with one app per test, issue 20).
+  await (await worker.jobScheduler).waitUntilReady();
   return {
     stop: async () => {
       await worker.close();

@@ -43,19 +43,26 @@ export async function startTestApp(
   await migrateStore(ctx);
   const runtime = await createRuntime(ctx);
   const workers = opts.workers === false ? undefined : await startWorkers(ctx, runtime);
+  // Every BullMQ connection done with its start-up (INFO) before the test runs: a test that closes
+  // the app at once would otherwise cut one off mid-reply, an unhandled "Connection is closed".
+  await Promise.all([
+    ...Object.values(ctx.queues).map((q) => q.waitUntilReady()),
+    ...(workers?.workers ?? []).map((w) => w.waitUntilReady()),
+  ]);
   const app = createApp(ctx, apiRoutes(ctx, runtime));
   const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' });
   await new Promise<void>((resolve) => server.once('listening', () => resolve()));
   const { port } = server.address() as AddressInfo;
-  return {
-    ctx,
-    url: `http://127.0.0.1:${port}`,
-    async close() {
+  let closing: Promise<void> | undefined;
+  const close = () => {
+    closing ??= (async () => {
       await new Promise((resolve) => server.close(() => resolve(undefined)));
       await workers?.stop();
       await closeContext(ctx);
-    },
+    })();
+    return closing;
   };
+  return { ctx, url: `http://127.0.0.1:${port}`, close };
 }
 
 /** The `/metrics` bearer token every test app has unless its env says otherwise (issue 14). */

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll } from 'vitest';
+import { afterEach, beforeEach } from 'vitest';
 import { startTestApp, type TestApp } from './app.ts';
 import { type FakeLlm, startFakeLlm } from './fake-llm.ts';
 
@@ -8,22 +8,23 @@ export interface ModelApp {
 }
 
 /**
- * For a test file: a fake model on loopback and the real product wired to it (server and
- * workers on a fresh Redis prefix), started before the file's tests and closed after them.
+ * For each test of a file: a fake model on loopback and the real product wired to it (server and
+ * workers on a fresh Redis prefix), started before the test and closed after it — no test sees
+ * another's tickets, cards or model requests (issue 20).
  */
 export function useModelApp(env: Record<string, string> = {}): ModelApp {
   let app: TestApp | undefined;
   let llm: FakeLlm | undefined;
-  beforeAll(async () => {
+  beforeEach(async () => {
     llm = await startFakeLlm();
     app = await startTestApp({ LLM_BASE_URL: llm.baseURL, LLM_API_KEY: 'test-key', ...env });
   });
-  afterAll(async () => {
+  afterEach(async () => {
     await app?.close();
     await llm?.close();
   });
   const started = <T>(v: T | undefined): T => {
-    if (!v) throw new Error('useModelApp: used before its beforeAll ran');
+    if (!v) throw new Error('useModelApp: used before its beforeEach ran');
     return v;
   };
   return {

@@ -51,3 +51,12 @@ export const ackAll: Step = (req) => {
     ? toolCalls(...cards.map((to) => ['reply', { to, text: `On it: ${to}.` }] as [string, unknown]))
     : text('Nothing new.');
 };
+
+/**
+ * The ticket an executor request works on, from its turn input (`Ticket T3: …`): a script answers
+ * for the ticket it is shown instead of assuming `T1` (issue 20).
+ */
+export function ticketOf(req: RecordedRequest): string | undefined {
+  const first = req.messages.find((m) => m.role === 'user')?.content ?? '';
+  return /^Ticket (T\d+):/.exec(first)?.[1];
+}

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../kit/app.ts';
 import { call, TOKEN } from './client.ts';
 
@@ -23,11 +23,11 @@ const ROUTES: [string, string][] = [
 describe('the admin API is behind ADMIN_TOKEN (CONTRACT "HTTP")', () => {
   let app: TestApp;
   let closed: TestApp;
-  beforeAll(async () => {
+  beforeEach(async () => {
     app = await startTestApp({ ADMIN_TOKEN: TOKEN }, { workers: false });
     closed = await startTestApp({}, { workers: false });
   });
-  afterAll(async () => {
+  afterEach(async () => {
     await app.close();
     await closed.close();
   });

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { scheduleTurn } from '../../../src/executor/schedule-turn.ts';
 import { startTestApp, type TestApp, waitFor } from '../../kit/app.ts';
 import { type FakeLlm, startFakeLlm } from '../../kit/fake-llm.ts';
@@ -23,14 +23,12 @@ interface Item {
 describe('/api/local/messages and pause/resume through the API', () => {
   let llm: FakeLlm;
   let app: TestApp;
-  let ticketId: string;
-  let botReplyId: string;
-  beforeAll(async () => {
+  beforeEach(async () => {
     llm = await startFakeLlm();
     llm.respond(scriptedModel({ main: openAll, executor: ackAll }));
     app = await startTestApp({ ADMIN_TOKEN: TOKEN, LLM_BASE_URL: llm.baseURL, LLM_API_KEY: 'k' });
   });
-  afterAll(async () => {
+  afterEach(async () => {
     await app.close();
     await llm.close();
   });
@@ -40,14 +38,14 @@ describe('/api/local/messages and pause/resume through the API', () => {
     (await call(app, 'GET', `/local/messages?chat=${chat}`)).body;
   const executorRequests = () => llm.requests.filter((r) => roleOf(r) === 'executor').length;
 
-  it('a local message opens a ticket; the reaction and the bot reply show in the conversation', async () => {
+  /** Sends a request in the `try` chat and waits for its acknowledgement and reaction. */
+  async function request() {
     const sent = await call(app, 'POST', '/local/messages', {
       body: { text: 'Please add a health check endpoint', chat: 'try' },
       headers: { 'x-switchyard-who': 'ada' },
     });
     expect(sent.status).toBe(202);
-    expect(sent.body).toMatchObject({ chat: 'try', cardId: expect.stringMatching(/^local-/) });
-    const { messageId, cardId } = sent.body;
+    const { cardId } = sent.body;
     const convo = await waitFor(
       async () => {
         const c = await conversation();
@@ -57,26 +55,32 @@ describe('/api/local/messages and pause/resume through the API', () => {
       'a bot reply and a reaction',
       15_000,
     );
+    const reply = convo.items.find((i) => i.from === 'bot' && (i.text ?? '').includes(cardId)) as Item;
+    return { sent, convo, reply, ticketId: convo.tickets[0]?.id as string };
+  }
+
+  it('a local message opens a ticket; the reaction and the bot reply show in the conversation', async () => {
+    const { sent, convo, reply, ticketId } = await request();
+    expect(sent.body).toMatchObject({ chat: 'try', cardId: expect.stringMatching(/^local-/) });
+    const { messageId, cardId } = sent.body;
     const person = convo.items.find((i) => i.from === 'person');
     expect(person).toMatchObject({
       id: messageId,
       text: 'Please add a health check endpoint',
       replyTo: null,
     });
-    const reply = convo.items.find((i) => i.from === 'bot' && (i.text ?? '').includes(cardId)) as Item;
     expect(reply.replyTo).toBe(messageId);
     expect(reply.text).toContain(cardId);
     expect(convo.items.find((i) => i.type === 'reaction')).toMatchObject({ messageId, emoji: 'eyes' });
     // The request, its reaction, the ticket's status message (issue 9), the acknowledgement.
     expect(convo.items.map((i) => i.type)).toEqual(['message', 'reaction', 'message', 'message']);
     expect(convo.tickets).toHaveLength(1);
-    ticketId = convo.tickets[0]?.id as string;
     expect(reply.tickets).toEqual([ticketId]);
     expect((await conversation('elsewhere')).items).toEqual([]);
-    botReplyId = reply.id;
   });
 
   it('R-D2: a pause through the API shows on the ticket and holds the executor until resumed', async () => {
+    const { ticketId, reply } = await request();
     const paused = await call(app, 'POST', `/tickets/${ticketId}/pause`, {
       headers: { 'x-switchyard-who': 'lead' },
     });
@@ -91,7 +95,7 @@ describe('/api/local/messages and pause/resume through the API', () => {
     expect((await call(app, 'POST', `/tickets/${ticketId}/pause`)).body.changed).toBe(false);
     const before = executorRequests();
     const follow = await call(app, 'POST', '/local/messages', {
-      body: { text: 'also log each probe', chat: 'try', replyTo: botReplyId },
+      body: { text: 'also log each probe', chat: 'try', replyTo: reply.id },
     });
     expect(follow.status).toBe(202);
     const { ctx } = app;

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../kit/app.ts';
 import { call, TOKEN } from './client.ts';
 
@@ -12,10 +12,10 @@ const draft = (baseRevision: number, about: string, extra: object = {}) => ({
 
 describe('/api/prompts (R-E1, R-E6, R-F1, R-F2, R-F4)', () => {
   let app: TestApp;
-  beforeAll(async () => {
+  beforeEach(async () => {
     app = await startTestApp({ ADMIN_TOKEN: TOKEN }, { workers: false });
   });
-  afterAll(() => app.close());
+  afterEach(() => app.close());
 
   it('GET lists every section with its default, override, defaultChanged and diff, the team paragraphs, skills and revision 0', async () => {
     const { status, body } = await call(app, 'GET', '/prompts');
@@ -109,6 +109,9 @@ describe('/api/prompts (R-E1, R-E6, R-F1, R-F2, R-F4)', () => {
   });
 
   it('GET /prompts/versions/:rev answers one whole version, revision 0 as the defaults, 404 when unknown', async () => {
+    expect(await call(app, 'PUT', '/prompts', { body: draft(0, 'We build Switchyard.') })).toMatchObject({
+      status: 200,
+    });
     expect((await call(app, 'GET', '/prompts/versions/1')).body).toMatchObject({
       revision: 1,
       config: { team: { about: 'We build Switchyard.' } },
@@ -122,9 +125,11 @@ describe('/api/prompts (R-E1, R-E6, R-F1, R-F2, R-F4)', () => {
   });
 
   it('R-F1: restore of a revision or of the defaults creates a new version; unknown is 404, stale is 409', async () => {
-    let head = (await call(app, 'GET', '/prompts')).body.revision;
-    await call(app, 'PUT', '/prompts', { body: draft(head, 'Second text.') });
-    head += 1;
+    // Revision 1 is this test's own first text; the second text makes head 2 (issue 20).
+    expect((await call(app, 'PUT', '/prompts', { body: draft(0, 'We build Switchyard.') })).status).toBe(200);
+    expect((await call(app, 'PUT', '/prompts', { body: draft(1, 'Second text.') })).status).toBe(200);
+    const head = 2;
+    expect((await call(app, 'GET', '/prompts')).body.team).toEqual({ about: 'Second text.' });
     const back = await call(app, 'POST', '/prompts/restore', { body: { baseRevision: head, revision: 1 } });
     expect(back).toEqual({ status: 200, body: { revision: head + 1, dropped: [] } });
     expect((await call(app, 'GET', '/prompts')).body.team).toEqual({ about: 'We build Switchyard.' });

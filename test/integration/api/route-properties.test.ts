@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadCard } from '../../../src/cards/ingest.ts';
 import { createRuntime } from '../../../src/runtime.ts';
 import { createTicket } from '../../../src/tickets/ticket-store.ts';
@@ -112,7 +112,7 @@ describe('every /api and /panel route under arbitrary requests', () => {
   let creds: Credentials = { cookie: '', csrf: '' };
   const served: string[] = [];
 
-  beforeAll(async () => {
+  beforeEach(async () => {
     app = await startTestApp(
       { ADMIN_TOKEN: TOKEN, SIGN_IN_FAILURES_PER_IP: '100000', SIGN_IN_FAILURES_GLOBAL: '100000' },
       { workers: false },
@@ -125,7 +125,7 @@ describe('every /api and /panel route under arbitrary requests', () => {
       if (r.method !== 'ALL' && /^\/(api|panel)(\/|$)/.test(r.path)) served.push(`${r.method} ${r.path}`);
     await signInAgain();
   });
-  afterAll(() => app.close());
+  afterEach(() => app.close());
 
   async function signInAgain() {
     const res = await fetch(`${app.url}/panel/sign-in`, {

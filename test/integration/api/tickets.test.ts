@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadCard } from '../../../src/cards/ingest.ts';
 import { saveTicketPr } from '../../../src/executor/workspace/delivery-records.ts';
 import { recordSent } from '../../../src/outbox/sent-records.ts';
@@ -15,7 +15,7 @@ describe('/api/tickets, /api/cards, /api/queues (issue 6 "Tickets")', () => {
   let app: TestApp;
   let ticketId: string;
   let cardId: string;
-  beforeAll(async () => {
+  beforeEach(async () => {
     app = await startTestApp({ ADMIN_TOKEN: TOKEN }, { workers: false });
     const { ctx } = app;
     cardId = await send(ctx, localMessage('Please rename the config module', { user: 'ada' }));
@@ -27,7 +27,7 @@ describe('/api/tickets, /api/cards, /api/queues (issue 6 "Tickets")', () => {
     await recordSent(ctx, 'reply:k1', { at: 5, id: 'lm-1', op: 'local.reply' }, { id: ticketId, refs: [] });
     await saveTicketPr(ctx, ticketId, PR);
   });
-  afterAll(() => app.close());
+  afterEach(() => app.close());
 
   it('GET /tickets lists each ticket with state, owners, pause, title, created and repo', async () => {
     const { status, body } = await call(app, 'GET', '/tickets');
@@ -94,6 +94,7 @@ describe('/api/tickets, /api/cards, /api/queues (issue 6 "Tickets")', () => {
   });
 
   it('GET /queues counts jobs per queue and state', async () => {
+    await send(app.ctx, localMessage('a second card, so the count is this test’s own'));
     const { status, body } = await call(app, 'GET', '/queues');
     expect(status).toBe(200);
     expect(body.queues.map((q: { name: string }) => q.name).sort()).toEqual([
@@ -104,7 +105,7 @@ describe('/api/tickets, /api/cards, /api/queues (issue 6 "Tickets")', () => {
       'status',
     ]);
     const route = body.queues.find((q: { name: string }) => q.name === 'route');
-    // Workers are off here, so the routing jobs of the cards above wait.
+    // Workers are off here, so the routing jobs of the two cards of this test wait.
     expect(route).toMatchObject({ waiting: 2, active: 0, failed: 0 });
     expect(typeof route.completed).toBe('number');
   });

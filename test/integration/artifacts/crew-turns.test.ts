@@ -1,15 +1,15 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { scheduleTurn } from '../../../src/executor/schedule-turn.ts';
 import { savePolicy } from '../../../src/prompts/index.ts';
 import { readTool } from '../../../src/router/main/context-tools.ts';
 import { getTicket } from '../../../src/tickets/ticket-store.ts';
 import { waitFor } from '../../kit/app.ts';
 import { type RecordedRequest, text, toolCalls } from '../../kit/fake-llm.ts';
-import { cardsIn, lastToolResults, roleOf } from '../../kit/scripted-model.ts';
+import { cardsIn, lastToolResults, roleOf, ticketOf } from '../../kit/scripted-model.ts';
 import { localMessage, send } from '../routing/helpers.ts';
-import { type ArtifactWorld, callCtx, startArtifactWorld, ticketOf, toolNames } from './harness.ts';
+import { type ArtifactWorld, callCtx, startArtifactWorld, toolNames } from './harness.ts';
 
 const LENIENT = {
   'roles/lenient-reviewer.role.md':
@@ -39,7 +39,11 @@ describe('crews in executor turns (R-G4, R-G5)', () => {
     n: number,
   ) => ReturnType<typeof text> | Promise<ReturnType<typeof text>>;
 
-  beforeAll(async () => {
+  beforeEach(async () => {
+    // Each test has its own prefix, so its ticket ids start again at T1 (issue 20): its own map.
+    byTicket.clear();
+    crewToOpen = undefined;
+    rulesToOpen = undefined;
     w = await startArtifactWorld(LENIENT);
     w.llm.respond((req) => {
       if (roleOf(req) === 'main') {
@@ -59,7 +63,7 @@ describe('crews in executor turns (R-G4, R-G5)', () => {
       return executor(req, ticket, list.length);
     });
   });
-  afterAll(async () => {
+  afterEach(async () => {
     await w.close();
   });
 

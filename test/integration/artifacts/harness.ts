@@ -57,12 +57,6 @@ export async function startArtifactWorld(
   };
 }
 
-/** The ticket an executor request works on, from its turn input (`Ticket T3: …`). */
-export function ticketOf(req: RecordedRequest): string | undefined {
-  const first = req.messages.find((m) => m.role === 'user')?.content ?? '';
-  return /^Ticket (T\d+):/.exec(first)?.[1];
-}
-
 export const toolNames = (req: RecordedRequest): string[] => req.tools.map((t) => t.function.name);
 
 /** Runs a tool of the main session directly, as the agent loop would. */

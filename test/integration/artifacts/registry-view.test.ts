@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadCard } from '../../../src/cards/ingest.ts';
 import { saveWorkspace } from '../../../src/executor/workspace/workspace-record.ts';
 import { savePrompts } from '../../../src/prompts/index.ts';
@@ -28,7 +28,7 @@ describe('orchestrator_read artifacts (R-G2, R-G3)', () => {
   const row = (v: View, kind: string, name: string) =>
     v.artifacts.find((a) => a.kind === kind && a.name === name);
 
-  beforeAll(async () => {
+  beforeEach(async () => {
     // A loopback GitHub API: the test's repository is a file:// one (issue 13 protocol allow-list).
     w = await startArtifactWorld(
       {},
@@ -42,7 +42,7 @@ describe('orchestrator_read artifacts (R-G2, R-G3)', () => {
     );
     expect(saved.ok).toBe(true);
   });
-  afterAll(async () => {
+  afterEach(async () => {
     await w.close();
   });
 

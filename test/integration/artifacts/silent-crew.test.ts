@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { waitFor } from '../../kit/app.ts';
 import { type RecordedRequest, text, toolCalls } from '../../kit/fake-llm.ts';
 import { cardsIn, lastToolResults, roleOf } from '../../kit/scripted-model.ts';
@@ -11,10 +11,10 @@ describe('issue 15: a silent crew still asks people and reports done', () => {
   let w: ArtifactWorld;
   const requests: RecordedRequest[] = [];
   const results: string[][] = [];
-  beforeAll(async () => {
+  beforeEach(async () => {
     w = await startArtifactWorld(QUIET);
   });
-  afterAll(async () => {
+  afterEach(async () => {
     await w.close();
   });
 

@@ -1,17 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../kit/app.ts';
 
 const METRICS = 'metrics-token-0123456789';
 
 describe('health and admin edge', () => {
   let app: TestApp;
-  beforeAll(async () => {
+  beforeEach(async () => {
     app = await startTestApp({
       ADMIN_TOKEN: 'secret-token-1-0123456789abcdefghijklmn',
       METRICS_TOKEN: METRICS,
     });
   });
-  afterAll(() => app.close());
+  afterEach(() => app.close());
 
   it('GET /healthz answers 200 while the process runs', async () => {
     expect((await fetch(`${app.url}/healthz`)).status).toBe(200);

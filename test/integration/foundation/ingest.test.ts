@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { CardDraft } from '../../../src/cards/card.ts';
 import { ingest, loadCard } from '../../../src/cards/ingest.ts';
 import { startTestApp, type TestApp } from '../../kit/app.ts';
@@ -17,10 +17,10 @@ const draft = (eventId: string, text = 'please fix the login bug'): CardDraft =>
 
 describe('ingest (R-A1, R-A3)', () => {
   let app: TestApp;
-  beforeAll(async () => {
+  beforeEach(async () => {
     app = await startTestApp({}, { workers: false });
   });
-  afterAll(() => app.close());
+  afterEach(() => app.close());
 
   it('R-A1: one delivery stores one card, one routing job and one seen reaction', async () => {
     const r = await ingest(app.ctx, draft('e1'));

@@ -1,13 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { enqueueEffect } from '../../../src/outbox/enqueue.ts';
 import { startTestApp, type TestApp, waitFor } from '../../kit/app.ts';
 
 describe('outbox (nothing lost, nothing twice)', () => {
   let app: TestApp;
-  beforeAll(async () => {
+  beforeEach(async () => {
     app = await startTestApp();
   });
-  afterAll(() => app.close());
+  afterEach(() => app.close());
 
   const chat = async (chatId: string) =>
     (await app.ctx.redis.lrange(app.ctx.keys.localChat(chatId), 0, -1)).map(

@@ -1,4 +1,4 @@
-import { beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { waitFor } from '../../kit/app.ts';
 import { text } from '../../kit/fake-llm.ts';
 import { useModelApp } from '../../kit/model-app.ts';
@@ -7,9 +7,6 @@ import { botMessages, localMessage, routedOf, send, ticketCardIds, ticketOpenedB
 
 describe('routing by explicit reference (R-B2)', () => {
   const w = useModelApp();
-  beforeEach(() => {
-    w.llm.requests.length = 0;
-  });
   const mainRequests = () => w.llm.requests.filter((r) => roleOf(r) === 'main').length;
 
   it('R-B2: a follow-up reply to an acknowledgement reaches its executor with no main-session model request', async () => {

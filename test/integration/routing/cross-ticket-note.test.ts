@@ -3,7 +3,7 @@ import { waitFor } from '../../kit/app.ts';
 import { type RecordedRequest, text, toolCalls } from '../../kit/fake-llm.ts';
 import { useModelApp } from '../../kit/model-app.ts';
 import { ackAll, cardsIn, lastToolResults, openAll, roleOf } from '../../kit/scripted-model.ts';
-import { botMessages, localMessage, send } from './helpers.ts';
+import { botMessages, localMessage, send, ticketOpenedBy } from './helpers.ts';
 
 /** The newest turn's input (an executor's transcript holds every turn of its ticket). */
 const inputOf = (r: RecordedRequest) => r.messages.findLast((m) => m.role === 'user')?.content ?? '';
@@ -14,6 +14,7 @@ describe('cross-ticket notes (R-B5)', () => {
   it('R-B5: a note over 100 words is refused; a short one reaches the executor as facts that grant nothing', async () => {
     const long = Array.from({ length: 101 }, (_, i) => `fact${i}`).join(' ');
     let results: string[] = [];
+    let ticket = '';
     w.llm.respond((req) => {
       if (roleOf(req) === 'executor') return req.messages.at(-1)?.role === 'tool' ? text('ok') : ackAll(req);
       if (req.messages.at(-1)?.role === 'tool') {
@@ -22,23 +23,24 @@ describe('cross-ticket notes (R-B5)', () => {
       }
       if (!inputOf(req).includes('renamed')) return openAll(req);
       return toolCalls(
-        ['orchestrator_note', { ticket: 'T1', text: long }],
-        ['orchestrator_note', { ticket: 'T1', text: 'PR #41 in T2 renamed parseConfig to loadConfig.' }],
+        ['orchestrator_note', { ticket, text: long }],
+        ['orchestrator_note', { ticket, text: 'PR #41 in T2 renamed parseConfig to loadConfig.' }],
         ['orchestrator_route', { decisions: cardsIn(req).map((card) => ({ card, action: 'ignore' })) }],
       );
     });
     const first = await send(w.app.ctx, localMessage('Please document parseConfig'));
+    ticket = await ticketOpenedBy(w.app.ctx, first);
     await waitFor(
       async () => (await botMessages(w.app.ctx)).find((m) => m.text.includes(first)),
-      'T1 to start',
+      'the ticket to start',
     );
     await send(w.app.ctx, localMessage('fyi parseConfig was renamed in another PR', { request: false }));
     await waitFor(() => results.length === 3, 'the notes');
     expect(results[0]).toMatch(/^Error: note has 101 words; at most 100 \(R-B5\)/);
-    expect(results[1]).toBe("note queued for T1's executor");
+    expect(results[1]).toBe(`note queued for ${ticket}'s executor`);
     const noted = await waitFor(
       () => w.llm.requests.find((r) => roleOf(r) === 'executor' && inputOf(r).includes('PR #41 in T2')),
-      'the note to reach T1',
+      'the note to reach the executor',
     );
     expect(inputOf(noted)).toContain(
       'Note from the main session (facts only; grants nothing): PR #41 in T2 renamed parseConfig to loadConfig.',

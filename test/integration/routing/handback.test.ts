@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { loadCard } from '../../../src/cards/ingest.ts';
+import { handbackReasons, wasTakenBy } from '../../../src/tickets/handback.ts';
 import { addTicketRefs, createTicket } from '../../../src/tickets/ticket-store.ts';
 import { waitFor } from '../../kit/app.ts';
 import { type RecordedRequest, text, toolCalls } from '../../kit/fake-llm.ts';
@@ -41,14 +42,8 @@ describe('hand-back (R-C3)', () => {
         : toolCalls(['reply', { to: card, text: 'On it: the login page spacing.' }]);
     });
     const card = await send(w.app.ctx, localMessage('the spacing looks off', { replyTo: 'thread-1' }));
-    await waitFor(
-      async () => (await w.app.ctx.redis.smembers(w.app.ctx.keys.cardTaken(card))).includes(b),
-      'b to take it',
-    );
-    await waitFor(
-      async () => (await w.app.ctx.redis.hexists(w.app.ctx.keys.cardHandbacks(card), a)) === 1,
-      'a to hand it back',
-    );
+    await waitFor(() => wasTakenBy(w.app.ctx, card, b), 'b to take it');
+    await waitFor(async () => (await handbackReasons(w.app.ctx, card))[a] !== undefined, 'a to hand it back');
     await new Promise((r) => setTimeout(r, 300));
     expect(await w.app.ctx.redis.zscore(w.app.ctx.keys.candidates(), card)).toBeNull();
     expect(

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadCard } from '../../../src/cards/ingest.ts';
 import type { MainBatch } from '../../../src/router/main/batch.ts';
 import { mainReadCardTool } from '../../../src/router/main/read-card-tool.ts';
@@ -10,10 +10,10 @@ const call = { sessionId: 'main-t', toolCallId: 'c1', idempotencyKey: 'main-t:c1
 
 describe('R-H6: the main session reads the whole text of the cards it is routing', () => {
   let app: TestApp;
-  beforeAll(async () => {
+  beforeEach(async () => {
     app = await startTestApp({}, { workers: false });
   });
-  afterAll(async () => {
+  afterEach(async () => {
     await app.close();
   });
 

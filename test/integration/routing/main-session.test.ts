@@ -1,19 +1,16 @@
-import { beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { loadCard } from '../../../src/cards/ingest.ts';
 import { savePolicy } from '../../../src/prompts/index.ts';
 import { createRuntime } from '../../../src/runtime.ts';
-import { createTicket } from '../../../src/tickets/ticket-store.ts';
+import { createTicket, listTickets } from '../../../src/tickets/ticket-store.ts';
 import { waitFor } from '../../kit/app.ts';
 import { type RecordedRequest, text, toolCalls } from '../../kit/fake-llm.ts';
 import { useModelApp } from '../../kit/model-app.ts';
 import { ackAll, cardsIn, openAll, roleOf, scriptedModel } from '../../kit/scripted-model.ts';
-import { localMessage, send } from './helpers.ts';
+import { localMessage, routedOf, send, ticketCardIds } from './helpers.ts';
 
 describe('the main session (R-B1, R-B3, R-B8)', () => {
   const w = useModelApp();
-  beforeEach(() => {
-    w.llm.requests.length = 0;
-  });
   const mains = () => w.llm.requests.filter((r) => roleOf(r) === 'main');
   const toolResultsOf = (r: RecordedRequest) =>
     r.messages.filter((m) => m.role === 'tool').map((m) => m.content ?? '');
@@ -24,7 +21,7 @@ describe('the main session (R-B1, R-B3, R-B8)', () => {
       [1, 2, 3, 4, 5].map((i) => send(w.app.ctx, localMessage(`task number ${i}: rename module ${i}`))),
     );
     await waitFor(async () => {
-      const routed = await Promise.all(ids.map((id) => w.app.ctx.redis.get(w.app.ctx.keys.cardRouted(id))));
+      const routed = await Promise.all(ids.map((id) => routedOf(w.app.ctx, id)));
       return routed.every(Boolean) && mains().length >= 2;
     }, 'the main turn');
     const firstMain = mains()[0] as RecordedRequest;
@@ -33,7 +30,7 @@ describe('the main session (R-B1, R-B3, R-B8)', () => {
       .flatMap((r) => r.messages.flatMap((m) => m.tool_calls ?? []))
       .filter((c) => c.function.name === 'orchestrator_route');
     expect(new Set(routeCalls.map((c) => c.id)).size).toBe(1);
-    await waitFor(async () => (await w.app.ctx.redis.zcard(w.app.ctx.keys.tickets())) >= 5, 'five tickets');
+    await waitFor(async () => (await listTickets(w.app.ctx)).length >= 5, 'five tickets');
   });
 
   it('R-B2/R-B1/R-B3: a refused attach, a refused 31-word note and a refused sleep each return an error and change nothing', async () => {
@@ -59,7 +56,8 @@ describe('the main session (R-B1, R-B3, R-B8)', () => {
       if (step === 4) return toolCalls(['orchestrator_route', all({ action: 'ignore' })]);
       return text('done');
     });
-    const before = await w.app.ctx.redis.zcard(w.app.ctx.keys.tickets());
+    const before = (await listTickets(w.app.ctx)).length;
+    expect(before).toBe(1);
     const card = await send(
       w.app.ctx,
       localMessage('the same login topic, no reference at all', { request: false }),
@@ -70,8 +68,8 @@ describe('the main session (R-B1, R-B3, R-B8)', () => {
     expect(results[1]).toMatch(/^Error: refused.*31 words.*at most 30/s);
     expect(results[2]).toMatch(/^Error: refused: the main session never waits \(R-B3\)/);
     expect(results[3]).toContain(`${card}: ignored`);
-    expect(await w.app.ctx.redis.zcard(w.app.ctx.keys.tickets())).toBe(before);
-    expect(await w.app.ctx.redis.lrange(w.app.ctx.keys.ticketCards(target.id), 0, -1)).toHaveLength(1);
+    expect((await listTickets(w.app.ctx)).map((t) => t.id)).toEqual([target.id]);
+    expect(await ticketCardIds(w.app.ctx, target.id)).toHaveLength(1);
   });
 
   it('R-B8: an inferred ticket opens only under a matching enabled rule, and its executor is restricted to it', async () => {

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { CardDraft } from '../../../src/cards/card.ts';
 import { isPaused } from '../../../src/tickets/pause.ts';
 import { addTicketRefs } from '../../../src/tickets/ticket-store.ts';
@@ -6,7 +6,7 @@ import { startTestApp, type TestApp, waitFor } from '../../kit/app.ts';
 import { type FakeLlm, startFakeLlm } from '../../kit/fake-llm.ts';
 import { freshPrefix } from '../../kit/redis.ts';
 import { ackAll, openAll, roleOf, scriptedModel } from '../../kit/scripted-model.ts';
-import { botMessages, localMessage, send } from './helpers.ts';
+import { botMessages, localMessage, send, ticketOpenedBy } from './helpers.ts';
 
 const ciFailure = (n: number): CardDraft => ({
   source: 'github',
@@ -25,14 +25,16 @@ const ciFailure = (n: number): CardDraft => ({
 describe('pauses last (R-D2)', () => {
   let llm: FakeLlm;
   let app: TestApp;
-  const prefix = freshPrefix();
+  let prefix: string;
   const env = () => ({ KEY_PREFIX: prefix, LLM_BASE_URL: llm.baseURL, LLM_API_KEY: 'test-key' });
-  beforeAll(async () => {
+  beforeEach(async () => {
+    // One prefix per test (issue 20), kept across the restart inside it.
+    prefix = freshPrefix();
     llm = await startFakeLlm();
     llm.respond(scriptedModel({ main: openAll, executor: ackAll }));
     app = await startTestApp(env());
   });
-  afterAll(async () => {
+  afterEach(async () => {
     await app.close();
     await llm.close();
   });
@@ -45,25 +47,26 @@ describe('pauses last (R-D2)', () => {
       async () => (await botMessages(app.ctx)).find((m) => m.text.includes(request)),
       'the acknowledgement',
     );
-    await addTicketRefs(app.ctx, 'T1', ['gh:acme/web#7']);
+    const ticket = await ticketOpenedBy(app.ctx, request);
+    await addTicketRefs(app.ctx, ticket, ['gh:acme/web#7']);
 
     await send(app.ctx, localMessage('/pause', { replyTo: ack.id }));
     await waitFor(
-      async () => (await botMessages(app.ctx)).find((m) => m.text.startsWith('Paused T1')),
+      async () => (await botMessages(app.ctx)).find((m) => m.text.startsWith(`Paused ${ticket}`)),
       'the pause confirmation',
     );
-    expect(await isPaused(app.ctx, 'T1')).toBe(true);
+    expect(await isPaused(app.ctx, ticket)).toBe(true);
 
     const before = executorRequests();
     const followUp = await send(app.ctx, localMessage('also update the lockfile', { replyTo: ack.id }));
     await settle();
     expect(executorRequests()).toBe(before);
-    expect(await app.ctx.redis.lrange(app.ctx.keys.ticketInbox('T1'), 0, -1)).toContain(followUp);
+    expect(await app.ctx.redis.lrange(app.ctx.keys.ticketInbox(ticket), 0, -1)).toContain(followUp);
 
     // Kill and restart: a new process on the same Redis.
     await app.close();
     app = await startTestApp(env());
-    expect(await isPaused(app.ctx, 'T1')).toBe(true);
+    expect(await isPaused(app.ctx, ticket)).toBe(true);
 
     await send(app.ctx, ciFailure(1));
     await send(app.ctx, {
@@ -71,14 +74,14 @@ describe('pauses last (R-D2)', () => {
       author: { id: 'ci-bot', type: 'bot' },
     });
     await settle();
-    expect(await isPaused(app.ctx, 'T1')).toBe(true);
+    expect(await isPaused(app.ctx, ticket)).toBe(true);
     expect(executorRequests()).toBe(before);
 
     await send(app.ctx, localMessage('/resume', { replyTo: ack.id }));
     await waitFor(() => executorRequests() > before, 'the executor to work again');
-    expect(await isPaused(app.ctx, 'T1')).toBe(false);
+    expect(await isPaused(app.ctx, ticket)).toBe(false);
     const resumed = llm.requests.filter((r) => roleOf(r) === 'executor').at(-1);
     expect(JSON.stringify(resumed?.messages)).toContain(followUp);
-    expect((await botMessages(app.ctx)).map((m) => m.text)).toContain('Resumed T1.');
+    expect((await botMessages(app.ctx)).map((m) => m.text)).toContain(`Resumed ${ticket}.`);
   });
 });

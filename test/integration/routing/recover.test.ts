@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadCard } from '../../../src/cards/ingest.ts';
 import { routeCard } from '../../../src/router/route-card.ts';
 import { pauseTicket } from '../../../src/tickets/pause.ts';
@@ -12,11 +12,11 @@ import { localMessage, send } from './helpers.ts';
 describe('work waiting at start-up (nothing lost)', () => {
   let llm: FakeLlm;
   const apps: TestApp[] = [];
-  beforeAll(async () => {
+  beforeEach(async () => {
     llm = await startFakeLlm();
     llm.respond(scriptedModel({ main: openAll, executor: ackAll }));
   });
-  afterAll(async () => {
+  afterEach(async () => {
     await Promise.all(apps.map((a) => a.close()));
     await llm.close();
   });
