@@ -147,6 +147,12 @@ export function createKeys(prefix: string) {
     /** Failed sign-ins in the current window: `ip:<address>` or `all` (a counter with a TTL). */
     signInFailures: (scope: string) => k('panel', 'sign-in-failures', scope),
 
+    // the GitHub App made from the panel (issue 16)
+    /** A manifest flow's `state` → the panel session that started it (single use, an hour). */
+    githubAppState: (state: string) => k('github-app', 'state', state),
+    /** JSON: the App the manifest flow created, without secrets (`src/github-app/created-app.ts`). */
+    githubAppCreated: () => k('github-app', 'created'),
+
     // safety (issue 8)
     /** A GitHub user's permission on a repository, cached briefly (R-A5). */
     permission: (repo: string, login: string) => k('perm', repo.toLowerCase(), login.toLowerCase()),

@@ -40,6 +40,17 @@ export function userReply(login: string, opts: IdentityOptions): Reply {
   };
 }
 
+/** The `iss` claim of a `Bearer` JWT, unchecked; undefined when there is none. */
+export function jwtIssuer(auth: string | undefined): string | undefined {
+  const body = (/^bearer (.+)$/i.exec(auth ?? '')?.[1] ?? '').split('.')[1] ?? '';
+  try {
+    const iss = (JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as { iss?: unknown }).iss;
+    return iss === undefined ? undefined : String(iss);
+  } catch {
+    return undefined;
+  }
+}
+
 const JWT_REFUSED = 'A JSON web token could not be decoded';
 
 /**

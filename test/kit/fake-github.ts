@@ -2,8 +2,9 @@ import { createPublicKey, type KeyObject } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type AppInstallations, createAppInstallations, type Level } from './fake-app-installations.ts';
+import { type AppManifests, createAppManifests } from './fake-app-manifests.ts';
 import { basicToken, type GitAuthVerdict, gitRoute, serveGit } from './fake-git-http.ts';
-import { appReply, type IdentityOptions, jwtRefusal, userReply } from './fake-github-identity.ts';
+import { appReply, type IdentityOptions, jwtIssuer, jwtRefusal, userReply } from './fake-github-identity.ts';
 import { diffOf, type FakeCheckRun, type FakeFile, paged } from './fake-github-reads.ts';
 import { createHookDeliveries, type HookDeliveries } from './fake-hook-deliveries.ts';
 
@@ -120,6 +121,12 @@ export interface FakeGitHub {
   hooks: HookDeliveries;
   /** App installations and the tokens minted for them (`ghs_…`, accepted on their repositories). */
   apps: AppInstallations;
+  /**
+   * The App manifest flow (issue 16): the registration page at `/settings/apps/new` and the code
+   * exchange at `/app-manifests/{code}/conversions`. A created App's key is registered
+   * (`registerAppKey`) and `GET /app` with its JWT describes it.
+   */
+  manifests: AppManifests;
   setRepo(fullName: string, patch?: Partial<Omit<FakeRepo, 'full_name'>>): FakeRepo;
   /**
    * Serves the bare repository `dir` as `owner/name` over git's smart HTTP at the repository's
@@ -217,6 +224,8 @@ export async function startFakeGitHub(
   const gitDirs = new Map<string, string>();
   /** Public keys of the Apps the fake knows, by App id: their JWTs must verify (`jwtRefusal`). */
   const appKeys = new Map<string, KeyObject>();
+  /** The fake's own address, known once it listens: also GitHub's web address here. */
+  let baseUrl = '';
   const fake = {
     url: '',
     botLogin,
@@ -232,6 +241,10 @@ export async function startFakeGitHub(
     resolvedThreads: new Set<string>(),
     hooks: createHookDeliveries(),
     apps: createAppInstallations(() => [...knownRepos.keys()]),
+    manifests: createAppManifests(
+      () => baseUrl,
+      (app) => appKeys.set(String(app.id), createPublicKey(app.pem)),
+    ),
   };
   const setRepo = (full: string, patch: Partial<Omit<FakeRepo, 'full_name'>> = {}): FakeRepo => {
     const repo: FakeRepo = {
@@ -359,7 +372,16 @@ export async function startFakeGitHub(
   const R = '/repos/([^/]+/[^/]+)';
   const routes: Array<[string, RegExp, Route]> = [
     ['GET', /^\/user$/, () => userReply(botLogin, opts)],
-    ['GET', /^\/app$/, () => appReply(appSlug, opts)],
+    [
+      'GET',
+      /^\/app$/,
+      (_m, _q, _b, auth) => {
+        const made = fake.manifests.created.find((a) => String(a.id) === jwtIssuer(auth));
+        if (!made) return appReply(appSlug, opts);
+        return appReply(made.slug, { appPermissions: made.permissions, appEvents: made.events }, made.id);
+      },
+    ],
+    ['POST', /^\/app-manifests\/([^/]+)\/conversions$/, ([, code = '']) => fake.manifests.convert(code)],
     ['GET', new RegExp(`^${R}$`), ([, r = '']) => json(200, repoJson(r))],
     [
       'GET',
@@ -705,6 +727,22 @@ export async function startFakeGitHub(
     const raw = Buffer.concat(chunks).toString('utf8');
     const u = new URL(req.url ?? '/', 'http://fake');
     const method = req.method ?? 'GET';
+    const newApp = /^\/(?:organizations\/([^/]+)\/)?settings\/apps\/new$/.exec(u.pathname);
+    if (newApp && method === 'POST') {
+      // GitHub's web page, not the API: a form post answered with HTML.
+      const page = fake.manifests.newAppPage(new URLSearchParams(raw), u.searchParams, newApp[1]);
+      fake.calls.push({
+        method,
+        path: u.pathname,
+        query: u.searchParams,
+        body: raw,
+        auth: undefined,
+        status: page.status,
+      });
+      res.writeHead(page.status, { 'content-type': 'text/html; charset=utf-8' });
+      res.end(page.html);
+      return;
+    }
     let body: Record<string, unknown> = {};
     try {
       body = raw ? (JSON.parse(raw) as Record<string, unknown>) : {};
@@ -726,7 +764,11 @@ export async function startFakeGitHub(
             /^\/repos\/([^/]+\/[^/]+)/.exec(u.pathname)?.[1],
             restNeed(method, u.pathname),
           )
-        : !opts.token || auth === `token ${opts.token}` || auth === `bearer ${opts.token}`
+        : // The manifest code is its own credential (no Authorization).
+          !opts.token ||
+            u.pathname.startsWith('/app-manifests/') ||
+            auth === `token ${opts.token}` ||
+            auth === `bearer ${opts.token}`
           ? 'ok'
           : 'bad';
     if (verdict === 'bad') return send(res, json(401, { message: 'Bad credentials' }), method, u, body, req);
@@ -801,6 +843,7 @@ export async function startFakeGitHub(
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   fake.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  baseUrl = fake.url;
 
   return Object.assign(fake, {
     setRepo,

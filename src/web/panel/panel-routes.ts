@@ -1,9 +1,11 @@
 import { Hono } from 'hono';
 import type { Ctx } from '../../context.ts';
+import { CALLBACK_PATH, githubWebUrl } from '../../github-app/manifest.ts';
 import { type Builtins, loadBuiltins } from '../../prompts/index.ts';
 import { mainEnvironment } from '../../router/main/environment.ts';
 import type { Runtime } from '../../runtime.ts';
 import { MAX_API_BYTES, readRawBody } from '../raw-body.ts';
+import { githubAppRoutes } from './github-app-routes.ts';
 import { panelSessionOf, requireAdminOrPanel } from './panel-auth.ts';
 import { previewDraft } from './panel-preview.ts';
 import { csrfTokenOf } from './panel-session.ts';
@@ -30,7 +32,11 @@ export function panelRoutes(ctx: Ctx): (app: Hono) => void {
   });
   return (app) => {
     app.get('/panel', (c) => c.redirect('/panel/', 301));
-    app.get('/panel/', (c) => serveAsset(c, 'index.html'));
+    // The page may post the App manifest to GitHub (issue 16); GitHub sends the browser back to
+    // the callback, which is the same page (it redeems the code with the session's cookie).
+    const github = [githubWebUrl(ctx.config.GITHUB_API_URL)];
+    app.get('/panel/', (c) => serveAsset(c, 'index.html', github));
+    app.get(CALLBACK_PATH, (c) => serveAsset(c, 'index.html', github));
     app.get('/panel/assets/*', (c) => serveAsset(c, c.req.path.slice('/panel/assets/'.length)));
     app.post('/panel/sign-in', signIn(ctx));
     app.post('/panel/sign-out', signOut(ctx));
@@ -55,6 +61,7 @@ export function panelRoutes(ctx: Ctx): (app: Hono) => void {
       const env = mainEnvironment({ ctx } as Runtime);
       return c.json(await previewDraft(await deps(), body, env));
     });
+    githubAppRoutes(ctx)(api);
     app.route('/panel/api', api);
   };
 }

@@ -18,17 +18,24 @@ const TYPES: Record<string, string> = {
  * Scripts and styles only from this origin, no inline script, no framing: even a bug that put
  * team text into markup could not run it.
  */
-const SECURITY_HEADERS: Record<string, string> = {
+const securityHeaders = (formTargets: string[]): Record<string, string> => ({
   'content-security-policy':
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; " +
-    "frame-ancestors 'none'; base-uri 'none'; form-action 'self'; object-src 'none'",
+    `frame-ancestors 'none'; base-uri 'none'; form-action ${["'self'", ...formTargets].join(' ')}; object-src 'none'`,
   'x-content-type-options': 'nosniff',
   'referrer-policy': 'same-origin',
   'x-frame-options': 'DENY',
-};
+});
 
-/** Answers one file under `ASSETS_DIR`; anything outside it or missing is a 404. */
-export async function serveAsset(c: Context, relative: string): Promise<Response> {
+/**
+ * Answers one file under `ASSETS_DIR`; anything outside it or missing is a 404. `formTargets`
+ * are origins besides this one that the page may post a form to (GitHub, for the App manifest).
+ */
+export async function serveAsset(
+  c: Context,
+  relative: string,
+  formTargets: string[] = [],
+): Promise<Response> {
   const path = normalize(join(ASSETS_DIR, relative));
   const type = TYPES[extname(path)];
   if (!path.startsWith(ASSETS_DIR) || path.endsWith(sep) || !type) return c.notFound();
@@ -40,6 +47,6 @@ export async function serveAsset(c: Context, relative: string): Promise<Response
   }
   // The files change only with a release; revalidating each load keeps a tab from mixing versions.
   return new Response(new Uint8Array(body), {
-    headers: { 'content-type': type, 'cache-control': 'no-cache', ...SECURITY_HEADERS },
+    headers: { 'content-type': type, 'cache-control': 'no-cache', ...securityHeaders(formTargets) },
   });
 }

@@ -23,6 +23,10 @@ const ROUTES: { method: string; path: string; fields?: string[] }[] = [
   { method: 'POST', path: '/panel/sign-out-everywhere' },
   { method: 'GET', path: '/panel/api/session' },
   { method: 'POST', path: '/panel/api/preview', fields: ['baseRevision', 'team', 'overrides', 'skills'] },
+  { method: 'GET', path: '/panel/github-app/callback' },
+  { method: 'GET', path: '/panel/api/github-app' },
+  { method: 'POST', path: '/panel/api/github-app/manifest', fields: ['publicUrl', 'name', 'org'] },
+  { method: 'POST', path: '/panel/api/github-app/conversions', fields: ['code', 'state'] },
   { method: 'GET', path: '/api/prompts' },
   { method: 'PUT', path: '/api/prompts', fields: ['baseRevision', 'team', 'overrides', 'skills'] },
   { method: 'GET', path: '/api/prompts/versions' },
@@ -162,6 +166,7 @@ describe('every /api and /panel route under arbitrary requests', () => {
     ['policy', /^\/api\/policy/],
     ['tickets and cards', /^\/api\/(tickets|cards)/],
     ['local chat and queues', /^\/api\/(local|queues)/],
+    ['GitHub App manifest flow', /^\/panel\/(api\/)?github-app/],
   ];
 
   it('every route is in one property group', () => {

@@ -1,9 +1,11 @@
 import { loadSession, rememberWho, SignedOut } from './api.js';
 import { h, replace } from './dom.js';
+import { takeGitHubCallback } from './pages/github-app-section.js';
 import { policyPage } from './pages/policy-page.js';
 import { promptsPage } from './pages/prompts-page.js';
 import { state as promptsState } from './pages/prompts-state.js';
 import { queuesPage } from './pages/queues-page.js';
+import { setupPage } from './pages/setup-page.js';
 import { ticketsPage } from './pages/tickets-page.js';
 import { tryItPage } from './pages/try-it-page.js';
 import { versionsPage } from './pages/versions-page.js';
@@ -16,6 +18,7 @@ const PAGES = {
   tickets: { title: 'Tickets', render: ticketsPage },
   queues: { title: 'Queues', render: queuesPage },
   try: { title: 'Try it', render: tryItPage },
+  setup: { title: 'Setup', render: setupPage },
 };
 
 const $ = (/** @type {string} */ id) => /** @type {HTMLElement} */ (document.getElementById(id));
@@ -73,6 +76,8 @@ async function start() {
   window.addEventListener('beforeunload', (e) => {
     if (promptsState.dirty) e.preventDefault();
   });
+  // GitHub's redirect after creating the App: keep its code for the setup page (issue 16).
+  takeGitHubCallback();
   if (!(await loadSession())) return showSignIn();
   if (location.search) history.replaceState(null, '', `/panel/${location.hash}`);
   $('nav').hidden = false;

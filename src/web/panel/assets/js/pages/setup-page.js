@@ -1,0 +1,21 @@
+import { h, replace } from '../dom.js';
+import { githubAppSection } from './github-app-section.js';
+
+/** Connecting the deployment (issue 16): the GitHub App, and each chat's default repository. */
+export async function setupPage(/** @type {HTMLElement} */ root) {
+  const sections = [await githubAppSection()];
+  replace(
+    root,
+    h(
+      'div',
+      { class: 'page-head' },
+      h(
+        'div',
+        null,
+        h('h1', null, 'Setup'),
+        h('p', { class: 'muted small' }, 'Connect GitHub and choose each chat’s repository.'),
+      ),
+    ),
+    ...sections,
+  );
+}
