@@ -60,7 +60,7 @@ describe('panel: create the GitHub App from a manifest (issue 16)', () => {
   it('the manifest carries exactly what the bot needs; GitHub sends the browser back; the code becomes .env lines and a stored App', async () => {
     await page.getByRole('link', { name: 'Setup' }).click();
     await page.locator('#github-app-needs').waitFor();
-    expect(await page.locator('#github-app-needs').innerText()).toContain('check_suite');
+    expect(await page.locator('#github-app-needs').textContent()).toContain('check_suite');
     await page.getByLabel('App name').fill('yard-e2e');
     await shoot(page, '20-setup-github-app', { fullPage: true });
     await page.getByRole('button', { name: 'Create GitHub App on GitHub' }).click();
@@ -109,7 +109,7 @@ describe('panel: create the GitHub App from a manifest (issue 16)', () => {
     // The stored App (no secrets) shows on the page after a reload.
     await page.reload();
     await page.locator('#github-app-created').waitFor();
-    expect(await page.locator('#github-app-created').innerText()).toBe(`yard-e2e (id ${made.id})`);
+    expect(await page.locator('#github-app-created').textContent()).toBe(`yard-e2e (id ${made.id})`);
     const stored = await app.ctx.redis.get(app.ctx.keys.githubAppCreated());
     expect(stored).toContain('"slug":"yard-e2e"');
     expect(stored).not.toContain('PRIVATE KEY');

@@ -132,7 +132,10 @@ export async function githubAppSection() {
         required: true,
       }),
       field('github-app-org', 'Organization (empty: your account)', { placeholder: 'my-org' }),
-      field('github-app-url', 'Public URL of this deployment', { value: info.publicUrl ?? location.origin, required: true }),
+      field('github-app-url', 'Public URL of this deployment', {
+        value: info.publicUrl ?? location.origin,
+        required: true,
+      }),
     ),
     h('button', { type: 'submit', class: 'primary' }, 'Create GitHub App on GitHub'),
   );
