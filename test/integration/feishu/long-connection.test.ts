@@ -127,4 +127,14 @@ describe('issue 16: Feishu events over the long connection (the SDK WSClient aga
       await app.close();
     }
   });
+
+  it('issue 16: an app id the SDK would ignore without a word (not cli_ + 16 hex digits) competes for no lease', async () => {
+    const odd = await startFeishuHarness({ FEISHU_APP_ID: 'cli_fake_app' }, { workers: false });
+    try {
+      expect(startFeishuLongConnection(odd.app.ctx)).toBeUndefined();
+      expect(await odd.app.ctx.redis.exists(odd.app.ctx.keys.feishuWsLease())).toBe(0);
+    } finally {
+      await odd.close();
+    }
+  });
 });

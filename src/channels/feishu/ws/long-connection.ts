@@ -11,7 +11,7 @@ export const RESTART_AFTER_MS = 60_000;
 const HANDSHAKE_TIMEOUT_MS = 15_000;
 
 /** The SDK's own app-id check: `start()` returns without a word for any other shape. */
-const APP_ID_SHAPE = /^cli_[0-9a-fA-F]{16}$/;
+export const APP_ID_SHAPE = /^cli_[0-9a-fA-F]{16}$/;
 
 /**
  * Issue 16: the SDK's real `WSClient` (R-A1 "through the official SDK"): it asks

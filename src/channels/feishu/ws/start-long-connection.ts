@@ -3,7 +3,7 @@ import { hostname } from 'node:os';
 import type { Ctx } from '../../../context.ts';
 import { createFeishuEventHandler } from '../handle-event.ts';
 import { type HeldLease, holdLease } from './hold-lease.ts';
-import { openLongConnection } from './long-connection.ts';
+import { APP_ID_SHAPE, openLongConnection } from './long-connection.ts';
 
 /**
  * Issue 16: Feishu events over the long connection when `feishuEventMode` is `ws` — one
@@ -14,6 +14,13 @@ import { openLongConnection } from './long-connection.ts';
 export function startFeishuLongConnection(ctx: Ctx): HeldLease | undefined {
   const { config } = ctx;
   if (!config.feishuEnabled || config.feishuEventMode !== 'ws') return undefined;
+  if (!APP_ID_SHAPE.test(config.FEISHU_APP_ID ?? '')) {
+    // Said once: competing for the lease would only repeat it.
+    ctx.log.error(
+      'feishu long connection off: FEISHU_APP_ID is not an app id (cli_ and 16 hex digits); no Feishu events will arrive',
+    );
+    return undefined;
+  }
   const handle = createFeishuEventHandler(ctx);
   const holder = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   return holdLease(ctx, {
