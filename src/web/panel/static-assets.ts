@@ -12,6 +12,8 @@ const TYPES: Record<string, string> = {
   '.css': 'text/css; charset=utf-8',
   '.svg': 'image/svg+xml',
   '.png': 'image/png',
+  // The panel's word catalogs (issue 16), read by its script.
+  '.md': 'text/markdown; charset=utf-8',
 };
 
 /**

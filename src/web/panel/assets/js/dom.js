@@ -51,7 +51,11 @@ export function when(at) {
   if (at === null || at === undefined || at === '') return '—';
   const d = new Date(typeof at === 'number' ? at : Date.parse(at));
   if (Number.isNaN(d.getTime())) return String(at);
-  return d.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
+  // In the panel's language (issue 16), which `useLang` sets on the page.
+  return d.toLocaleString(document.documentElement.lang || undefined, {
+    dateStyle: 'medium',
+    timeStyle: 'medium',
+  });
 }
 
 /** A status line under a page heading; `kind` is `info`, `ok` or `problem`. */

@@ -1,5 +1,6 @@
 import { loadSession, rememberWho, SignedOut } from './api.js';
 import { h, replace } from './dom.js';
+import { currentLang, preferredLang, t, useLang } from './i18n.js';
 import { takeGitHubCallback } from './pages/github-app-section.js';
 import { policyPage } from './pages/policy-page.js';
 import { promptsPage } from './pages/prompts-page.js';
@@ -10,15 +11,15 @@ import { ticketsPage } from './pages/tickets-page.js';
 import { tryItPage } from './pages/try-it-page.js';
 import { versionsPage } from './pages/versions-page.js';
 
-/** Hash routes: `#/<page>/<args…>`. */
+/** Hash routes: `#/<page>/<args…>`; each page's title is its `page.<name>` text. */
 const PAGES = {
-  prompts: { title: 'Prompt settings', render: promptsPage },
-  versions: { title: 'Versions', render: versionsPage },
-  policy: { title: 'Policy', render: policyPage },
-  tickets: { title: 'Tickets', render: ticketsPage },
-  queues: { title: 'Queues', render: queuesPage },
-  try: { title: 'Try it', render: tryItPage },
-  setup: { title: 'Setup', render: setupPage },
+  prompts: { render: promptsPage },
+  versions: { render: versionsPage },
+  policy: { render: policyPage },
+  tickets: { render: ticketsPage },
+  queues: { render: queuesPage },
+  try: { render: tryItPage },
+  setup: { render: setupPage },
 };
 
 const $ = (/** @type {string} */ id) => /** @type {HTMLElement} */ (document.getElementById(id));
@@ -31,12 +32,7 @@ function showSignIn() {
   const failed = new URLSearchParams(location.search).get('signin');
   const error = $('sign-in-error');
   error.hidden = !failed;
-  error.textContent =
-    failed === 'disabled'
-      ? 'This deployment has no ADMIN_TOKEN set: the panel is off.'
-      : failed
-        ? 'That token is not right.'
-        : '';
+  error.textContent = failed === 'disabled' ? t('sign-in.disabled') : failed ? t('sign-in.wrong-token') : '';
   $('token').focus();
 }
 
@@ -48,7 +44,7 @@ async function route() {
     if (a instanceof HTMLElement && a.dataset.page === current) a.setAttribute('aria-current', 'page');
     else a.removeAttribute('aria-current');
   }
-  document.title = `${page.title} · Switchyard`;
+  document.title = `${t(`page.${current}`)} · Switchyard`;
   const root = $('page');
   root.setAttribute('aria-busy', 'true');
   try {
@@ -60,7 +56,7 @@ async function route() {
       h(
         'div',
         { class: 'notice problem', role: 'alert' },
-        `This page could not load: ${err instanceof Error ? err.message : String(err)}`,
+        t('page.load-failed', { error: err instanceof Error ? err.message : String(err) }),
       ),
     );
   } finally {
@@ -68,7 +64,26 @@ async function route() {
   }
 }
 
+/** The switch's buttons show which language is on; pressing one loads it, remembers it and redraws. */
+function setUpLangSwitch(signedIn = () => !$('nav').hidden) {
+  const mark = () => {
+    for (const b of document.querySelectorAll('.lang-switch button'))
+      if (b instanceof HTMLElement) b.setAttribute('aria-pressed', String(b.dataset.lang === currentLang()));
+  };
+  mark();
+  for (const b of document.querySelectorAll('.lang-switch button'))
+    b.addEventListener('click', async () => {
+      if (!(b instanceof HTMLElement) || !b.dataset.lang || b.dataset.lang === currentLang()) return;
+      await useLang(b.dataset.lang, true);
+      mark();
+      if (signedIn()) await route();
+      else showSignIn();
+    });
+}
+
 async function start() {
+  await useLang(preferredLang());
+  setUpLangSwitch();
   $('sign-in')
     .querySelector('form')
     ?.addEventListener('submit', () => rememberWho(/** @type {HTMLInputElement} */ ($('who')).value));

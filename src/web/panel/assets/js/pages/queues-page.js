@@ -1,5 +1,6 @@
 import { get } from '../api.js';
 import { h, replace } from '../dom.js';
+import { t } from '../i18n.js';
 
 const STATES = ['waiting', 'active', 'delayed', 'paused', 'failed', 'completed'];
 
@@ -12,16 +13,7 @@ export async function queuesPage(/** @type {HTMLElement} */ root) {
     h(
       'div',
       { class: 'page-head' },
-      h(
-        'div',
-        null,
-        h('h1', null, 'Queues'),
-        h(
-          'p',
-          { class: 'muted small' },
-          'Route, main session, executors and the outbox. Refreshes every 3 seconds.',
-        ),
-      ),
+      h('div', null, h('h1', null, t('page.queues')), h('p', { class: 'muted small' }, t('queues.hint'))),
     ),
     table,
     stamp,
@@ -33,15 +25,15 @@ export async function queuesPage(/** @type {HTMLElement} */ root) {
       h(
         'table',
         { class: 'table queues' },
-        h('caption', { class: 'sr-only' }, 'Jobs per queue and state'),
+        h('caption', { class: 'sr-only' }, t('queues.caption')),
         h(
           'thead',
           null,
           h(
             'tr',
             null,
-            h('th', { scope: 'col' }, 'Queue'),
-            STATES.map((s) => h('th', { scope: 'col', class: 'num' }, s)),
+            h('th', { scope: 'col' }, t('queues.queue')),
+            STATES.map((s) => h('th', { scope: 'col', class: 'num' }, t(`queues.state.${s}`))),
           ),
         ),
         h(
@@ -60,7 +52,9 @@ export async function queuesPage(/** @type {HTMLElement} */ root) {
         ),
       ),
     );
-    stamp.textContent = `Updated ${new Date().toLocaleTimeString()}`;
+    stamp.textContent = t('queues.updated', {
+      at: new Date().toLocaleTimeString(document.documentElement.lang || undefined),
+    });
   };
   await draw();
   const timer = setInterval(() => {

@@ -1,12 +1,14 @@
 import { request } from '../api.js';
 import { h, toast, when } from '../dom.js';
+import { t, tOr } from '../i18n.js';
 
 /** @param {string} state */
-export const stateBadge = (state) => h('span', { class: `badge state-${state}` }, state);
+export const stateBadge = (state) =>
+  h('span', { class: `badge state-${state}` }, tOr(`state.${state}`, state));
 
 /** "Paused by ann, 3 Jun 10:02 (button)". @param {{ by: string, at: number, via: string }} p */
 export const pauseLine = (p) =>
-  h('span', { class: 'paused' }, `Paused by ${p.by}, ${when(p.at)} (via ${p.via})`);
+  h('span', { class: 'paused' }, t('pause.line', { by: p.by, at: when(p.at), via: t(`pause.via.${p.via}`) }));
 
 /**
  * Pause or Resume, the same as a person's message (R-D2).
@@ -26,13 +28,15 @@ export function pauseButton(ticket, after) {
         const res = await request('POST', `/api/tickets/${encodeURIComponent(ticket.id)}/${act}`);
         toast(
           res.ok
-            ? `${ticket.id} ${paused ? 'resumed' : 'paused'}`
-            : `${act} failed: ${res.body?.error ?? res.status}`,
+            ? t(paused ? 'ticket.resumed' : 'ticket.paused', { ticket: ticket.id })
+            : t(paused ? 'ticket.resume-failed' : 'ticket.pause-failed', {
+                error: res.body?.error ?? res.status,
+              }),
         );
         after();
       },
     },
-    paused ? `Resume ${ticket.id}` : `Pause ${ticket.id}`,
+    t(paused ? 'ticket.resume' : 'ticket.pause', { ticket: ticket.id }),
   );
 }
 
@@ -48,7 +52,7 @@ export function facts(value, key = '') {
     return document.createTextNode(when(value));
   if (typeof value !== 'object') return document.createTextNode(String(value));
   if (Array.isArray(value)) {
-    if (!value.length) return h('span', { class: 'muted' }, 'none');
+    if (!value.length) return h('span', { class: 'muted' }, t('none'));
     if (value.every((v) => typeof v !== 'object' || v === null))
       return document.createTextNode(value.join(', '));
     return h(

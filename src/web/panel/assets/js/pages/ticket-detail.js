@@ -1,5 +1,6 @@
 import { get } from '../api.js';
 import { h, replace, when } from '../dom.js';
+import { t } from '../i18n.js';
 import { facts, pauseButton, pauseLine, stateBadge } from './ticket-bits.js';
 
 /**
@@ -9,73 +10,75 @@ import { facts, pauseButton, pauseLine, stateBadge } from './ticket-bits.js';
  * @param {string} id
  */
 export async function ticketDetailView(root, id) {
-  const t = await get(`/api/tickets/${encodeURIComponent(id)}`);
+  const tk = await get(`/api/tickets/${encodeURIComponent(id)}`);
   const again = () => void ticketDetailView(root, id);
   replace(
     root,
-    h('p', null, h('a', { href: '#/tickets' }, '← All tickets')),
+    h('p', null, h('a', { href: '#/tickets' }, t('ticket.back'))),
     h(
       'div',
       { class: 'page-head' },
       h(
         'div',
         null,
-        h('h1', null, `${t.id}: ${t.title}`),
+        h('h1', null, `${tk.id}: ${tk.title}`),
         h(
           'p',
           { class: 'meta' },
-          stateBadge(t.state),
+          stateBadge(tk.state),
           ' ',
-          t.pause ? pauseLine(t.pause) : h('span', { class: 'muted' }, 'Not paused'),
+          tk.pause ? pauseLine(tk.pause) : h('span', { class: 'muted' }, t('ticket.not-paused')),
           h(
             'span',
             { class: 'muted' },
-            ` · from ${t.source} · ${t.conversation} · requested by ${t.owners?.requester?.name ?? t.owners?.requester?.id} · opened ${when(t.createdAt)}`,
+            ` ${t('ticket.meta', {
+              source: tk.source,
+              conversation: tk.conversation,
+              requester: tk.owners?.requester?.name ?? tk.owners?.requester?.id,
+              opened: when(tk.createdAt),
+            })}`,
           ),
         ),
       ),
-      h('div', { class: 'actions' }, pauseButton(t, again)),
+      h('div', { class: 'actions' }, pauseButton(tk, again)),
     ),
-    t.statusText
-      ? block(
-          'Live status (as the status card and comment show it)',
-          h('pre', { class: 'text status-text' }, t.statusText),
-        )
+    tk.statusText
+      ? block(t('ticket.live-status'), h('pre', { class: 'text status-text' }, tk.statusText))
       : null,
     h(
       'div',
       { class: 'grid-2' },
       block(
-        'Threads',
-        t.threads.length
+        t('ticket.threads'),
+        tk.threads.length
           ? h(
               'ul',
               { class: 'plain mono' },
-              t.threads.map((/** @type {string} */ r) => h('li', null, r)),
+              tk.threads.map((/** @type {string} */ r) => h('li', null, r)),
             )
           : none(),
       ),
       block(
-        'Pull requests',
-        t.pr ? prLink(t.pr) : null,
-        t.prs.length
+        t('ticket.prs'),
+        tk.pr ? prLink(tk.pr) : null,
+        tk.prs.length
           ? h(
               'ul',
               { class: 'plain mono' },
-              t.prs.map((/** @type {string} */ r) => h('li', null, r)),
+              tk.prs.map((/** @type {string} */ r) => h('li', null, r)),
             )
-          : t.pr
+          : tk.pr
             ? null
             : none(),
       ),
     ),
     block(
-      'Cards, in the order they attached',
-      t.cards.length
+      t('ticket.cards'),
+      tk.cards.length
         ? h(
             'ol',
             { class: 'cards' },
-            t.cards.map((/** @type {any} */ c) =>
+            tk.cards.map((/** @type {any} */ c) =>
               h(
                 'li',
                 { class: 'ticket-card' },
@@ -87,11 +90,16 @@ export async function ticketDetailView(root, id) {
                     ? h(
                         'span',
                         { class: 'muted' },
-                        ` ${c.card.source}/${c.card.kind} by ${c.card.author?.name ?? c.card.author?.id ?? '?'}, ${when(c.at)}`,
+                        ` ${t('ticket.card-line', {
+                          source: c.card.source,
+                          kind: c.card.kind,
+                          author: c.card.author?.name ?? c.card.author?.id ?? '?',
+                          at: when(c.at),
+                        })}`,
                       )
                     : null,
                 ),
-                h('div', { class: 'why' }, h('strong', null, 'Why: '), c.why),
+                h('div', { class: 'why' }, h('strong', null, `${t('ticket.why')} `), c.why),
                 c.card ? h('blockquote', null, c.card.excerpt) : null,
               ),
             ),
@@ -99,9 +107,11 @@ export async function ticketDetailView(root, id) {
         : none(),
     ),
     block(
-      'Sessions and the prompt revisions they used',
-      t.usage ? h('p', { class: 'meta', 'data-usage': 'ticket' }, `Ticket: ${usageLine(t.usage)}`) : null,
-      t.sessions.length
+      t('ticket.sessions'),
+      tk.usage
+        ? h('p', { class: 'meta', 'data-usage': 'ticket' }, t('ticket.usage', { usage: usageLine(tk.usage) }))
+        : null,
+      tk.sessions.length
         ? h(
             'table',
             { class: 'table compact' },
@@ -111,15 +121,15 @@ export async function ticketDetailView(root, id) {
               h(
                 'tr',
                 null,
-                ['Session', 'Revisions', 'Transcript', 'Model usage', 'Last turn'].map((x) =>
-                  h('th', { scope: 'col' }, x),
+                ['session', 'revisions', 'transcript', 'usage', 'last-turn'].map((x) =>
+                  h('th', { scope: 'col' }, t(`ticket.col.${x}`)),
                 ),
               ),
             ),
             h(
               'tbody',
               null,
-              t.sessions.map((/** @type {any} */ s) =>
+              tk.sessions.map((/** @type {any} */ s) =>
                 h(
                   'tr',
                   null,
@@ -135,20 +145,20 @@ export async function ticketDetailView(root, id) {
         : none(),
     ),
     block(
-      'Outbox deliveries',
-      t.outbox.length
+      t('ticket.outbox'),
+      tk.outbox.length
         ? h(
             'ol',
             { class: 'plain' },
-            t.outbox.map((/** @type {any} */ o) =>
+            tk.outbox.map((/** @type {any} */ o) =>
               h(
                 'li',
                 null,
                 h('code', null, o.key),
                 ' ',
                 o.sent
-                  ? h('span', { class: 'badge ok' }, 'sent')
-                  : h('span', { class: 'badge quiet' }, 'pending'),
+                  ? h('span', { class: 'badge ok' }, t('ticket.sent'))
+                  : h('span', { class: 'badge quiet' }, t('ticket.pending')),
                 o.sent ? facts(o.sent) : null,
               ),
             ),
@@ -156,12 +166,12 @@ export async function ticketDetailView(root, id) {
         : none(),
     ),
     block(
-      'Reports',
-      t.reports.length
+      t('ticket.reports'),
+      tk.reports.length
         ? h(
             'ol',
             { class: 'plain' },
-            t.reports.map((/** @type {any} */ r) =>
+            tk.reports.map((/** @type {any} */ r) =>
               h(
                 'li',
                 null,
@@ -172,7 +182,7 @@ export async function ticketDetailView(root, id) {
                   ? h(
                       'div',
                       { class: 'question' },
-                      h('strong', null, 'Question for people: '),
+                      h('strong', null, `${t('ticket.question')} `),
                       r.human_action.question,
                     )
                   : null,
@@ -187,7 +197,7 @@ export async function ticketDetailView(root, id) {
 
 /** @param {string} title @param {...unknown} children */
 const block = (title, ...children) => h('section', { class: 'card' }, h('h2', null, title), ...children);
-const none = () => h('p', { class: 'muted' }, 'None.');
+const none = () => h('p', { class: 'muted' }, t('ticket.none'));
 
 /** Only http(s) links become links; anything else stays text. @param {any} pr */
 function prLink(pr) {
@@ -206,10 +216,12 @@ function prLink(pr) {
  * @param {{ transcriptLength: number, context?: { compactions: number, summarisedBefore: number } | null }} s
  */
 function transcriptLine(s) {
-  const base = `${s.transcriptLength} entries`;
+  const base = t('ticket.entries', { n: s.transcriptLength });
   if (!s.context) return base;
-  const from = s.context.summarisedBefore ? `, summarised before #${s.context.summarisedBefore}` : '';
-  return `${base} · ${s.context.compactions} compactions${from}`;
+  const from = s.context.summarisedBefore
+    ? t('ticket.summarised-before', { n: s.context.summarisedBefore })
+    : '';
+  return `${base} · ${t('ticket.compactions', { n: s.context.compactions })}${from}`;
 }
 
 /**
@@ -218,7 +230,13 @@ function transcriptLine(s) {
  * @param {{ requests: number, promptTokens: number, completionTokens: number, cacheHitTokens: number } | undefined} u
  */
 function usageLine(u) {
-  if (!u || !u.requests) return 'no model requests';
+  if (!u || !u.requests) return t('ticket.no-requests');
   const share = u.promptTokens ? Math.round((100 * u.cacheHitTokens) / u.promptTokens) : 0;
-  return `${u.requests} requests · ${u.promptTokens} prompt tokens, ${u.cacheHitTokens} from cache (${share} %) · ${u.completionTokens} completion`;
+  return t('ticket.usage-line', {
+    requests: u.requests,
+    prompt: u.promptTokens,
+    cached: u.cacheHitTokens,
+    share,
+    completion: u.completionTokens,
+  });
 }

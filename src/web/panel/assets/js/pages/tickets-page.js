@@ -1,5 +1,6 @@
 import { get } from '../api.js';
 import { h, replace, when } from '../dom.js';
+import { t } from '../i18n.js';
 import { pauseButton, pauseLine, stateBadge } from './ticket-bits.js';
 import { ticketDetailView } from './ticket-detail.js';
 
@@ -19,55 +20,56 @@ export async function ticketsPage(root, args) {
       h(
         'div',
         null,
-        h('h1', null, 'Tickets'),
-        h('p', { class: 'muted small' }, `${tickets.length} newest first`),
+        h('h1', null, t('page.tickets')),
+        h('p', { class: 'muted small' }, t('tickets.count', { n: tickets.length })),
       ),
     ),
     tickets.length === 0
-      ? h('p', { class: 'muted' }, 'No tickets yet. Ask the bot something in “Try it”.')
+      ? h('p', { class: 'muted' }, t('tickets.empty'))
       : h(
           'table',
           { class: 'table' },
-          h('caption', { class: 'sr-only' }, 'Tickets, newest first'),
+          h('caption', { class: 'sr-only' }, t('tickets.caption')),
           h(
             'thead',
             null,
             h(
               'tr',
               null,
-              ['Ticket', 'State', 'Paused', 'From', 'Requester', 'Repository', 'Updated', ''].map((t) =>
-                h('th', { scope: 'col' }, t),
+              ['ticket', 'state', 'paused', 'from', 'requester', 'repository', 'updated'].map((c) =>
+                h('th', { scope: 'col' }, t(`tickets.col.${c}`)),
               ),
+              h('th', { scope: 'col' }),
             ),
           ),
           h(
             'tbody',
             null,
-            tickets.map((/** @type {any} */ t) =>
+            tickets.map((/** @type {any} */ tk) =>
               h(
                 'tr',
-                { 'data-ticket': t.id },
+                { 'data-ticket': tk.id },
                 h(
                   'td',
                   null,
-                  h('a', { href: `#/tickets/${encodeURIComponent(t.id)}` }, t.id),
-                  h('div', { class: 'title' }, t.title),
+                  h('a', { href: `#/tickets/${encodeURIComponent(tk.id)}` }, tk.id),
+                  h('div', { class: 'title' }, tk.title),
                 ),
                 h(
                   'td',
                   null,
-                  stateBadge(t.state),
-                  t.inferred ? h('span', { class: 'badge quiet' }, 'inferred') : null,
+                  stateBadge(tk.state),
+                  tk.inferred ? h('span', { class: 'badge quiet' }, t('tickets.inferred')) : null,
                 ),
-                h('td', null, t.pause ? pauseLine(t.pause) : '—'),
-                h('td', null, t.source),
-                h('td', null, t.owners?.requester?.name ?? t.owners?.requester?.id ?? '—'),
-                h('td', null, t.repo ?? '—'),
-                h('td', null, when(t.updatedAt)),
+                h('td', null, tk.pause ? pauseLine(tk.pause) : '—'),
+                h('td', null, tk.source),
+                h('td', null, tk.owners?.requester?.name ?? tk.owners?.requester?.id ?? '—'),
+                h('td', null, tk.repo ?? '—'),
+                h('td', null, when(tk.updatedAt)),
                 h(
                   'td',
                   null,
-                  pauseButton(t, () => void ticketsPage(root, [])),
+                  pauseButton(tk, () => void ticketsPage(root, [])),
                 ),
               ),
             ),

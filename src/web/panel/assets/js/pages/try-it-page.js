@@ -1,10 +1,16 @@
 import { get, request, whoAmI } from '../api.js';
 import { h, replace, when } from '../dom.js';
+import { t } from '../i18n.js';
 import { pauseButton, pauseLine, stateBadge } from './ticket-bits.js';
 
 const CHAT = 'panel';
 /** Reaction names as the outbox sends them, shown as an emoji and a word. */
 const EMOJI = { eyes: ['👀', 'seen'], thumbsup: ['👍', 'ok'], done: ['✅', 'done'], DONE: ['✅', 'done'] };
+/** @param {string} emoji */
+const reactionLabel = (emoji) => {
+  const known = EMOJI[/** @type {keyof typeof EMOJI} */ (emoji)];
+  return known ? `${known[0]} ${t(`try.reaction.${known[1]}`)}` : ` ${emoji}`;
+};
 
 /** @type {null | { id: string, text: string }} */
 let replyTo = null;
@@ -18,16 +24,16 @@ export async function tryItPage(/** @type {HTMLElement} */ root) {
   const log = h('div', {
     class: 'chat-log',
     role: 'log',
-    'aria-label': 'Conversation',
+    'aria-label': t('try.conversation'),
     'aria-live': 'polite',
   });
-  const side = h('aside', { class: 'chat-side', 'aria-label': 'Tickets from this chat' });
+  const side = h('aside', { class: 'chat-side', 'aria-label': t('try.tickets') });
   const replying = h('div', { class: 'replying' });
   const input = /** @type {HTMLTextAreaElement} */ (
     h('textarea', {
       id: 'chat-input',
       rows: 3,
-      placeholder: 'Ask the bot for something, e.g. “Fix the typo in README.md of acme/site”',
+      placeholder: t('try.placeholder'),
     })
   );
   const send = async () => {
@@ -46,7 +52,11 @@ export async function tryItPage(/** @type {HTMLElement} */ root) {
     } else
       replace(
         replying,
-        h('span', { class: 'problem' }, `Not sent (${res.status}): ${res.body?.error ?? ''}`),
+        h(
+          'span',
+          { class: 'problem' },
+          t('try.not-sent', { status: res.status, error: res.body?.error ?? '' }),
+        ),
       );
   };
   input.addEventListener('keydown', (e) => {
@@ -60,7 +70,7 @@ export async function tryItPage(/** @type {HTMLElement} */ root) {
       replying,
       replyTo
         ? [
-            h('span', null, 'Replying to: ', h('q', null, replyTo.text.slice(0, 120))),
+            h('span', null, `${t('try.replying-to')} `, h('q', null, replyTo.text.slice(0, 120))),
             h(
               'button',
               {
@@ -72,7 +82,7 @@ export async function tryItPage(/** @type {HTMLElement} */ root) {
                   input.focus();
                 },
               },
-              'Cancel reply',
+              t('try.cancel-reply'),
             ),
           ]
         : null,
@@ -90,12 +100,8 @@ export async function tryItPage(/** @type {HTMLElement} */ root) {
       h(
         'div',
         null,
-        h('h1', null, 'Try it'),
-        h(
-          'p',
-          { class: 'muted small' },
-          `A local chat, handled like a Feishu chat. You write as “${whoAmI() || 'admin'}”.`,
-        ),
+        h('h1', null, t('page.try')),
+        h('p', { class: 'muted small' }, t('try.hint', { who: whoAmI() || 'admin' })),
       ),
     ),
     h(
@@ -115,13 +121,13 @@ export async function tryItPage(/** @type {HTMLElement} */ root) {
             },
           },
           replying,
-          h('label', { for: 'chat-input', class: 'sr-only' }, 'Message'),
+          h('label', { for: 'chat-input', class: 'sr-only' }, t('try.message')),
           input,
           h(
             'div',
             { class: 'row end' },
-            h('span', { class: 'muted small' }, 'Enter sends, Shift+Enter for a new line'),
-            h('button', { type: 'submit', class: 'primary' }, 'Send'),
+            h('span', { class: 'muted small' }, t('try.keys')),
+            h('button', { type: 'submit', class: 'primary' }, t('try.send')),
           ),
         ),
       ),
@@ -140,24 +146,24 @@ export async function tryItPage(/** @type {HTMLElement} */ root) {
     if (atBottom) log.scrollTop = log.scrollHeight;
     replace(
       side,
-      h('h2', null, 'Tickets from this chat'),
+      h('h2', null, t('try.tickets')),
       convo.tickets.length
-        ? convo.tickets.map((/** @type {any} */ t) =>
+        ? convo.tickets.map((/** @type {any} */ tk) =>
             h(
               'div',
-              { class: 'side-ticket', 'data-ticket': t.id },
+              { class: 'side-ticket', 'data-ticket': tk.id },
               h(
                 'div',
                 { class: 'side-head' },
-                h('a', { href: `#/tickets/${encodeURIComponent(t.id)}` }, t.id),
-                stateBadge(t.state),
+                h('a', { href: `#/tickets/${encodeURIComponent(tk.id)}` }, tk.id),
+                stateBadge(tk.state),
               ),
-              h('div', null, t.title),
-              t.pause ? pauseLine(t.pause) : null,
-              pauseButton(t, () => void poll()),
+              h('div', null, tk.title),
+              tk.pause ? pauseLine(tk.pause) : null,
+              pauseButton(tk, () => void poll()),
             ),
           )
-        : h('p', { class: 'muted' }, 'None yet.'),
+        : h('p', { class: 'muted' }, t('try.none-yet')),
     );
   };
   await poll();
@@ -170,7 +176,7 @@ export async function tryItPage(/** @type {HTMLElement} */ root) {
 /** The human_action questions of the chat's tickets, to mark the replies that ask them. @param {any[]} tickets */
 async function questionsOf(tickets) {
   const details = await Promise.all(
-    tickets.slice(0, 10).map((t) => get(`/api/tickets/${encodeURIComponent(t.id)}`).catch(() => null)),
+    tickets.slice(0, 10).map((tk) => get(`/api/tickets/${encodeURIComponent(tk.id)}`).catch(() => null)),
   );
   return new Set(
     details.flatMap((d) =>
@@ -185,8 +191,7 @@ async function questionsOf(tickets) {
  */
 function thread(items, questions, startReply) {
   const messages = items.filter((i) => i.type === 'message');
-  if (!messages.length)
-    return h('p', { class: 'muted empty' }, 'No messages yet. Say hello to the bot below.');
+  if (!messages.length) return h('p', { class: 'muted empty' }, t('try.empty'));
   const ids = new Set(messages.map((m) => m.id));
   const children = new Map();
   for (const m of messages) {
@@ -209,7 +214,7 @@ function thread(items, questions, startReply) {
           h('span', { class: 'muted small' }, ` ${when(m.at)}`),
           m.tickets.length ? h('span', { class: 'badge quiet' }, m.tickets.join(', ')) : null,
         ),
-        questions.has(m.text) ? h('div', { class: 'badge warn' }, 'Question for you') : null,
+        questions.has(m.text) ? h('div', { class: 'badge warn' }, t('try.question')) : null,
         h('div', { class: 'msg-text' }, m.text),
         h(
           'div',
@@ -217,11 +222,11 @@ function thread(items, questions, startReply) {
           reactions(m.id).map((r) =>
             h(
               'span',
-              { class: 'reaction', title: `the bot reacted: ${r.emoji}` },
-              (EMOJI[r.emoji] ?? ['', r.emoji]).join(' '),
+              { class: 'reaction', title: t('try.reacted', { emoji: r.emoji }) },
+              reactionLabel(r.emoji),
             ),
           ),
-          h('button', { type: 'button', class: 'link', onclick: () => startReply(m) }, 'Reply'),
+          h('button', { type: 'button', class: 'link', onclick: () => startReply(m) }, t('try.reply')),
         ),
       ),
       children.has(m.id) ? h('ul', { class: 'replies' }, children.get(m.id).map(one)) : null,

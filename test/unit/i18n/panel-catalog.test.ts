@@ -1,0 +1,55 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parseCatalog, placeholdersOf } from '../../../src/i18n/parse-catalog.ts';
+import { ASSETS_DIR } from '../../../src/web/panel/static-assets.ts';
+
+const catalog = (lang: string) => parseCatalog(readFileSync(join(ASSETS_DIR, 'i18n', `${lang}.md`), 'utf8'));
+const en = catalog('en');
+const zh = catalog('zh-CN');
+
+function files(dir: string, ext: string): string[] {
+  return readdirSync(dir).flatMap((f) => {
+    const p = join(dir, f);
+    return statSync(p).isDirectory() ? files(p, ext) : p.endsWith(ext) ? [p] : [];
+  });
+}
+
+/** Keys the pages build from data (`state.${state}`): each family's members, written out. */
+const BUILT_KEYS = [
+  ...['prompts', 'versions', 'policy', 'tickets', 'queues', 'try', 'setup'].map((p) => `page.${p}`),
+  ...['open', 'working', 'waiting', 'done', 'cancelled', 'blocked'].map((s) => `state.${s}`),
+  ...['message', 'button', 'api', 'breaker', 'main'].map((v) => `pause.via.${v}`),
+  ...['waiting', 'active', 'delayed', 'paused', 'failed', 'completed'].map((s) => `queues.state.${s}`),
+  ...['session', 'revisions', 'transcript', 'usage', 'last-turn'].map((c) => `ticket.col.${c}`),
+  ...['ticket', 'state', 'paused', 'from', 'requester', 'repository', 'updated'].map(
+    (c) => `tickets.col.${c}`,
+  ),
+  ...['seen', 'ok', 'done'].map((r) => `try.reaction.${r}`),
+  ...['pause', 'resume', 'paused', 'resumed', 'pause-failed', 'resume-failed'].map((k) => `ticket.${k}`),
+];
+
+describe('issue 16: the panel’s words come from one catalog per language', () => {
+  it('both catalogs parse cleanly, with the same keys and the same placeholders', () => {
+    expect(en.problems).toEqual([]);
+    expect(zh.problems).toEqual([]);
+    expect([...zh.texts.keys()].sort()).toEqual([...en.texts.keys()].sort());
+    const mismatched = [...en.texts].filter(
+      ([k, v]) => JSON.stringify(placeholdersOf(v)) !== JSON.stringify(placeholdersOf(zh.texts.get(k) ?? '')),
+    );
+    expect(mismatched).toEqual([]);
+  });
+
+  it('every key the page and its scripts name is in the catalogs', () => {
+    const used = new Set(BUILT_KEYS);
+    for (const file of files(join(ASSETS_DIR, 'js'), '.js'))
+      for (const m of readFileSync(file, 'utf8').matchAll(/\bt(?:Or)?\('([a-z0-9.-]+)'/g))
+        used.add(m[1] as string);
+    for (const m of readFileSync(join(ASSETS_DIR, 'index.html'), 'utf8').matchAll(
+      /data-i18n(?:-label)?="([^"]+)"/g,
+    ))
+      used.add(m[1] as string);
+    expect([...used].filter((k) => !en.texts.has(k))).toEqual([]);
+    expect(used.size).toBeGreaterThan(60);
+  });
+});
