@@ -60,6 +60,8 @@ export const HOST_TEXT_KEYS = [
   'status.step.close-pr',
   'status.step.resolve-review-thread',
   'status.step.attach-screenshot',
+  'language.fixed',
+  'language.auto',
 ] as const;
 
 export type HostTextKey = (typeof HOST_TEXT_KEYS)[number];

@@ -13,6 +13,7 @@ import { applyCommand } from './apply-command.ts';
 import { addCandidate } from './candidates.ts';
 import { commandOf } from './command.ts';
 import { noteFollowUp } from './follow-up-notices.ts';
+import { applyLanguageCommand, languageCommandOf } from './language-command.ts';
 import { maySteer } from './may-steer.ts';
 import { politeRefusal } from './polite-refusal.ts';
 import { resolveTickets } from './resolve-tickets.ts';
@@ -41,6 +42,11 @@ async function place(ctx: Ctx, card: TriggerCard): Promise<RouteOutcome> {
   if (card.author.type === 'self') return { kind: 'ignored', reason: 'our own event (R-A2)' };
   if (card.kind === 'card_action' && !maySteer(card, ctx.config))
     return { kind: 'ignored', reason: 'a button press by someone not allowed changes nothing (R-A5)' };
+  const language = languageCommandOf(card);
+  if (language && maySteer(card, ctx.config)) {
+    await applyLanguageCommand(ctx, card, language);
+    return { kind: 'command', command: 'language', tickets: [] };
+  }
   const matches = await resolveTickets(ctx, card);
   const standings = await standingsOf(ctx, card, [...matches.keys()]);
   // R-H5: pause, resume and answers reach only the tickets this card may steer.

@@ -7,7 +7,8 @@ export const RouteOutcomeSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('attached'), tickets: z.array(z.string()) }),
   z.object({
     kind: z.literal('command'),
-    command: z.enum(['pause', 'resume']),
+    /** `language`: a chat's language fixed or freed (issue 16), no ticket involved. */
+    command: z.enum(['pause', 'resume', 'language']),
     tickets: z.array(z.string()),
   }),
   z.object({ kind: z.literal('candidate') }),

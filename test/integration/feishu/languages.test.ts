@@ -68,4 +68,17 @@ describe('issue 16: Feishu confirmations speak the language of the request (R-D2
     );
     expect(await answerTo('/resume', 'oc_en', ack)).toBe(`Resumed ${ticket}.`);
   });
+  it('/lang zh fixes a chat to Chinese, whatever language a message is in; /lang auto frees it', async () => {
+    const { ticket, ack } = await openTicket('please fix the export button', 'oc_fixed');
+    expect(await answerTo('/lang zh', 'oc_fixed', ack)).toBe(
+      '从现在起，我在这个对话中使用中文；发送 /lang auto 可恢复按每条消息的语言回答。',
+    );
+    expect(await answerTo('/pause', 'oc_fixed', ack)).toBe(
+      `已暂停 ${ticket}；在有人说“继续”（/resume）之前，不会再有任何动作。`,
+    );
+    expect(await answerTo('@Switchyard /lang auto', 'oc_fixed', ack)).toBe(
+      'I answer each message in its own language again.',
+    );
+    expect(await answerTo('/resume', 'oc_fixed', ack)).toBe(`Resumed ${ticket}.`);
+  });
 });

@@ -8,6 +8,7 @@ import { mentionsBot } from '../../../src/channels/github/mentions.ts';
 import { namedRepos } from '../../../src/executor/workspace/repo-choice.ts';
 import { languageOfText } from '../../../src/i18n/detect-language.ts';
 import { commandOf } from '../../../src/router/command.ts';
+import { languageCommandOf } from '../../../src/router/language-command.ts';
 import { countWords } from '../../../src/router/words.ts';
 import { sanitizeUntrusted } from '../../../src/safety/sanitize-text.ts';
 
@@ -58,6 +59,7 @@ const readers: Record<string, (text: string) => unknown> = {
   reservedBlockProblems: (t) => reservedBlockProblems(t, 'f.md', 1),
   truncateClean: (t) => truncateClean(t, 4000),
   commandOf: (t) => commandOf(asCard(t)),
+  languageCommandOf: (t) => languageCommandOf(asCard(t)),
   namedRepos: (t) => namedRepos(asCard(t)),
   languageOfText,
   feishuMessageText: (t) => messageText('text', JSON.stringify({ text: t }), [], () => false),
