@@ -15,6 +15,7 @@ const BENCHES: [file: string, fn: string][] = [
   ['./hostile-text.ts', 'benchHostileText'],
   ['./load.ts', 'benchLoad'],
   ['./sandbox.ts', 'benchSandbox'],
+  ['./trajectory.ts', 'benchTrajectory'],
 ];
 
 const fmt = (n: number | undefined) =>

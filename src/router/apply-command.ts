@@ -7,7 +7,7 @@ import { hostText } from '../i18n/host-text.ts';
 import { type Lang, LIST_SEPARATOR } from '../i18n/lang.ts';
 import { enqueueEffect } from '../outbox/enqueue.ts';
 import { statusChanged } from '../status/status-hooks.ts';
-import { pauseTicket, resumeTicket } from '../tickets/pause.ts';
+import { type Lift, pauseTicket, resumeTicket } from '../tickets/pause.ts';
 import type { Attachment } from '../tickets/ticket.ts';
 import { getTicket } from '../tickets/ticket-store.ts';
 import type { Command } from './command.ts';
@@ -24,7 +24,14 @@ export async function applyCommand(
 ): Promise<void> {
   const changed: string[] = [];
   for (const id of ticketIds) {
-    const ok = command === 'pause' ? await pauseTicketBy(ctx, id, card) : await resumeTicketAndWake(ctx, id);
+    const ok =
+      command === 'pause'
+        ? await pauseTicketBy(ctx, id, card)
+        : await resumeTicketAndWake(ctx, id, {
+            by: card.author.name ?? card.author.id,
+            at: ctx.now(),
+            via: card.kind === 'card_action' ? 'button' : 'message',
+          });
     if (ok) changed.push(id);
     if (ok) await statusChanged(ctx, id);
     const note: Attachment = { cardId: card.id, why: `${command} command`, at: ctx.now() };
@@ -45,8 +52,8 @@ function pauseTicketBy(ctx: Ctx, ticketId: string, card: TriggerCard): Promise<b
 }
 
 /** Resumes and, when cards waited in the inbox meanwhile, starts the turn they need. */
-export async function resumeTicketAndWake(ctx: Ctx, ticketId: string): Promise<boolean> {
-  const ok = await resumeTicket(ctx, ticketId);
+export async function resumeTicketAndWake(ctx: Ctx, ticketId: string, lift?: Lift): Promise<boolean> {
+  const ok = await resumeTicket(ctx, ticketId, lift);
   if (ok && (await ctx.redis.llen(ctx.keys.ticketInbox(ticketId))) > 0) await scheduleTurn(ctx, ticketId);
   return ok;
 }

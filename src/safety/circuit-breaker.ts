@@ -67,7 +67,12 @@ async function trip(
   now: number,
 ): Promise<void> {
   // Only the first trip (or a person's earlier pause) holds the ticket: asked once.
-  const paused = await pauseTicket(ctx, ticketId, { by: 'circuit breaker', at: now, via: 'breaker' });
+  const paused = await pauseTicket(
+    ctx,
+    ticketId,
+    { by: 'circuit breaker', at: now, via: 'breaker' },
+    `over ${limit} ${what === 'messages' ? 'messages' : 'model requests'} an hour`,
+  );
   if (!paused) return;
   await ctx.redis.set(ctx.keys.breakerTrip(ticketId), String(now), 'PX', 2 * HOUR_MS);
   ctx.metrics.errors.inc({ where: 'circuit_breaker' });

@@ -18,6 +18,7 @@ export async function modelStep(run: TurnRun): Promise<StepResult> {
   if (!verdict.go) return outcome(run, { kind: 'stopped', reason: verdict.reason, before: 'model_request' });
 
   const prompt = await run.hooks.systemPrompt();
+  const started = performance.now();
   // R-H2: the transcript as the model sees it, compacted first when it nears the window.
   const attempt = await requestInWindow(run, prompt.text, {
     ...(run.signal ? { signal: run.signal } : {}),
@@ -40,7 +41,21 @@ export async function modelStep(run: TurnRun): Promise<StepResult> {
   countTokens(run.metrics, run.sessionKind, run.model.model, usage);
   run.turn.modelRequests += 1;
   run.turn.tokens += usage.promptTokens + usage.completionTokens;
-  await run.store.appendStep(run.sessionId, [message], run.turn, prompt.revision, usage);
+  // Issue 17: the request's latency (retries and compaction included) and cost, for the trajectory.
+  const ms = Math.round(performance.now() - started);
+  await run.store.appendStep(run.sessionId, [message], run.turn, {
+    revision: prompt.revision,
+    usage,
+    step: {
+      kind: 'model',
+      at: run.now(),
+      index: run.messages.length,
+      ms,
+      model: run.model.model,
+      revision: prompt.revision,
+      usage,
+    },
+  });
   run.messages.push(message);
   if (!message.tool_calls?.length) return outcome(run, { kind: 'ended', text: message.content });
   return goOn;

@@ -45,7 +45,9 @@ export async function openTurn(
     t.messages.push(message);
   }
   const turn = newTurnState(turnId, now);
-  await store.appendStep(sessionId, input, turn);
+  await store.appendStep(sessionId, input, turn, {
+    step: { kind: 'turn', at: now, index: t.messages.length, turnId },
+  });
   t.messages.push(...input);
   return { resumed: false, turn };
 }

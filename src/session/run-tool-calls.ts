@@ -16,6 +16,7 @@ export async function runToolCalls(run: TurnRun): Promise<StepResult> {
   for (const call of calls) {
     const key = callKey(assistantIndex, call.id);
     let result = run.results.get(key);
+    const started = performance.now();
     if (!result) {
       const tripped = wallTimeLimit(run.turn, run.limits, run.now());
       if (tripped) return outcome(run, { kind: 'limit', ...tripped });
@@ -23,7 +24,7 @@ export async function runToolCalls(run: TurnRun): Promise<StepResult> {
       if (!verdict.go) return outcome(run, { kind: 'stopped', reason: verdict.reason, before: 'tool_call' });
       result = await runOne(run, call, key);
     }
-    await record(run, key, call, result);
+    await record(run, key, call, result, Math.round(performance.now() - started));
   }
   return goOn;
 }
@@ -43,9 +44,17 @@ async function runOne(run: TurnRun, call: ToolCall, key: string): Promise<ToolRe
   return result;
 }
 
-async function record(run: TurnRun, key: string, call: ToolCall, result: ToolResult): Promise<void> {
+async function record(
+  run: TurnRun,
+  key: string,
+  call: ToolCall,
+  result: ToolResult,
+  ms: number,
+): Promise<void> {
   const message: ChatMessage = { role: 'tool', tool_call_id: call.id, content: toolResultText(result) };
-  await run.store.recordToolResult(run.sessionId, key, result, message);
+  // Issue 17: when the call ran and for how long, beside its result.
+  const step = { kind: 'tool', at: run.now(), index: run.messages.length, ms, key } as const;
+  await run.store.recordToolResult(run.sessionId, key, result, message, step);
   run.results.set(key, result);
   run.messages.push(message);
 }

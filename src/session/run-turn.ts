@@ -3,6 +3,7 @@ import { modelStep } from './model-step.ts';
 import { openTurn } from './open-turn.ts';
 import { defaultRetryPolicy } from './retry-policy.ts';
 import { runToolCalls } from './run-tool-calls.ts';
+import { endRecord } from './step-end.ts';
 import { toFunctionTools } from './tool-schema.ts';
 import { createTranscriptStore } from './transcript-store.ts';
 import { defaultTurnLimits } from './turn-limits.ts';
@@ -74,7 +75,7 @@ async function loop(run: TurnRun): Promise<TurnOutcome> {
 async function finish(run: TurnRun, outcome: TurnOutcome): Promise<TurnOutcome> {
   run.turn.status = outcome.kind;
   run.turn.outcome = outcome;
-  await run.store.saveTurn(run.sessionId, run.turn);
+  await run.store.saveTurn(run.sessionId, run.turn, endRecord(run, outcome));
   run.log?.info({ outcome: outcome.kind, ...outcome.usage }, 'turn finished');
   return outcome;
 }

@@ -6,8 +6,16 @@ import type { ChatMessage } from './chat-message.ts';
 import { type ContextState, ContextStateSchema, freshContext } from './context/context-state.ts';
 import type { ModelUsage } from './model-reply.ts';
 import { noUsage, type SessionUsage, USAGE_FIELDS, USAGE_KEYS } from './session-usage.ts';
+import { addStepRecord, type StepRecord } from './step-log.ts';
 import type { ToolResult } from './tool.ts';
 import type { TurnState } from './turn-state.ts';
+
+/** What a step stores besides its messages (R-F3 revision, issue 12 usage, issue 17 step record). */
+export interface StepExtras {
+  revision?: number | undefined;
+  usage?: ModelUsage | undefined;
+  step?: StepRecord | undefined;
+}
 
 /** A session's conversation as stored: messages, completed steps, the turn, tool results by key. */
 export interface Transcript {
@@ -50,43 +58,50 @@ export function createTranscriptStore(redis: Redis, keys: Keys) {
 
   /**
    * Appends messages and saves the turn's state as one step; `revision`, when given, is the prompt
-   * settings revision the step's model request used (R-F3), and `usage` what that request cost,
-   * added to the session's totals (issue 12: cache hits per session) — all in the same round trip,
-   * so a resumed turn never counts a request twice.
+   * settings revision the step's model request used (R-F3), `usage` what that request cost,
+   * added to the session's totals (issue 12: cache hits per session), and `step` its record for
+   * the trajectory (issue 17) — all in the same round trip, so a resumed turn never counts a
+   * request twice.
    */
   async function appendStep(
     sessionId: string,
     messages: readonly ChatMessage[],
     turn: TurnState,
-    revision?: number,
-    usage?: ModelUsage,
+    extras: StepExtras = {},
   ): Promise<void> {
+    const { revision, usage, step } = extras;
     const m = redis.multi();
     if (messages.length) m.rpush(list(sessionId), ...messages.map((x) => JSON.stringify(x)));
     m.hset(meta(sessionId), 'turn', JSON.stringify(turn));
     m.hincrby(meta(sessionId), 'step', 1);
     if (revision !== undefined) m.zadd(keys.sessionRevisions(sessionId), 'NX', revision, String(revision));
     if (usage) addUsage(m, meta(sessionId), usage);
+    if (step) addStepRecord(m, keys, sessionId, step);
     await m.exec();
   }
 
-  /** Records a tool call's result and appends its tool message as one step. */
+  /** Records a tool call's result and appends its tool message as one step, with its record. */
   async function recordToolResult(
     sessionId: string,
     callKey: string,
     result: ToolResult,
     message: ChatMessage,
+    step?: StepRecord,
   ): Promise<void> {
-    await redis
+    const m = redis
       .multi()
       .hset(meta(sessionId), `result:${callKey}`, JSON.stringify(result))
       .rpush(list(sessionId), JSON.stringify(message))
-      .hincrby(meta(sessionId), 'step', 1)
-      .exec();
+      .hincrby(meta(sessionId), 'step', 1);
+    if (step) addStepRecord(m, keys, sessionId, step);
+    await m.exec();
   }
 
-  async function saveTurn(sessionId: string, turn: TurnState): Promise<void> {
-    await redis.hset(meta(sessionId), 'turn', JSON.stringify(turn));
+  /** Saves the turn's state; `step` records how it ended (issue 17). */
+  async function saveTurn(sessionId: string, turn: TurnState, step?: StepRecord): Promise<void> {
+    const m = redis.multi().hset(meta(sessionId), 'turn', JSON.stringify(turn));
+    if (step) addStepRecord(m, keys, sessionId, step);
+    await m.exec();
   }
 
   /**
@@ -100,11 +115,13 @@ export function createTranscriptStore(redis: Redis, keys: Keys) {
     context: ContextState,
     turn: TurnState,
     usage?: ModelUsage,
+    step?: StepRecord,
   ): Promise<void> {
     const m = redis.multi();
     m.hset(meta(sessionId), 'context', JSON.stringify(context));
     m.hset(meta(sessionId), 'turn', JSON.stringify(turn));
     if (usage) addUsage(m, meta(sessionId), usage);
+    if (step) addStepRecord(m, keys, sessionId, step);
     await m.exec();
   }
 
@@ -157,4 +174,9 @@ export async function transcriptOverview(
     length,
     context: state?.ok ? state.value : null,
   };
+}
+
+/** A session's transcript, for readers that are not running it (the panel's trajectory, issue 17). */
+export function readTranscript(ctx: { redis: Redis; keys: Keys }, sessionId: string): Promise<Transcript> {
+  return createTranscriptStore(ctx.redis, ctx.keys).load(sessionId);
 }

@@ -90,6 +90,8 @@ export function createKeys(prefix: string) {
     /** Cards of a turn that are noted, not worked (an automated reviewer past its three rounds, R-C7). */
     turnNoted: (turnId: string) => k('turn', turnId, 'noted'),
     pause: (ticketId: string) => k('pause', ticketId),
+    /** Every pause and resume of a ticket, oldest first: JSON `{ kind, at, by, via }` (issue 17 trajectory). */
+    pauseLog: (ticketId: string) => k('ticket', ticketId, 'pause-log'),
     /** The live status of a ticket (issue 9): hash of JSON fields — step, question, answer, usage. */
     ticketStatus: (id: string) => k('ticket', id, 'status'),
     /** The ticket's one status message: hash — its outbox key, channel, posted time, pending edit. */
@@ -117,6 +119,8 @@ export function createKeys(prefix: string) {
     /** Hash beside the transcript: step counter, the current turn's state, `result:…` per tool call. */
     transcriptMeta: (sessionId: string) => k('session', sessionId, 'transcript', 'meta'),
     sessionRevisions: (sessionId: string) => k('session', sessionId, 'revisions'),
+    /** What the transcript does not hold, one JSON record a step: latency, usage, compactions, ends (issue 17). */
+    sessionSteps: (sessionId: string) => k('session', sessionId, 'steps'),
     budget: (ticketId: string, window: string) => k('budget', ticketId, window),
 
     // prompt settings and policy (R-F1)

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Ctx } from '../context.ts';
-import { parseRecord } from '../store/parse-record.ts';
+import { parseRecord, readRecord } from '../store/parse-record.ts';
 import type { Pause } from './ticket.ts';
 
 type PauseCtx = Pick<Ctx, 'redis' | 'keys'>;
@@ -13,18 +13,76 @@ const PauseSchema = z.object({
   via: z.enum(['message', 'button', 'api', 'breaker', 'main']),
 });
 
+/** One pause or resume of a ticket, as its trajectory shows it (issue 17). */
+const PauseEventSchema = z.object({
+  kind: z.enum(['pause', 'resume']),
+  at: z.number(),
+  by: z.string(),
+  via: z.string(),
+  detail: z.string().optional(),
+});
+export type PauseEvent = z.infer<typeof PauseEventSchema>;
+
+/** Who lifted a pause and how; `via` as for a pause, `api` for the admin API. */
+export interface Lift {
+  by: string;
+  at: number;
+  via: Pause['via'];
+}
+
+/** Sets the pause unless one holds, and logs it only then: both or neither. */
+const PAUSE = `
+if redis.call('SET', KEYS[1], ARGV[1], 'NX') then
+  redis.call('RPUSH', KEYS[2], ARGV[2])
+  return 1
+end
+return 0
+`;
+
+/** Lifts the pause and logs who did, only when there was one. */
+const RESUME = `
+if redis.call('DEL', KEYS[1]) == 1 then
+  if ARGV[1] ~= '' then redis.call('RPUSH', KEYS[2], ARGV[1]) end
+  return 1
+end
+return 0
+`;
+
 /**
  * R-D2: a person's pause is a key with no expiry. It survives every restart and is removed only
  * by `resumeTicket`, which only a person's `/resume` or the API reaches. Returns false when the
- * ticket was already paused (the first pause's author and time are kept).
+ * ticket was already paused (the first pause's author and time are kept). `detail` says more in
+ * the ticket's pause log (the breaker's limit).
  */
-export async function pauseTicket(ctx: PauseCtx, ticketId: string, pause: Pause): Promise<boolean> {
-  return (await ctx.redis.set(ctx.keys.pause(ticketId), JSON.stringify(pause), 'NX')) === 'OK';
+export async function pauseTicket(
+  ctx: PauseCtx,
+  ticketId: string,
+  pause: Pause,
+  detail?: string,
+): Promise<boolean> {
+  const event: PauseEvent = { kind: 'pause', at: pause.at, by: pause.by, via: pause.via };
+  if (detail) event.detail = detail;
+  const keys = [ctx.keys.pause(ticketId), ctx.keys.pauseLog(ticketId)];
+  const args = [JSON.stringify(pause), JSON.stringify(event)];
+  return (await ctx.redis.eval(PAUSE, 2, ...keys, ...args)) === 1;
 }
 
-/** Lifts a pause; false when the ticket was not paused. */
-export async function resumeTicket(ctx: PauseCtx, ticketId: string): Promise<boolean> {
-  return (await ctx.redis.del(ctx.keys.pause(ticketId))) === 1;
+/** Lifts a pause, logging who lifted it when told; false when the ticket was not paused. */
+export async function resumeTicket(ctx: PauseCtx, ticketId: string, lift?: Lift): Promise<boolean> {
+  const event = lift ? JSON.stringify({ kind: 'resume', ...lift } satisfies PauseEvent) : '';
+  const keys = [ctx.keys.pause(ticketId), ctx.keys.pauseLog(ticketId)];
+  return (await ctx.redis.eval(RESUME, 2, ...keys, event)) === 1;
+}
+
+/** Every pause and resume of a ticket, oldest first; an invalid entry is logged and skipped. */
+export async function pauseLog(ctx: PauseCtx & Pick<Ctx, 'log'>, ticketId: string): Promise<PauseEvent[]> {
+  const key = ctx.keys.pauseLog(ticketId);
+  const out: PauseEvent[] = [];
+  for (const raw of await ctx.redis.lrange(key, 0, -1)) {
+    const read = readRecord(ctx, PauseEventSchema, raw, key);
+    if (read.ok) out.push(read.value);
+  }
+  return out;
 }
 
 /** A ticket's pause, or undefined; a stored pause that fails its schema throws `StoredRecordError`. */

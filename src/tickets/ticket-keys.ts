@@ -31,10 +31,12 @@ export function ticketOwnKeys(keys: Keys, id: string): string[] {
     keys.outboxByTicket(id),
     keys.pause(id),
     keys.turnSeq(id),
+    keys.pauseLog(id),
     keys.session(session),
     keys.transcript(session),
     keys.transcriptMeta(session),
     keys.sessionRevisions(session),
+    keys.sessionSteps(session),
   ];
 }
 

@@ -96,7 +96,14 @@ async function summarise(
 
 async function save(run: TurnRun, next: ContextState, usage: ModelUsage | undefined): Promise<void> {
   const before = run.context.state;
-  await run.store.saveContext(run.sessionId, next, run.turn, usage);
+  await run.store.saveContext(run.sessionId, next, run.turn, usage, {
+    kind: 'compaction',
+    at: run.now(),
+    index: run.messages.length,
+    compactions: next.compactions,
+    summarisedBefore: next.summarisedBefore,
+    elidedBefore: next.elidedBefore,
+  });
   run.context.state = next;
   run.log?.info(
     {

@@ -31,7 +31,7 @@ export function ticketPauseRoutes(ctx: Ctx): ApiRoutes {
     api.post('/tickets/:id/resume', async (c) => {
       const id = c.req.param('id');
       await mustExist(ctx, id);
-      const changed = await resumeTicketAndWake(ctx, id);
+      const changed = await resumeTicketAndWake(ctx, id, { by: whoOf(c), at: ctx.now(), via: 'api' });
       if (changed) await statusChanged(ctx, id);
       ctx.log.info({ ticketId: id, by: whoOf(c), changed }, 'ticket resumed via API');
       return c.json({ id, paused: false, changed, pause: null });

@@ -3,14 +3,18 @@ import type { Ctx } from '../../context.ts';
 import { HttpError } from '../../errors/http-error.ts';
 import { getStatus } from '../../status/get-status.ts';
 import { renderStatusMarkdown } from '../../status/render-status-markdown.ts';
-import { listTickets } from '../../tickets/ticket-store.ts';
+import { getTicket, listTickets } from '../../tickets/ticket-store.ts';
 import type { ApiRoutes } from '../app.ts';
 import { ticketDetail } from './ticket-detail.ts';
 import { pausesOf, summarize } from './ticket-summary.ts';
+import { ticketTrajectory } from './ticket-trajectory.ts';
 
 const MAX_LIMIT = 500;
 
-/** `GET /api/tickets` (newest first, `?limit=` up to 500) and `GET /api/tickets/:id`. */
+/**
+ * `GET /api/tickets` (newest first, `?limit=` up to 500), `GET /api/tickets/:id` and
+ * `GET /api/tickets/:id/trajectory` (issue 17: every step, in order).
+ */
 export function ticketsRoutes(ctx: Ctx): ApiRoutes {
   return (api: Hono) => {
     api.get('/tickets', async (c) => {
@@ -31,6 +35,13 @@ export function ticketsRoutes(ctx: Ctx): ApiRoutes {
       // The same Markdown the GitHub comment and local chat show, so the panel matches the card.
       const statusText = status ? renderStatusMarkdown(status) : null;
       return c.json({ ...detail, status, statusText });
+    });
+
+    api.get('/tickets/:id/trajectory', async (c) => {
+      const id = c.req.param('id');
+      const ticket = await getTicket(ctx, id);
+      if (!ticket) throw new HttpError(404, 'not_found', `no ticket ${id}`);
+      return c.json({ id, state: ticket.state, steps: await ticketTrajectory(ctx, id) });
     });
   };
 }

@@ -36,6 +36,7 @@ const ROUTES: { method: string; path: string; fields?: string[] }[] = [
   { method: 'PUT', path: '/api/policy', fields: ['baseRevision', 'mode', 'rules'] },
   { method: 'GET', path: '/api/tickets' },
   { method: 'GET', path: '/api/tickets/:id' },
+  { method: 'GET', path: '/api/tickets/:id/trajectory' },
   { method: 'POST', path: '/api/tickets/:id/pause' },
   { method: 'POST', path: '/api/tickets/:id/resume' },
   { method: 'GET', path: '/api/cards/:id/text' },

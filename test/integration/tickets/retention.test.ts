@@ -19,6 +19,8 @@ async function ticketWithData(ctx: Ctx, text: string) {
   const cardId = await send(ctx, localMessage(text));
   const ticket = await createTicket(ctx, (await loadCard(ctx, cardId))!, { why: 'explicit request' });
   await ctx.redis.rpush(ctx.keys.transcript(`exec-${ticket.id}`), '{"role":"user"}');
+  await ctx.redis.rpush(ctx.keys.sessionSteps(`exec-${ticket.id}`), '{"kind":"turn"}');
+  await ctx.redis.rpush(ctx.keys.pauseLog(ticket.id), '{"kind":"pause"}');
   await ctx.redis.rpush(ctx.keys.ticketReports(ticket.id), '{"status":"working"}');
   await addTicketRefs(ctx, ticket.id, [
     refKey({ type: 'pr', repo: 'acme/web', number: ticket.createdAt % 1000 }),
@@ -59,6 +61,9 @@ describe('retention of closed tickets, their transcripts and cards', () => {
     for (const key of [
       ctx.keys.ticket(t.id),
       ctx.keys.transcript(`exec-${t.id}`),
+      // Issue 17: the trajectory's step records and pause log go with the transcript.
+      ctx.keys.sessionSteps(`exec-${t.id}`),
+      ctx.keys.pauseLog(t.id),
       ctx.keys.ticketReports(t.id),
       ctx.keys.ticketCards(t.id),
       ctx.keys.card(t.cardId),

@@ -11,6 +11,8 @@ import { commandOf } from '../../../src/router/command.ts';
 import { languageCommandOf } from '../../../src/router/language-command.ts';
 import { countWords } from '../../../src/router/words.ts';
 import { sanitizeUntrusted } from '../../../src/safety/sanitize-text.ts';
+import { exitCodeOf } from '../../../src/session/trajectory/call-summary.ts';
+import { excerpt } from '../../../src/session/trajectory/excerpt.ts';
 
 const N = 65_000;
 
@@ -62,6 +64,8 @@ const readers: Record<string, (text: string) => unknown> = {
   languageCommandOf: (t) => languageCommandOf(asCard(t)),
   namedRepos: (t) => namedRepos(asCard(t)),
   languageOfText,
+  exitCodeOf,
+  excerpt,
   feishuMessageText: (t) => messageText('text', JSON.stringify({ text: t }), [], () => false),
 };
 

@@ -2,6 +2,7 @@ import { get } from '../api.js';
 import { h, replace, when } from '../dom.js';
 import { t } from '../i18n.js';
 import { facts, pauseButton, pauseLine, stateBadge } from './ticket-bits.js';
+import { trajectorySection } from './trajectory-view.js';
 
 /**
  * One ticket: state, pause (who and when), threads, PRs, the cards in order with why each
@@ -106,6 +107,7 @@ export async function ticketDetailView(root, id) {
           )
         : none(),
     ),
+    trajectorySection(t.id),
     block(
       t('ticket.sessions'),
       tk.usage
@@ -153,7 +155,7 @@ export async function ticketDetailView(root, id) {
             tk.outbox.map((/** @type {any} */ o) =>
               h(
                 'li',
-                null,
+                { 'data-outbox': o.key },
                 h('code', null, o.key),
                 ' ',
                 o.sent

@@ -1,0 +1,139 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { executorFlow, startWorld, type World } from '../../integration/executor/harness.ts';
+import { localMessage, send, ticketOpenedBy } from '../../integration/routing/helpers.ts';
+import { waitFor } from '../../kit/app.ts';
+import { toolCalls } from '../../kit/fake-llm.ts';
+import { roleOf } from '../../kit/scripted-model.ts';
+import { api, TOKEN } from './api.ts';
+import { ARTIFACTS, launchChromium, signIn } from './browser.ts';
+
+/**
+ * Issue 17: a ticket driven through the fakes — a refused call, the acknowledgement, a read, an
+ * edit, a command, a commit, a PR, a report, then a pause and a resume — shows each step in its
+ * trajectory, in order, with the refusal marked, both in the API and on the panel's ticket page.
+ */
+describe('issue 17: the ticket trajectory', () => {
+  let w: World;
+  let browser: Browser;
+  let page: Page;
+  const errors: string[] = [];
+  beforeAll(async () => {
+    browser = await launchChromium();
+    w = await startWorld({ ADMIN_TOKEN: TOKEN });
+    const context = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
+    context.setDefaultTimeout(15_000);
+    page = await context.newPage();
+    page.on('pageerror', (err) => errors.push(err.message));
+    await signIn(page, w.app.url, TOKEN);
+  }, 60_000);
+  afterAll(async () => {
+    await browser?.close();
+    await w?.close();
+    expect(errors).toEqual([]);
+  });
+
+  it('issue 17, R-C2, R-D2: every step in order — model requests with usage and latency, tools with summaries, the refusal marked, pause and resume', async () => {
+    const flow = executorFlow(w.llm, [
+      () => toolCalls(['list_files', {}]),
+      (_r, card) =>
+        toolCalls(['reply', { to: card, text: `I will make the login redirect fall back to / (${card}).` }]),
+      () => toolCalls(['read_file', { path: 'src/login.ts' }]),
+      () => toolCalls(['edit_file', { path: 'src/login.ts', old: '=> u;', new: '=> u || "/";' }]),
+      () => toolCalls(['run_command', { command: 'grep -c "||" src/login.ts' }]),
+      () => toolCalls(['commit_and_push', { message: 'Fall back to / after login' }]),
+      () => toolCalls(['open_pr', { title: 'Fall back to / after login', body: 'Falls back to /.' }]),
+      () => toolCalls(['report', { status: 'working', summary: 'Draft PR open.' }]),
+    ]);
+    const card = await send(w.app.ctx, localMessage('Please make the login redirect fall back to /'));
+    await flow.done();
+    const id = await ticketOpenedBy(w.app.ctx, card);
+    await waitFor(async () => {
+      const steps = (await api(w.app, 'GET', `/tickets/${id}/trajectory`)).body.steps;
+      return steps.some((s: { kind: string }) => s.kind === 'end');
+    }, 'the turn’s end');
+    // Paused from the page (as ada), resumed through the API with the bearer token (as admin).
+    await page.goto(`${w.app.url}/panel/#/tickets/${id}`);
+    await page.getByRole('button', { name: `Pause ${id}` }).click();
+    await page.getByRole('button', { name: `Resume ${id}` }).waitFor();
+    expect((await api(w.app, 'POST', `/tickets/${id}/resume`)).status).toBe(200);
+
+    const { steps } = (await api(w.app, 'GET', `/tickets/${id}/trajectory`)).body;
+    const names = steps.map((s: { kind: string; name?: string }) => (s.kind === 'tool' ? s.name : s.kind));
+    expect(names).toEqual([
+      'turn',
+      'model',
+      'list_files',
+      'model',
+      'reply',
+      'model',
+      'read_file',
+      'model',
+      'edit_file',
+      'model',
+      'run_command',
+      'model',
+      'commit_and_push',
+      'model',
+      'open_pr',
+      'model',
+      'report',
+      'model',
+      'end',
+      'pause',
+      'resume',
+    ]);
+    const tool = (name: string) => steps.find((s: { name?: string }) => s.name === name);
+    expect(tool('list_files')).toMatchObject({
+      ok: false,
+      result: { head: expect.stringContaining('refused') },
+    });
+    expect(tool('reply')).toMatchObject({
+      ok: true,
+      message: { to: card },
+      sent: { id: expect.any(String) },
+    });
+    expect(tool('edit_file')).toMatchObject({ ok: true, files: ['src/login.ts'] });
+    expect(tool('run_command')).toMatchObject({
+      ok: true,
+      exitCode: 0,
+      args: { head: 'grep -c "||" src/login.ts' },
+    });
+    const model = steps.find((s: { kind: string }) => s.kind === 'model');
+    const request = w.llm.requests.find(
+      (q) => roleOf(q) === 'executor' && JSON.stringify(q.messages).includes(card),
+    );
+    expect(model).toMatchObject({ model: 'deepseek-flash', ms: expect.any(Number) });
+    expect(model.usage.promptTokens).toBe(request?.usage?.prompt_tokens);
+    expect(steps.at(-2)).toMatchObject({ kind: 'pause', by: 'ada', via: 'api' });
+    expect(steps.at(-1)).toMatchObject({ kind: 'resume', by: 'admin', via: 'api' });
+
+    await page.reload();
+    const items = page.locator('ol.trajectory > li');
+    await waitFor(async () => (await items.count()) === steps.length, 'the trajectory on the page');
+    const kinds = await items.evaluateAll((els) =>
+      els.map((e) => e.getAttribute('data-tool') ?? e.getAttribute('data-kind')),
+    );
+    expect(kinds).toEqual(names);
+    const refused = page.locator('li[data-refused="true"]');
+    await expect(refused.count()).resolves.toBe(1);
+    await refused.getByText('list_files refused').waitFor();
+    await page.locator('li[data-tool="run_command"] .badge', { hasText: 'exit 0' }).waitFor();
+    // A long output folds: the read file opens on a click.
+    const read = page.locator('li[data-tool="read_file"] details');
+    await read.locator('summary').click();
+    await read.locator('pre', { hasText: 'export const next' }).waitFor();
+    mkdirSync(ARTIFACTS, { recursive: true });
+    // The sticky top bar would cover the section's heading in an element screenshot.
+    await page.evaluate(() => {
+      for (const el of document.querySelectorAll<HTMLElement>('.topbar')) el.style.position = 'static';
+    });
+    await page.locator('[data-trajectory]').screenshot({ path: join(ARTIFACTS, '11-trajectory.png') });
+  });
+
+  it('issue 17: the trajectory of an unknown ticket is a 404', async () => {
+    expect((await api(w.app, 'GET', '/tickets/T999999/trajectory')).status).toBe(404);
+  });
+});
