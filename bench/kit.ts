@@ -1,12 +1,12 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { serve } from '@hono/node-server';
-import type { Redis } from 'ioredis';
+import type { RedisConnection } from '../src/store/redis.ts';
 
 type AnyServer = Server | ReturnType<typeof serve>;
 
 /** Deletes every key of a bench run's prefix. */
-export async function deletePrefix(redis: Redis, prefix: string): Promise<void> {
+export async function deletePrefix(redis: RedisConnection, prefix: string): Promise<void> {
   let cursor = '0';
   do {
     const [next, found] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { channelChats, channelUsers } from './safety/channel-entries.ts';
 import { defaultContextTokens } from './session/context/context-window.ts';
+import { parseRedisUrl, RedisUrlError } from './store/redis-url.ts';
 
 const flag = (dflt: boolean) =>
   z
@@ -16,6 +17,24 @@ const contextTokens = z.coerce
   .optional();
 
 const url = (dflt: string) => z.url().default(dflt);
+
+/** `REDIS_URL` must parse as one Redis, a Cluster or a Sentinel group (issue 19). */
+function redisUrlIssues(value: string, ctx: z.RefinementCtx): void {
+  try {
+    parseRedisUrl(value);
+  } catch (err) {
+    if (!(err instanceof RedisUrlError)) throw err;
+    ctx.addIssue({ code: 'custom', message: err.message });
+  }
+}
+
+const isClusterUrl = (value: string): boolean => {
+  try {
+    return parseRedisUrl(value).kind === 'cluster';
+  } catch {
+    return false;
+  }
+};
 
 /** The model contracts the product speaks (R-H1). */
 export const LLM_PROVIDERS = ['deepseek', 'openai', 'compatible', 'anthropic'] as const;
@@ -61,13 +80,15 @@ export const EnvSchema = z
     /** Issue 16: a `ROLE=worker` process serves /healthz and /readyz here; unset, it opens no port. */
     HEALTH_PORT: z.coerce.number().int().min(0).max(65535).optional(),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-    REDIS_URL: z
-      .string()
-      .regex(/^rediss?:\/\//, 'must start with redis:// or rediss://')
-      .default('redis://127.0.0.1:6379'),
+    /** One Redis, a Cluster (`redis+cluster://`, or a list of nodes) or Sentinel (`redis+sentinel://`): src/store/redis-url.ts. */
+    REDIS_URL: z.string().superRefine(redisUrlIssues).default('redis://127.0.0.1:6379'),
+    /** Every key and queue starts with it; `{sy}` (a hash tag) keeps them in one Redis Cluster slot. */
     KEY_PREFIX: z
       .string()
-      .regex(/^[\w-]+$/, 'letters, digits, _ and - only')
+      .regex(
+        /^(\{[\w-]+\}|[\w-])[\w-]*$/,
+        'letters, digits, _ and - only, optionally starting with one hash tag such as {sy}',
+      )
       .default('sy'),
     // Issue 14: the token guards every setting and signs panel sessions; a short one is guessable.
     ADMIN_TOKEN: z
@@ -169,6 +190,14 @@ export const EnvSchema = z
     STARTUP_DOCTOR: z.enum(['full', 'quick', 'off'], { message: 'full, quick or off' }).default('quick'),
   })
   .superRefine((env, ctx) => {
+    // Issue 19: a multi-key script or MULTI on Redis Cluster needs all its keys in one slot.
+    if (isClusterUrl(env.REDIS_URL) && !env.KEY_PREFIX.startsWith('{')) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['KEY_PREFIX'],
+        message: `must start with a hash tag on Redis Cluster, e.g. {${env.KEY_PREFIX}}, so every key and queue of the deployment shares one slot`,
+      });
+    }
     // Issue 14: over HTTP, without the key anyone could post unsigned events. The long connection
     // (issue 16) is authenticated by the app secret when it opens, and needs no key.
     const mode = eventModeOf(env);

@@ -1,8 +1,8 @@
-import type { Redis } from 'ioredis';
 import type { Config } from './config.ts';
 import type { Logger } from './logger.ts';
 import type { Keys } from './store/keys.ts';
 import type { Queues } from './store/queues.ts';
+import type { RedisConnection } from './store/redis.ts';
 import type { Metrics } from './web/metrics.ts';
 
 /**
@@ -11,7 +11,7 @@ import type { Metrics } from './web/metrics.ts';
  */
 export interface Ctx {
   config: Config;
-  redis: Redis;
+  redis: RedisConnection;
   keys: Keys;
   queues: Queues;
   metrics: Metrics;

@@ -1,3 +1,5 @@
+import { redisPasswordOf } from './store/redis-url.ts';
+
 /**
  * What a log line may never carry (issue 14 "secrets hygiene"): credentials by key name at any
  * depth, the request configuration SDK errors drag along (axios `config` in the Lark SDK,
@@ -85,8 +87,7 @@ export function secretValuesOf(config: Record<string, unknown>): string[] {
   const values = Object.entries(config)
     .filter(([name, v]) => SECRET_VARIABLE.test(name) && typeof v === 'string')
     .map(([, v]) => v as string);
-  const redisUrl =
-    typeof config.REDIS_URL === 'string' && URL.canParse(config.REDIS_URL) ? new URL(config.REDIS_URL) : null;
-  if (redisUrl?.password) values.push(decodeURIComponent(redisUrl.password));
+  const redisPassword = typeof config.REDIS_URL === 'string' ? redisPasswordOf(config.REDIS_URL) : undefined;
+  if (redisPassword) values.push(redisPassword);
   return values;
 }

@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisConnection } from '../store/redis.ts';
 import { type Finding, ok, problem } from './finding.ts';
 
 const CHECK = 'redis';
@@ -24,7 +24,7 @@ export function versionAtLeast(version: string, min: [number, number]): boolean 
  * an evicted or lost key is a lost ticket, transcript or idempotency record. Read from `INFO`
  * (managed services often disable `CONFIG`), with `CONFIG GET save` for RDB where it answers.
  */
-export async function checkRedis(redis: Redis): Promise<Finding[]> {
+export async function checkRedis(redis: RedisConnection): Promise<Finding[]> {
   let info: Map<string, string>;
   try {
     info = parseInfo(await redis.info());
@@ -33,7 +33,7 @@ export async function checkRedis(redis: Redis): Promise<Finding[]> {
       problem(
         CHECK,
         `no answer: ${(err as Error).message}`,
-        'start Redis or set REDIS_URL to one that answers',
+        'start RedisConnection or set REDIS_URL to one that answers',
       ),
     ];
   }
@@ -44,7 +44,7 @@ export async function checkRedis(redis: Redis): Promise<Finding[]> {
       problem(
         CHECK,
         `version ${version} is older than 6.2`,
-        'upgrade Redis to 6.2 or newer (BullMQ and our scripts need it)',
+        'upgrade RedisConnection to 6.2 or newer (BullMQ and our scripts need it)',
       ),
     );
   const policy = info.get('maxmemory_policy') ?? (await configValue(redis, 'maxmemory-policy'));
@@ -52,7 +52,7 @@ export async function checkRedis(redis: Redis): Promise<Finding[]> {
     out.push(
       problem(
         CHECK,
-        `maxmemory-policy is ${policy ?? 'unknown'}: Redis may evict tickets, transcripts and queue jobs`,
+        `maxmemory-policy is ${policy ?? 'unknown'}: RedisConnection may evict tickets, transcripts and queue jobs`,
         'set maxmemory-policy noeviction (redis.conf, or CONFIG SET maxmemory-policy noeviction and CONFIG REWRITE)',
       ),
     );
@@ -72,7 +72,7 @@ export async function checkRedis(redis: Redis): Promise<Finding[]> {
   return out;
 }
 
-async function configValue(redis: Redis, name: string): Promise<string | undefined> {
+async function configValue(redis: RedisConnection, name: string): Promise<string | undefined> {
   try {
     const pair = (await redis.config('GET', name)) as string[];
     return pair[1];

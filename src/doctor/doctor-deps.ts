@@ -1,11 +1,11 @@
-import type { Redis } from 'ioredis';
 import type { Config } from '../config.ts';
 import type { ModelClient } from '../session/model-client.ts';
+import type { RedisConnection } from '../store/redis.ts';
 
 /** What the checks use; the script and start-up build it from the configuration. */
 export interface DoctorDeps {
   config: Config;
-  redis: Redis;
+  redis: RedisConnection;
   /** The model clients sessions use (undefined: no model configured). */
   models: { main?: ModelClient; executor?: ModelClient };
   /** `false` at a quick start-up check: the model is not asked (no tokens spent). */

@@ -1,11 +1,11 @@
-import type { Redis } from 'ioredis';
 import type { Keys } from '../store/keys.ts';
+import type { RedisConnection } from '../store/redis.ts';
 import type { Builtins } from './load-builtins.ts';
 import type { VersionKeys } from './version-store.ts';
 
 /** What the prompt functions need: Redis, key names, this release's built-in texts, the size cap. */
 export interface PromptDeps {
-  redis: Redis;
+  redis: RedisConnection;
   keys: Keys;
   builtins: Builtins;
   /** PROMPT_SIZE_CAP: total characters of team-written settings (R-F4). */

@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisConnection } from '../store/redis.ts';
 import { runScript, script } from './run-script.ts';
 import type { SaveMeta, SaveSource } from './settings.ts';
 
@@ -51,7 +51,7 @@ export interface CommitInput<T> {
 }
 
 /** Writes a new version on top of `baseRevision`, or reports the revision that got there first. */
-export async function commitVersion<T>(redis: Redis, keys: VersionKeys, input: CommitInput<T>) {
+export async function commitVersion<T>(redis: RedisConnection, keys: VersionKeys, input: CommitInput<T>) {
   const { baseRevision, meta } = input;
   const record: VersionRecord<T> = {
     revision: baseRevision + 1,
@@ -71,24 +71,27 @@ export async function commitVersion<T>(redis: Redis, keys: VersionKeys, input: C
 }
 
 /** The current revision; 0 while nothing was ever saved. */
-export async function headRevision(redis: Redis, keys: VersionKeys): Promise<number> {
+export async function headRevision(redis: RedisConnection, keys: VersionKeys): Promise<number> {
   return Number((await redis.hget(keys.head, 'rev')) ?? 0);
 }
 
 /** The current record, or null while nothing was ever saved. */
-export async function headRecord<T>(redis: Redis, keys: VersionKeys): Promise<VersionRecord<T> | null> {
+export async function headRecord<T>(
+  redis: RedisConnection,
+  keys: VersionKeys,
+): Promise<VersionRecord<T> | null> {
   const json = await redis.hget(keys.head, 'record');
   return json ? (JSON.parse(json) as VersionRecord<T>) : null;
 }
 
 /** One whole version, or null when there is no such revision. */
-export async function readVersion<T>(redis: Redis, keys: VersionKeys, rev: number) {
+export async function readVersion<T>(redis: RedisConnection, keys: VersionKeys, rev: number) {
   const json = await redis.get(keys.version(rev));
   return json ? (JSON.parse(json) as VersionRecord<T>) : null;
 }
 
 /** Versions newest first, `limit` at most. */
-export async function readVersions<T>(redis: Redis, keys: VersionKeys, limit = 50) {
+export async function readVersions<T>(redis: RedisConnection, keys: VersionKeys, limit = 50) {
   const revs = await redis.zrevrange(keys.versions, 0, limit - 1);
   if (revs.length === 0) return [];
   const jsons = await redis.mget(revs.map((r) => keys.version(Number(r))));

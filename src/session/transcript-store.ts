@@ -1,7 +1,8 @@
-import type { ChainableCommander, Redis } from 'ioredis';
+import type { ChainableCommander } from 'ioredis';
 import type { Ctx } from '../context.ts';
 import type { Keys } from '../store/keys.ts';
 import { readRecord } from '../store/parse-record.ts';
+import type { RedisConnection } from '../store/redis.ts';
 import type { ChatMessage } from './chat-message.ts';
 import { type ContextState, ContextStateSchema, freshContext } from './context/context-state.ts';
 import type { ModelUsage } from './model-reply.ts';
@@ -33,7 +34,7 @@ export interface Transcript {
  * and bumps the step together, so a worker killed at any instant leaves a transcript that ends at
  * a whole step and never a tool result without its message.
  */
-export function createTranscriptStore(redis: Redis, keys: Keys) {
+export function createTranscriptStore(redis: RedisConnection, keys: Keys) {
   const list = (id: string) => keys.transcript(id);
   const meta = (id: string) => keys.transcriptMeta(id);
 

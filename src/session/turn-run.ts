@@ -1,7 +1,7 @@
-import type { Redis } from 'ioredis';
 import type { ChatCompletionFunctionTool } from 'openai/resources/chat/completions';
 import type { Logger } from '../logger.ts';
 import type { Keys } from '../store/keys.ts';
+import type { RedisConnection } from '../store/redis.ts';
 import type { ChatMessage, ToolCall } from './chat-message.ts';
 import type { TurnContext } from './context/context-state.ts';
 import type { ModelClient } from './model-client.ts';
@@ -38,7 +38,7 @@ export interface RunTurnOptions {
   model: ModelClient;
   tools: readonly AnyTool[];
   hooks: TurnHooks;
-  redis: Redis;
+  redis: RedisConnection;
   keys: Keys;
   limits?: Partial<TurnLimits>;
   retry?: Partial<RetryPolicy>;
@@ -66,7 +66,7 @@ export interface TurnRun {
   tools: readonly AnyTool[];
   functionTools: ChatCompletionFunctionTool[];
   hooks: TurnHooks;
-  redis: Redis;
+  redis: RedisConnection;
   keys: Keys;
   store: TranscriptStore;
   limits: TurnLimits;

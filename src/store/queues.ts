@@ -1,5 +1,5 @@
 import { Queue } from 'bullmq';
-import type { Redis } from 'ioredis';
+import type { RedisConnection } from './redis.ts';
 
 /** Every BullMQ queue of the product, by name. */
 export const QUEUE_NAMES = {
@@ -18,7 +18,7 @@ export type QueueName = (typeof QUEUE_NAMES)[keyof typeof QUEUE_NAMES];
 
 export type Queues = Record<QueueName, Queue>;
 
-export function createQueues(connection: Redis, prefix: string): Queues {
+export function createQueues(connection: RedisConnection, prefix: string): Queues {
   const make = (name: QueueName) => new Queue(name, { connection, prefix });
   return {
     route: make('route'),

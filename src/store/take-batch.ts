@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisConnection } from './redis.ts';
 
 /**
  * Moves everything waiting in `source` (a list, or a sorted set read in score order) into a
@@ -19,7 +19,7 @@ return ids
 `;
 
 export async function moveIntoBatch(
-  redis: Redis,
+  redis: RedisConnection,
   source: { key: string; type: 'list' | 'zset' },
   batchKey: string,
   ttlSeconds = 7 * 86400,

@@ -1,0 +1,64 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { waitFor } from '../../kit/app.ts';
+import { type RecordedRequest, text, toolCalls } from '../../kit/fake-llm.ts';
+import { type LocalSentinel, startRedisSentinel } from '../../kit/redis-topologies.ts';
+import { cardsIn, openAll, roleOf } from '../../kit/scripted-model.ts';
+import { startWorld, type World } from '../executor/harness.ts';
+import { botMessages, localMessage, send, ticketOpenedBy } from '../routing/helpers.ts';
+
+/**
+ * Issue 19: `REDIS_URL=redis+sentinel://…/primary` — the bot finds the primary through Sentinel,
+ * and after the primary dies and Sentinel promotes its replica, the bot carries on against it.
+ */
+describe('through Redis Sentinel (issue 19)', () => {
+  let sentinel: LocalSentinel;
+  let w: World;
+  let first = '';
+  beforeAll(async () => {
+    sentinel = await startRedisSentinel();
+    w = await startWorld({ REDIS_URL: sentinel.url });
+    // Every request is acknowledged with its own text, so each test finds its own reply.
+    w.llm.respond((req: RecordedRequest) => {
+      if (roleOf(req) === 'main')
+        return req.messages.at(-1)?.role === 'tool' ? text('Routed.') : openAll(req);
+      if (req.messages.at(-1)?.role === 'tool') return text('Done for now.');
+      const card = cardsIn(req)[0] ?? '';
+      const asked = /text:\n(.*)/.exec(JSON.stringify(req.messages.at(-1)?.content ?? ''))?.[1] ?? '';
+      return toolCalls(['reply', { to: card, text: `On it: ${asked.slice(0, 30).replace(/\\n.*/, '')}` }]);
+    });
+  }, 60_000);
+  afterAll(async () => {
+    await w?.close();
+    await sentinel?.stop();
+  });
+  const acked = (chat: string) =>
+    waitFor(
+      async () => (await botMessages(w.app.ctx, chat)).find((m) => m.op === 'local.reply'),
+      `the acknowledgement in ${chat}`,
+      30_000,
+    );
+
+  it('issue 19 / R-B1 / R-C2: a request is routed and acknowledged with the store found through Sentinel', async () => {
+    const card = await send(w.app.ctx, localMessage('Please fix the footer', { chat: 'before' }));
+    first = await ticketOpenedBy(w.app.ctx, card);
+    expect((await acked('before')).text).toMatch(/^On it: /);
+  });
+
+  it('issue 19: the primary killed, Sentinel promotes the replica, and the next request is handled there', async () => {
+    if (!first) {
+      const card = await send(w.app.ctx, localMessage('Please fix the sidebar', { chat: 'first' }));
+      first = await ticketOpenedBy(w.app.ctx, card);
+    }
+    await sentinel.failOver();
+    const card = await waitFor(
+      () => send(w.app.ctx, localMessage('Please fix the header', { chat: 'after' })).catch(() => undefined),
+      'a card stored on the new primary',
+      30_000,
+    );
+    // The replica had the data: the ticket counter carried on.
+    expect(await ticketOpenedBy(w.app.ctx, card)).not.toBe(first);
+    expect((await acked('after')).text).toMatch(/^On it: /);
+    const role = await w.app.ctx.redis.call('ROLE');
+    expect((role as [string])[0]).toBe('master');
+  }, 90_000);
+});
