@@ -1,8 +1,9 @@
-import type { ChainableCommander, Redis } from 'ioredis';
+import type { ChainableCommander } from 'ioredis';
 import { z } from 'zod';
 import type { Ctx } from '../context.ts';
 import type { Keys } from '../store/keys.ts';
 import { readRecord } from '../store/parse-record.ts';
+import type { RedisConnection } from '../store/redis.ts';
 
 const Usage = z.object({
   promptTokens: z.number(),
@@ -56,7 +57,7 @@ export function addStepRecord(m: ChainableCommander, keys: Keys, sessionId: stri
 
 /** A session's step records, oldest first; a record that fails its schema is logged and skipped. */
 export async function readStepRecords(
-  ctx: Pick<Ctx, 'log'> & { redis: Redis; keys: Keys },
+  ctx: Pick<Ctx, 'log'> & { redis: RedisConnection; keys: Keys },
   sessionId: string,
 ): Promise<StepRecord[]> {
   const key = ctx.keys.sessionSteps(sessionId);

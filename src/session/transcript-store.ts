@@ -178,6 +178,9 @@ export async function transcriptOverview(
 }
 
 /** A session's transcript, for readers that are not running it (the panel's trajectory, issue 17). */
-export function readTranscript(ctx: { redis: Redis; keys: Keys }, sessionId: string): Promise<Transcript> {
+export function readTranscript(
+  ctx: { redis: RedisConnection; keys: Keys },
+  sessionId: string,
+): Promise<Transcript> {
   return createTranscriptStore(ctx.redis, ctx.keys).load(sessionId);
 }
