@@ -1,4 +1,4 @@
-import { Counter, collectDefaultMetrics, Histogram, Registry } from 'prom-client';
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 
 /** Prometheus metrics of one process (CONTRACT `/metrics`). A registry per context keeps tests apart. */
 export function createMetrics(withDefaults = false) {
@@ -22,6 +22,12 @@ export function createMetrics(withDefaults = false) {
       ['session', 'model'],
     ),
     errors: counter('switchyard_errors_total', 'Errors by place', ['where']),
+    /** Issue 16: 1 while this process holds the Feishu long connection and it is open; summed over processes, 1. */
+    feishuWsOpen: new Gauge({
+      name: 'switchyard_feishu_ws_open',
+      help: 'Whether this process has the Feishu long connection open',
+      registers: [registry],
+    }),
     ingestSeconds: new Histogram({
       name: 'switchyard_ingest_seconds',
       help: 'Time from request to webhook answer',

@@ -39,6 +39,8 @@ export interface DeliverOptions {
 export interface FakeLongConnection {
   connections: WsConnection[];
   acks: WsAck[];
+  /** Pings received (each answered with a pong carrying the client settings). */
+  pings(): number;
   /** The most connections that were ever open at once. */
   maxOpen(): number;
   openCount(): number;
@@ -64,6 +66,7 @@ export function createFakeLongConnection(app: { appId: string; appSecret: string
   const waiting = new Map<string, (ack: WsAck) => void>();
   let peak = 0;
   let seq = 0;
+  let pings = 0;
 
   const endpoint = (body: Record<string, unknown> | undefined): [number, unknown] => {
     if (body?.AppID !== app.appId || body?.AppSecret !== app.appSecret) {
@@ -112,6 +115,7 @@ export function createFakeLongConnection(app: { appId: string; appSecret: string
       return ws.close(1002);
     }
     if (f.method === 0 && f.headers.type === 'ping') {
+      pings += 1;
       const pong = { ...f, headers: { type: 'pong' }, payload: Buffer.from(JSON.stringify(CLIENT_CONFIG)) };
       return ws.send(encodeFrame(pong));
     }
@@ -168,6 +172,7 @@ export function createFakeLongConnection(app: { appId: string; appSecret: string
   return {
     connections,
     acks,
+    pings: () => pings,
     maxOpen: () => peak,
     openCount: () => live.size,
     deliver,

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadCard } from '../../../src/cards/ingest.ts';
 import { startFeishuLongConnection } from '../../../src/channels/feishu/ws/start-long-connection.ts';
-import { startTestApp, waitFor } from '../../kit/app.ts';
+import { metricsText, startTestApp, waitFor } from '../../kit/app.ts';
 import { cardAction, groupMention, sendFeishuEvent } from '../../kit/feishu-webhook.ts';
 import { ENCRYPT_KEY, type FeishuHarness, startFeishuHarness, storedCardIds } from './harness.ts';
 
@@ -80,6 +80,11 @@ describe('issue 16: Feishu events over the long connection (the SDK WSClient aga
     expect(await cardsOf(h, event.header.event_id)).toHaveLength(1);
   });
 
+  it('issue 16: the client keeps the connection alive with pings at the interval the endpoint set (2 s)', async () => {
+    const before = h.feishu.longConnection.pings();
+    await waitFor(() => h.feishu.longConnection.pings() > before, 'a ping', 8000);
+  });
+
   it('issue 16: the connection comes back after Feishu drops it, still one connection', async () => {
     const before = h.feishu.longConnection.connections.length;
     h.feishu.longConnection.dropAll();
@@ -89,6 +94,10 @@ describe('issue 16: Feishu events over the long connection (the SDK WSClient aga
         h.feishu.longConnection.connections.length === before + 1,
       'the reconnection',
       20_000,
+    );
+    await waitFor(
+      async () => /^switchyard_feishu_ws_open 1$/m.test(await metricsText(h.app.url)),
+      'the open gauge back at 1',
     );
     const event = groupMention('after the drop', h.feishu.bot.openId);
     expect((await h.feishu.longConnection.deliver(event))?.code).toBe(200);

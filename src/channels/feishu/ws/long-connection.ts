@@ -1,5 +1,5 @@
 import { type Logger as LarkLogger, LoggerLevel, WSClient } from '@larksuiteoapi/node-sdk';
-import type { Config } from '../../../config.ts';
+import type { Ctx } from '../../../context.ts';
 import type { Logger } from '../../../logger.ts';
 import type { FeishuEventHandler } from '../handle-event.ts';
 import type { LeasedRun } from './hold-lease.ts';
@@ -21,10 +21,11 @@ export const APP_ID_SHAPE = /^cli_[0-9a-fA-F]{16}$/;
  * calls this (`start-long-connection.ts`), so the deployment has one connection.
  */
 export function openLongConnection(
-  config: Pick<Config, 'FEISHU_APP_ID' | 'FEISHU_APP_SECRET' | 'FEISHU_DOMAIN'>,
+  ctx: Pick<Ctx, 'config' | 'log' | 'metrics'>,
   handle: FeishuEventHandler,
-  log: Logger,
 ): LeasedRun {
+  const { config, log } = ctx;
+  const open = ctx.metrics.feishuWsOpen;
   const appId = config.FEISHU_APP_ID ?? '';
   if (!APP_ID_SHAPE.test(appId)) {
     throw new Error(`FEISHU_APP_ID "${appId}" is not an app id (cli_ and 16 hex digits)`);
@@ -38,9 +39,17 @@ export function openLongConnection(
     logger: sdkLogger(wsLog),
     loggerLevel: LoggerLevel.info,
     handshakeTimeoutMs: HANDSHAKE_TIMEOUT_MS,
-    onReady: () => wsLog.info('feishu long connection open'),
-    onReconnected: () => wsLog.info('feishu long connection open again'),
+    onReady: () => {
+      open.set(1);
+      wsLog.info('feishu long connection open');
+    },
+    onReconnecting: () => open.set(0),
+    onReconnected: () => {
+      open.set(1);
+      wsLog.info('feishu long connection open again');
+    },
     onError: (err) => {
+      open.set(0);
       wsLog.error(
         { err: err.message, retryInMs: RESTART_AFTER_MS },
         'feishu long connection refused: check FEISHU_APP_ID/FEISHU_APP_SECRET, and that the app is a self-built app whose events and callbacks are received through the long connection (docs/feishu-setup.md)',
@@ -55,6 +64,7 @@ export function openLongConnection(
     close() {
       clearTimeout(restart);
       client.close({ force: true });
+      open.set(0);
     },
   };
 }

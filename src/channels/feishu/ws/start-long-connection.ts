@@ -26,6 +26,6 @@ export function startFeishuLongConnection(ctx: Ctx): HeldLease | undefined {
   return holdLease(ctx, {
     holder,
     ttlMs: config.FEISHU_WS_LEASE_MS,
-    start: () => openLongConnection(config, handle, ctx.log),
+    start: () => openLongConnection(ctx, handle),
   });
 }
