@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { FakeAnthropic } from '../../kit/fake-anthropic.ts';
 import { toolCalls } from '../../kit/fake-llm.ts';
 import { roleOf } from '../../kit/scripted-model.ts';
-import { botMessages, localMessage, send } from '../routing/helpers.ts';
+import { botMessages, localMessage, send, ticketOpenedBy } from '../routing/helpers.ts';
 import { executorFlow, startWorld, type World } from './harness.ts';
 
 /**
@@ -13,15 +13,16 @@ import { executorFlow, startWorld, type World } from './harness.ts';
 describe('the executor flow on Anthropic’s Messages API (issue 12, R-H1)', () => {
   let w: World;
   let fake: FakeAnthropic;
-  beforeAll(async () => {
+  beforeEach(async () => {
     w = await startWorld({}, { model: 'anthropic' });
     fake = w.llm as FakeAnthropic;
   });
-  afterAll(async () => {
+  afterEach(async () => {
     await w.close();
   });
 
-  it('R-H1: routing, acknowledgement, file tools, commit, draft PR and report all run with nothing refused', async () => {
+  /** The delivery flow, run by each test for itself (issue 20: no test reads another's requests). */
+  async function deliver() {
     const flow = executorFlow(w.llm, [
       (_r, card) =>
         toolCalls(['reply', { to: card, text: `Fixing the login redirect in acme/web (${card}).` }]),
@@ -37,18 +38,23 @@ describe('the executor flow on Anthropic’s Messages API (issue 12, R-H1)', () 
     ]);
     const card = await send(w.app.ctx, localMessage('Please fix the login redirect loop'));
     await flow.done();
+    return { flow, card, ticket: await ticketOpenedBy(w.app.ctx, card) };
+  }
 
+  it('R-H1: routing, acknowledgement, file tools, commit, draft PR and report all run with nothing refused', async () => {
+    const { flow, card, ticket } = await deliver();
     expect(fake.refusals).toEqual([]);
     const r = flow.results.map((x) => x.join('\n'));
     expect(r[1]).toContain('export const next');
-    expect(r[3]).toMatch(/committed [0-9a-f]{12} and pushed sy\/T1-/);
+    expect(r[3]).toMatch(new RegExp(`committed [0-9a-f]{12} and pushed sy/${ticket}-`));
     expect(r[4]).toContain('opened draft PR acme/web#1');
     expect(r[5]).toContain('recorded working');
     expect((await botMessages(w.app.ctx)).filter((m) => m.text.includes(card))).toHaveLength(1);
     expect(w.gh.pulls[0]).toMatchObject({ repo: 'acme/web', draft: true });
   });
 
-  it('R-H1: both sessions spoke the Messages API with the configured model, max_tokens and the key', () => {
+  it('R-H1: both sessions spoke the Messages API with the configured model, max_tokens and the key', async () => {
+    await deliver();
     expect(fake.requests.some((q) => roleOf(q) === 'main')).toBe(true);
     expect(fake.raw.every((q) => q.body.model === 'claude-sonnet-4-5' && q.body.max_tokens === 16_384)).toBe(
       true,
@@ -62,7 +68,8 @@ describe('the executor flow on Anthropic’s Messages API (issue 12, R-H1)', () 
     expect(merged).toBe(true);
   });
 
-  it('R-H1: thinking per session kind: executors think (budget form on Claude 4.5) and send their signed thinking back; routing does not', () => {
+  it('R-H1: thinking per session kind: executors think (budget form on Claude 4.5) and send their signed thinking back; routing does not', async () => {
+    await deliver();
     const executor = fake.raw.filter(
       (_, i) => fake.requests[i] && roleOf(fake.requests[i] as never) === 'executor',
     );
@@ -80,7 +87,8 @@ describe('the executor flow on Anthropic’s Messages API (issue 12, R-H1)', () 
     expect(assistantTurns.every((m) => m.content[0]?.type === 'thinking')).toBe(true);
   });
 
-  it('R-H2: later executor steps read the stable prefix and the conversation so far from the prompt cache', () => {
+  it('R-H2: later executor steps read the stable prefix and the conversation so far from the prompt cache', async () => {
+    await deliver();
     const executor = fake.requests
       .map((q, i) => ({ q, u: fake.usages[i] }))
       .filter(({ q }) => roleOf(q) === 'executor');

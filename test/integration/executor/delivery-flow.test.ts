@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { waitFor } from '../../kit/app.ts';
 import { toolCalls } from '../../kit/fake-llm.ts';
 import { roleOf } from '../../kit/scripted-model.ts';
@@ -7,10 +7,10 @@ import { executorFlow, startWorld, type World } from './harness.ts';
 
 describe('executor delivery flow (issue 4, R-C2, R-C6, R-C9)', () => {
   let w: World;
-  beforeAll(async () => {
+  beforeEach(async () => {
     w = await startWorld();
   });
-  afterAll(async () => {
+  afterEach(async () => {
     await w.close();
   });
 

@@ -4,7 +4,7 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../kit/app.ts';
 import { basicToken } from '../../kit/fake-git-http.ts';
 import { type FakeGitHub, startFakeGitHub } from '../../kit/fake-github.ts';
@@ -61,13 +61,13 @@ function plant(root: string, ghUrl: string, attacker: string): string {
 describe('git with credentials is the host’s alone (issue 13, R-H4)', () => {
   let w: World;
   let attacker: RecordingServer;
-  beforeAll(async () => {
+  beforeEach(async () => {
     attacker = await startRecordingServer();
     w = await startWorld();
     // acme/web over git's smart HTTP, private: every fetch and push needs the token.
     w.gh.serveGit('acme/web', w.repo.bare);
   });
-  afterAll(async () => {
+  afterEach(async () => {
     await w.close();
     await attacker.close();
   });
@@ -108,7 +108,7 @@ describe('App mode: each installation token reaches one repository with only wha
   let llm: FakeLlm;
   let app: TestApp;
   let repo: ReturnType<typeof makeBareRepo>;
-  beforeAll(async () => {
+  beforeEach(async () => {
     root = mkdtempSync(join(tmpdir(), 'sy-app-git-'));
     repo = makeBareRepo(root, { 'README.md': '# web\n', 'src/login.ts': 'export const a = 1;\n' });
     gh = await startFakeGitHub({ token: 'ghp_never_given_to_the_product' });
@@ -125,7 +125,7 @@ describe('App mode: each installation token reaches one repository with only wha
       CHAT_REPOS: 'room=acme/web',
     });
   });
-  afterAll(async () => {
+  afterEach(async () => {
     await app.close();
     await llm.close();
     await gh.close();

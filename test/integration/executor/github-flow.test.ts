@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { workspacePaths } from '../../../src/executor/workspace/workspace.ts';
-import { getTicket } from '../../../src/tickets/ticket-store.ts';
+import { getTicket, listTickets } from '../../../src/tickets/ticket-store.ts';
 import { waitFor } from '../../kit/app.ts';
 import { toolCalls } from '../../kit/fake-llm.ts';
 import { githubPayloads, sendGitHubEvent } from '../../kit/github-webhook.ts';
@@ -9,10 +9,10 @@ import { executorFlow, SECRETS, startWorld, type World } from './harness.ts';
 
 describe('executor delivery from a GitHub issue comment (issue 4)', () => {
   let w: World;
-  beforeAll(async () => {
+  beforeEach(async () => {
     w = await startWorld();
   });
-  afterAll(async () => {
+  afterEach(async () => {
     await w.close();
   });
 
@@ -62,20 +62,24 @@ describe('executor delivery from a GitHub issue comment (issue 4)', () => {
       return found.length ? found : undefined;
     }, 'the acknowledgement');
     expect(acks).toHaveLength(1);
-    expect((await getTicket(w.app.ctx, 'T1'))?.repo).toBe('acme/web');
+    // The one ticket of this test (its own key prefix, issue 20): the comment opened it.
+    const tickets = await listTickets(w.app.ctx);
+    expect(tickets).toHaveLength(1);
+    const ticket = tickets[0]?.id as string;
+    expect((await getTicket(w.app.ctx, ticket))?.repo).toBe('acme/web');
     expect(w.gh.pulls.find((p) => p.number === 2)).toMatchObject({
       draft: false,
       user: { login: w.gh.botLogin },
     });
-    expect(w.repo.git('log', '-1', '--format=%an %s', 'sy/T1-login-redirect-loops')).toBe(
+    expect(w.repo.git('log', '-1', '--format=%an %s', `sy/${ticket}-login-redirect-loops`)).toBe(
       `${w.gh.botLogin} Fix the login redirect (#1)`,
     );
     // Issue 14 "lifecycle": the turn that closed the ticket deleted its checkout; its data expires.
     const { ctx } = w.app;
     // The checkout goes first and its home right after: wait for both (the test polls in between).
-    const paths = workspacePaths(ctx, 'T1');
+    const paths = workspacePaths(ctx, ticket);
     await waitFor(() => !existsSync(paths.dir) && !existsSync(paths.home), 'the checkout deleted', 15_000);
-    expect(await ctx.redis.pttl(ctx.keys.ticket('T1'))).toBeGreaterThan(0);
-    expect(await ctx.redis.pttl(ctx.keys.transcript('exec-T1'))).toBeGreaterThan(0);
-  });
+    expect(await ctx.redis.pttl(ctx.keys.ticket(ticket))).toBeGreaterThan(0);
+    expect(await ctx.redis.pttl(ctx.keys.transcript(`exec-${ticket}`))).toBeGreaterThan(0);
+  }, 90_000);
 });

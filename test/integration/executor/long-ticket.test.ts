@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { contextPrompts } from '../../../src/session/context/context-prompts.ts';
 import { createTranscriptStore } from '../../../src/session/transcript-store.ts';
 import { listTickets } from '../../../src/tickets/ticket-store.ts';
@@ -34,13 +34,13 @@ const cardIds = (s: string) =>
  */
 describe('a long ticket inside a 64k-token window (issue 12, R-H2)', () => {
   let w: World;
-  beforeAll(async () => {
+  beforeEach(async () => {
     w = await startWorld(
       { LLM_CONTEXT_TOKENS: String(WINDOW) },
       { files: { 'data/big.txt': BIG, 'data/mid.txt': MID } },
     );
   });
-  afterAll(async () => {
+  afterEach(async () => {
     await w.close();
   });
 

@@ -1,8 +1,10 @@
 import { writeFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { reportsOf } from '../../../src/tickets/reports.ts';
 import { waitFor } from '../../kit/app.ts';
 import { toolCalls } from '../../kit/fake-llm.ts';
-import { localMessage, send } from '../routing/helpers.ts';
+import { ticketOf } from '../../kit/scripted-model.ts';
+import { localMessage, send, ticketOpenedBy } from '../routing/helpers.ts';
 import { executorFlow, startWorld, type World } from './harness.ts';
 
 /** A 32×32 PNG header: magic bytes and an IHDR with real dimensions. */
@@ -19,10 +21,10 @@ const ack = (card: string) => toolCalls(['reply', { to: card, text: `Working on 
 
 describe('honest PRs and yielding (R-C6, R-C8)', () => {
   let w: World;
-  beforeAll(async () => {
+  beforeEach(async () => {
     w = await startWorld();
   });
-  afterAll(async () => {
+  afterEach(async () => {
     await w.close();
   });
 
@@ -35,18 +37,19 @@ describe('honest PRs and yielding (R-C6, R-C8)', () => {
       () => toolCalls(['record_verification', { command: 'true' }]),
       () => toolCalls(['mark_pr_ready', {}]),
       () => toolCalls(['report', { status: 'done', summary: 'PR open.' }]),
-      () => {
-        writeFileSync(`${w.root}/workspaces/${w.app.ctx.keys.prefix}/T1/before.png`, 'not an image');
+      (req) => {
+        const dir = `${w.root}/workspaces/${w.app.ctx.keys.prefix}/${ticketOf(req)}`;
+        writeFileSync(`${dir}/before.png`, 'not an image');
         return toolCalls(['attach_screenshot', { path: 'before.png', when: 'before' }]);
       },
-      () => {
-        writeFileSync(`${w.root}/workspaces/${w.app.ctx.keys.prefix}/T1/before.png`, png());
+      (req) => {
+        writeFileSync(`${w.root}/workspaces/${w.app.ctx.keys.prefix}/${ticketOf(req)}/before.png`, png());
         return toolCalls(['attach_screenshot', { path: 'before.png', when: 'before' }]);
       },
       () => toolCalls(['mark_pr_ready', {}]),
       () => toolCalls(['report', { status: 'done', summary: 'PR ready.' }]),
     ]);
-    await send(w.app.ctx, localMessage('Please make the text navy'));
+    const card = await send(w.app.ctx, localMessage('Please make the text navy'));
     await flow.done();
     const r = flow.results.map((x) => x.join('\n'));
     expect(r[5]).toMatch(
@@ -61,8 +64,8 @@ describe('honest PRs and yielding (R-C6, R-C8)', () => {
       () => w.gh.comments.find((c) => c.number === 1 && c.body.includes('Before screenshot')),
       'the screenshot comment',
     );
-    const reports = await w.app.ctx.redis.lrange(w.app.ctx.keys.ticketReports('T1'), 0, -1);
-    expect(reports.map((s) => JSON.parse(s).status)).toEqual(['done']);
+    const reports = await reportsOf(w.app.ctx, await ticketOpenedBy(w.app.ctx, card));
+    expect(reports.map((s) => s.status)).toEqual(['done']);
   });
 
   it('R-C8: when a person’s PR holds the same change, the executor closes its own PR and points to theirs in one sentence', async () => {
@@ -81,18 +84,18 @@ describe('honest PRs and yielding (R-C6, R-C8)', () => {
           head: 'ada/home',
           user: { login: 'ada', type: 'User' },
         });
-        return toolCalls(['close_pr', { instead: '#2', reason: 'it is the bot’s own' }]);
+        return toolCalls(['close_pr', { instead: '#1', reason: 'it is the bot’s own' }]);
       },
       () =>
         toolCalls([
           'close_pr',
-          { instead: '#3', reason: 'That PR already makes the same fallback change. Thanks!' },
+          { instead: '#2', reason: 'That PR already makes the same fallback change. Thanks!' },
         ]),
       () =>
         toolCalls([
           'close_pr',
           {
-            instead: 'https://github.com/acme/web/pull/3',
+            instead: 'https://github.com/acme/web/pull/2',
             reason: 'it already makes the same fallback change',
           },
         ]),
@@ -100,15 +103,17 @@ describe('honest PRs and yielding (R-C6, R-C8)', () => {
     await send(w.app.ctx, localMessage('Please default the login redirect to /home'));
     await flow.done();
     const r = flow.results.map((x) => x.join('\n'));
-    expect(r[3]).toContain('opened draft PR acme/web#2');
-    expect(r[4]).toMatch(/refused: "#2" is not another PR/);
+    // This test's own fake GitHub: the bot's PR is #1, the person's #2 (issue 20: it no longer
+    // leans on the PR an earlier test opened).
+    expect(r[3]).toContain('opened draft PR acme/web#1');
+    expect(r[4]).toMatch(/refused: "#1" is not another PR/);
     expect(r[5]).toMatch(/refused: the reason is one sentence/);
-    expect(r[6]).toContain('closed acme/web#2, pointing to #3');
-    expect(w.gh.pulls.find((p) => p.number === 2)?.state).toBe('closed');
-    expect(w.gh.pulls.find((p) => p.number === 3)?.state).toBe('open');
-    const comment = await waitFor(() => w.gh.comments.find((c) => c.number === 2), 'the closing sentence');
+    expect(r[6]).toContain('closed acme/web#1, pointing to #2');
+    expect(w.gh.pulls.find((p) => p.number === 1)?.state).toBe('closed');
+    expect(w.gh.pulls.find((p) => p.number === 2)?.state).toBe('open');
+    const comment = await waitFor(() => w.gh.comments.find((c) => c.number === 1), 'the closing sentence');
     expect(comment.body.split('\n')[0]).toBe(
-      'Closing in favour of #3 by @ada: it already makes the same fallback change.',
+      'Closing in favour of #2 by @ada: it already makes the same fallback change.',
     );
   });
 });

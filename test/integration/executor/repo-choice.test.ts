@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { getTicket } from '../../../src/tickets/ticket-store.ts';
 import { waitFor } from '../../kit/app.ts';
 import { toolCalls } from '../../kit/fake-llm.ts';
@@ -9,11 +9,11 @@ const ack = (card: string) => toolCalls(['reply', { to: card, text: `Looking int
 
 describe('which repository a ticket works in (issue 4)', () => {
   let w: World;
-  beforeAll(async () => {
+  beforeEach(async () => {
     w = await startWorld();
     w.gh.setRepo('acme/api', { clone_url: w.repo.url });
   });
-  afterAll(async () => {
+  afterEach(async () => {
     await w.close();
   });
 

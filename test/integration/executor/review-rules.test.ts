@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { scheduleTurn } from '../../../src/executor/schedule-turn.ts';
 import { pauseTicket, resumeTicket } from '../../../src/tickets/pause.ts';
 import { waitFor } from '../../kit/app.ts';
@@ -56,10 +56,10 @@ const hook = (w: World, payload: unknown) =>
 
 describe('reviews by outcome (R-C7)', () => {
   let w: World;
-  beforeAll(async () => {
+  beforeEach(async () => {
     w = await startWorld();
   });
-  afterAll(async () => {
+  afterEach(async () => {
     await w.close();
   });
 

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { wasTakenBy } from '../../../src/tickets/handback.ts';
 import { waitFor } from '../../kit/app.ts';
 import { type RecordedRequest, text, toolCalls } from '../../kit/fake-llm.ts';
@@ -10,10 +10,10 @@ const inputOf = (r: RecordedRequest) => r.messages.findLast((m) => m.role === 'u
 
 describe('issue 15: hand-back after silent handling', () => {
   let w: World;
-  beforeAll(async () => {
+  beforeEach(async () => {
     w = await startWorld();
   });
-  afterAll(async () => {
+  afterEach(async () => {
     await w.close();
   });
 

@@ -1,8 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type FakeFeishu, startFakeFeishu } from '../../kit/fake-feishu.ts';
 import { type RecordedRequest, toolCalls } from '../../kit/fake-llm.ts';
 import { groupMention, sendFeishuEvent } from '../../kit/feishu-webhook.ts';
 import { githubPayloads, sendGitHubEvent } from '../../kit/github-webhook.ts';
+import { localMessage, send } from '../routing/helpers.ts';
 import { executorFlow, SECRETS, startWorld, type World } from './harness.ts';
 
 const ENCRYPT_KEY = 'sources-encrypt-key-0123';
@@ -11,9 +12,7 @@ const inputOf = (r: RecordedRequest) => r.messages.findLast((m) => m.role === 'u
 describe('R-H6: executors read the original sources of their cards', () => {
   let w: World;
   let feishu: FakeFeishu;
-  /** A card of the first test's ticket: another ticket's card for the later ones. */
-  let otherCard = '';
-  beforeAll(async () => {
+  beforeEach(async () => {
     feishu = await startFakeFeishu();
     w = await startWorld({
       FEISHU_APP_ID: feishu.appId,
@@ -23,7 +22,7 @@ describe('R-H6: executors read the original sources of their cards', () => {
       FEISHU_VERIFICATION_TOKEN: 'verify-token',
     });
   });
-  afterAll(async () => {
+  afterEach(async () => {
     await w.close();
     await feishu.close();
   });
@@ -51,7 +50,6 @@ describe('R-H6: executors read the original sources of their cards', () => {
     const flow = executorFlow(w.llm, [
       (req, card) => {
         first = inputOf(req);
-        otherCard = card;
         return toolCalls(
           ['read_chat', { what: 'message', id: parent.messageId }],
           ['read_chat', { what: 'around', card }],
@@ -146,6 +144,12 @@ describe('R-H6: executors read the original sources of their cards', () => {
     );
     const long = `@${w.gh.botLogin} please look at this log\n${lines.join('\n')}`;
     expect(long.length).toBeGreaterThan(20_000);
+    // A stored card this test made that no ticket holds (routing leaves a bot's card alone): it
+    // used to borrow the first test's card, and read an empty id when run alone (issue 20).
+    const otherCard = await send(w.app.ctx, {
+      ...localMessage('a card of no ticket of ours'),
+      author: { id: 'seed-bot', type: 'bot' },
+    });
     const flow = executorFlow(w.llm, [
       (_r, card) => toolCalls(['read_card', { card }]),
       (req) => {

@@ -1,10 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { metricsText, waitFor } from '../../kit/app.ts';
 import type { RecordedRequest } from '../../kit/fake-llm.ts';
 import { toolCalls } from '../../kit/fake-llm.ts';
 import { roleOf } from '../../kit/scripted-model.ts';
 import { call } from '../api/client.ts';
-import { localMessage, send } from '../routing/helpers.ts';
+import { localMessage, send, ticketOpenedBy } from '../routing/helpers.ts';
 import { type ExecStep, executorFlow, SECRETS, startWorld, type World } from './harness.ts';
 
 const STEPS = 30;
@@ -24,21 +24,27 @@ const steps: ExecStep[] = [
 
 describe('DeepSeek thinking mode through a whole executor turn (issue 12, R-H1, R-H2)', () => {
   let w: World;
-  beforeAll(async () => {
+  beforeEach(async () => {
     w = await startWorld();
   });
-  afterAll(async () => {
+  afterEach(async () => {
     await w.close();
   });
 
-  it('R-H1: a 30-step executor turn with thinking on sends every reasoning back and never meets a 400', async () => {
+  /** The 30-step turn, run by each test for itself (issue 20: no test reads another's requests). */
+  async function longTurn() {
     const flow = executorFlow(w.llm, steps);
-    await send(w.app.ctx, localMessage('Please review the login flow of the web app'));
+    const card = await send(w.app.ctx, localMessage('Please review the login flow of the web app'));
     await flow.done();
     const job = await waitFor(
       async () => (await w.app.ctx.queues.executor.getJobs(['completed']))[0],
       'the executor turn to finish',
     );
+    return { flow, job, ticket: await ticketOpenedBy(w.app.ctx, card) };
+  }
+
+  it('R-H1: a 30-step executor turn with thinking on sends every reasoning back and never meets a 400', async () => {
+    const { flow, job } = await longTurn();
     expect(job.returnvalue).toMatchObject({ kind: 'ended' });
     expect(flow.results.flat().join('\n')).toContain('export const next');
 
@@ -59,7 +65,8 @@ describe('DeepSeek thinking mode through a whole executor turn (issue 12, R-H1, 
     );
   }, 60_000);
 
-  it('R-H1: the main session routes with thinking off, no effort and no reasoning', () => {
+  it('R-H1: the main session routes with thinking off, no effort and no reasoning', async () => {
+    await longTurn();
     const main = w.llm.requests.filter((r) => roleOf(r) === 'main');
     expect(main.length).toBeGreaterThan(0);
     for (const r of main) {
@@ -68,9 +75,10 @@ describe('DeepSeek thinking mode through a whole executor turn (issue 12, R-H1, 
       for (const f of SAMPLING) expect(r.body).not.toHaveProperty(f);
       for (const m of r.messages) expect(m.reasoning_content ?? undefined).toBeUndefined();
     }
-  });
+  }, 60_000);
 
   it('R-H2: cache hits reach /metrics by session kind and model, and the ticket API per session and ticket', async () => {
+    const { ticket } = await longTurn();
     const executor = w.llm.requests.filter((r) => roleOf(r) === 'executor');
     const hits = (rs: RecordedRequest[]) =>
       rs.reduce((n, r) => n + Number(r.usage?.prompt_cache_hit_tokens), 0);
@@ -86,9 +94,9 @@ describe('DeepSeek thinking mode through a whole executor turn (issue 12, R-H1, 
       );
     expect(Number(line?.split(' ').at(-1))).toBe(hits(executor));
 
-    const { status, body } = await call(w.app, 'GET', '/tickets/T1', { token: SECRETS.ADMIN_TOKEN });
+    const { status, body } = await call(w.app, 'GET', `/tickets/${ticket}`, { token: SECRETS.ADMIN_TOKEN });
     expect(status).toBe(200);
-    const session = body.sessions.find((s: { id: string }) => s.id === 'exec-T1');
+    const session = body.sessions.find((s: { id: string }) => s.id === `exec-${ticket}`);
     expect(session.usage).toEqual({
       requests: executor.length,
       promptTokens: prompt(executor),
@@ -96,5 +104,5 @@ describe('DeepSeek thinking mode through a whole executor turn (issue 12, R-H1, 
       cacheHitTokens: hits(executor),
     });
     expect(body.usage.cacheHitTokens).toBe(hits(executor));
-  });
+  }, 60_000);
 });

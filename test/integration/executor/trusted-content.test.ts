@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { waitFor } from '../../kit/app.ts';
 import { toolCalls } from '../../kit/fake-llm.ts';
 import { githubPayloads, sendGitHubEvent } from '../../kit/github-webhook.ts';
@@ -35,10 +35,10 @@ function pushRef(bare: string, ref: string, files: Record<string, string>): void
 
 describe('trusted content comes from the base branch’s committed tree (issue 13, issue 15)', () => {
   let w: World;
-  beforeAll(async () => {
+  beforeEach(async () => {
     w = await startWorld({ TRUST_PROJECT_SKILLS: '1', SANDBOX_NETWORK: 'egress' }, { files: BASE });
   });
-  afterAll(async () => {
+  afterEach(async () => {
     await w.close();
   });
 

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { toolCalls } from '../../kit/fake-llm.ts';
 import { localMessage, send } from '../routing/helpers.ts';
 import { executorFlow, SECRETS, startWorld, type World } from './harness.ts';
@@ -10,12 +10,12 @@ const ack = (card: string) => toolCalls(['reply', { to: card, text: `Working on 
 describe('the executor’s checkout is confined and its commands see no bot secrets (issue 4 "Workspace")', () => {
   let w: World;
   const saved = { ...process.env };
-  beforeAll(async () => {
+  beforeEach(async () => {
     // The bot's own process environment holds its secrets, as in production.
     Object.assign(process.env, SECRETS);
     w = await startWorld();
   });
-  afterAll(async () => {
+  afterEach(async () => {
     await w.close();
     process.env = saved;
   });

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadCard } from '../../../src/cards/ingest.ts';
 import { cardAction, groupMention, p2pMessage, sendFeishuEvent } from '../../kit/feishu-webhook.ts';
 import { ENCRYPT_KEY, type FeishuHarness, startFeishuHarness, storedCardIds } from './harness.ts';
@@ -6,10 +6,10 @@ import { ENCRYPT_KEY, type FeishuHarness, startFeishuHarness, storedCardIds } fr
 describe('R-A5: who may trigger from Feishu', () => {
   let h: FeishuHarness;
   const send = (event: unknown) => sendFeishuEvent(h.hook, event, { encryptKey: ENCRYPT_KEY });
-  beforeAll(async () => {
+  beforeEach(async () => {
     h = await startFeishuHarness({ ALLOWED_USERS: 'feishu:ou_alice', ALLOWED_CHATS: 'feishu:oc_open' });
   });
-  afterAll(() => h.close());
+  afterEach(() => h.close());
 
   async function cardFor(eventId: string) {
     for (const id of await storedCardIds(h.app)) {

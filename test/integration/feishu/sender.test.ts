@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { feishuSenderFor } from '../../../src/channels/feishu/sender.ts';
 import { enqueueEffect, outboxJobId } from '../../../src/outbox/enqueue.ts';
 import { isDeliveryError } from '../../../src/outbox/errors.ts';
@@ -7,10 +7,10 @@ import { type FeishuHarness, startFeishuHarness } from './harness.ts';
 
 describe('Feishu outbox sender over the official SDK', () => {
   let h: FeishuHarness;
-  beforeAll(async () => {
+  beforeEach(async () => {
     h = await startFeishuHarness();
   });
-  afterAll(() => h.close());
+  afterEach(() => h.close());
 
   const repliesTo = (id: string) => h.feishu.messages.filter((m) => m.parentId === id);
   const callsFor = (id: string) => h.feishu.callsTo(new RegExp(`/messages/${id}/reply$`));

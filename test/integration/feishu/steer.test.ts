@@ -1,9 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { isPaused } from '../../../src/tickets/pause.ts';
 import { waitFor } from '../../kit/app.ts';
 import { type FakeLlm, startFakeLlm } from '../../kit/fake-llm.ts';
 import { groupMention, sendFeishuEvent, threadReply } from '../../kit/feishu-webhook.ts';
 import { ackAll, openAll, roleOf, scriptedModel } from '../../kit/scripted-model.ts';
+import { onlyTicket } from '../routing/helpers.ts';
 import { ENCRYPT_KEY, type FeishuHarness, startFeishuHarness } from './harness.ts';
 
 describe('R-A5, R-D2: who may pause and resume from Feishu', () => {
@@ -14,7 +15,7 @@ describe('R-A5, R-D2: who may pause and resume from Feishu', () => {
     if (res.status !== 200) throw new Error(`webhook answered ${res.status}`);
   };
   const settle = () => new Promise((r) => setTimeout(r, 400));
-  beforeAll(async () => {
+  beforeEach(async () => {
     llm = await startFakeLlm();
     llm.respond(scriptedModel({ main: openAll, executor: ackAll }));
     h = await startFeishuHarness({
@@ -23,7 +24,7 @@ describe('R-A5, R-D2: who may pause and resume from Feishu', () => {
       LLM_API_KEY: 'k',
     });
   });
-  afterAll(async () => {
+  afterEach(async () => {
     await h.close();
     await llm.close();
   });
@@ -40,24 +41,28 @@ describe('R-A5, R-D2: who may pause and resume from Feishu', () => {
       () => h.feishu.messages.find((m) => m.parentId === 'om_req' && m.msgType === 'post'),
       'the acknowledgement',
     );
+    const ticket = await onlyTicket(h.app.ctx);
     const inThread = (text: string, who: string) =>
       threadReply(text, 'om_req', { senderOpenId: who, chatId: 'oc_team', parentId: ack.messageId });
 
     await send(inThread('/pause', 'ou_mallory'));
     await settle();
-    expect(await isPaused(h.app.ctx, 'T1')).toBe(false);
+    expect(await isPaused(h.app.ctx, ticket)).toBe(false);
 
     await send(inThread('/pause', 'ou_alice'));
-    await waitFor(() => isPaused(h.app.ctx, 'T1'), 'the requester’s pause');
+    await waitFor(() => isPaused(h.app.ctx, ticket), 'the requester’s pause');
     const executorRequests = llm.requests.filter((r) => roleOf(r) === 'executor').length;
 
     await send(inThread('继续', 'ou_mallory'));
     await settle();
-    expect(await isPaused(h.app.ctx, 'T1')).toBe(true);
+    expect(await isPaused(h.app.ctx, ticket)).toBe(true);
     expect(llm.requests.filter((r) => roleOf(r) === 'executor')).toHaveLength(executorRequests);
 
     await send(inThread('继续', 'ou_alice'));
-    await waitFor(async () => !(await isPaused(h.app.ctx, 'T1')), 'the requester’s resume');
-    await waitFor(() => h.feishu.messages.some((m) => m.text === '已继续 T1。'), 'the resume confirmation');
+    await waitFor(async () => !(await isPaused(h.app.ctx, ticket)), 'the requester’s resume');
+    await waitFor(
+      () => h.feishu.messages.some((m) => m.text === `已继续 ${ticket}。`),
+      'the resume confirmation',
+    );
   });
 });

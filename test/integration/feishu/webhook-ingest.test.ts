@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadCard } from '../../../src/cards/ingest.ts';
 import { waitFor } from '../../kit/app.ts';
 import {
@@ -14,10 +14,10 @@ import { ENCRYPT_KEY, type FeishuHarness, startFeishuHarness, storedCardIds } fr
 describe('Feishu webhook → trigger cards (R-A1, R-A3)', () => {
   let h: FeishuHarness;
   const send = (event: unknown) => sendFeishuEvent(h.hook, event, { encryptKey: ENCRYPT_KEY });
-  beforeAll(async () => {
+  beforeEach(async () => {
     h = await startFeishuHarness();
   });
-  afterAll(() => h.close());
+  afterEach(() => h.close());
 
   it('R-A1: a signed, encrypted @-mention gives one stored card, one routing job and one "seen" reaction', async () => {
     const event = groupMention('please fix acme/app#12', h.feishu.bot.openId, { messageId: 'om_req_1' });

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   encryptFeishu,
   groupMention,
@@ -10,10 +10,10 @@ import { cardKeys, ENCRYPT_KEY, type FeishuHarness, startFeishuHarness, VERIFY_T
 
 describe('Feishu webhook rejects what it cannot trust (R-A1)', () => {
   let h: FeishuHarness;
-  beforeAll(async () => {
+  beforeEach(async () => {
     h = await startFeishuHarness({}, { workers: false });
   });
-  afterAll(() => h.close());
+  afterEach(() => h.close());
 
   const mention = () => groupMention('do it', h.feishu.bot.openId);
 
@@ -172,10 +172,10 @@ describe('Feishu webhook rejects what it cannot trust (R-A1)', () => {
 
 describe('issue 14: an unsigned Feishu push is only ever the challenge (R-A1)', () => {
   let h: FeishuHarness;
-  beforeAll(async () => {
+  beforeEach(async () => {
     h = await startFeishuHarness({}, { workers: false });
   });
-  afterAll(() => h.close());
+  afterEach(() => h.close());
 
   const unsigned = { omit: ['signature', 'timestamp', 'nonce'] as ('signature' | 'timestamp' | 'nonce')[] };
   const validCipher = () => encryptFeishu(JSON.stringify(p2pMessage('hi')), ENCRYPT_KEY);

@@ -67,3 +67,17 @@ export function ticketOpenedBy(ctx: Ctx, cardId: string): Promise<string> {
 export async function ticketCardIds(ctx: Ctx, ticketId: string): Promise<string[]> {
   return (await ticketAttachments(ctx, ticketId)).map((a) => a.cardId);
 }
+
+/**
+ * The one ticket of this test's key prefix, waited for: for a test whose request came in through
+ * a webhook (no card id at hand) and opened exactly one ticket. Fails if there are more.
+ */
+export async function onlyTicket(ctx: Ctx): Promise<string> {
+  const tickets = await waitFor(async () => {
+    const all = await listTickets(ctx);
+    return all.length ? all : undefined;
+  }, 'a ticket');
+  if (tickets.length !== 1)
+    throw new Error(`expected one ticket, found ${tickets.map((t) => t.id).join(', ')}`);
+  return (tickets[0] as { id: string }).id;
+}

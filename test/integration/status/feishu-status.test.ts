@@ -1,8 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { isPaused } from '../../../src/tickets/pause.ts';
 import { waitFor } from '../../kit/app.ts';
 import { toolCalls } from '../../kit/fake-llm.ts';
 import { cardAction, groupMention, sendFeishuEvent, threadReply } from '../../kit/feishu-webhook.ts';
+import { onlyTicket, ticketCardIds } from '../routing/helpers.ts';
 import { ADMIN_TOKEN, ENCRYPT_KEY, gaps, type StatusWorld, scriptTurns, startStatusWorld } from './world.ts';
 
 const QUESTION = { question: 'Which database should the cache use?', choices: ['SQLite', 'Postgres'] };
@@ -24,7 +25,7 @@ describe('one live status card per ticket on Feishu (issue 9)', () => {
   const patchCallTimes = (messageId: string) =>
     w.feishu.calls.filter((c) => c.method === 'PATCH' && c.path.endsWith(`/${messageId}`)).map((c) => c.at);
 
-  beforeAll(async () => {
+  beforeEach(async () => {
     w = await startStatusWorld();
     // Specific triggers first: every turn's input also carries the ticket's title.
     scriptTurns(w.llm, [
@@ -70,7 +71,7 @@ describe('one live status card per ticket on Feishu (issue 9)', () => {
       ],
     ]);
   });
-  afterAll(async () => {
+  afterEach(async () => {
     await w.close();
   });
 
@@ -84,6 +85,7 @@ describe('one live status card per ticket on Feishu (issue 9)', () => {
     );
     const status = await waitFor(() => cardsTo('om_req_cache')[0], 'the status card');
     const id = status.messageId;
+    const ticket = await onlyTicket(ctx);
     await waitFor(() => subtitle(id).includes('Waiting for an answer'), 'the question on the card', 30_000);
     const waiting = JSON.stringify(lastCard(id));
     expect(waiting).toContain('Which database should the cache use?');
@@ -92,14 +94,15 @@ describe('one live status card per ticket on Feishu (issue 9)', () => {
     expect(w.feishu.messages.filter((m) => m.text?.includes(QUESTION.question))).toEqual([]);
 
     // R-A5: a press by someone not allowed changes nothing: no pause, no answer, nothing attached.
-    const cardsBefore = await ctx.redis.llen(ctx.keys.ticketCards('T1'));
+    const cardsBefore = (await ticketCardIds(ctx, ticket)).length;
+    expect(cardsBefore).toBeGreaterThan(0);
     await send(cardAction({ value: { action: 'pause' }, openMessageId: id, operatorOpenId: 'ou_mallory' }));
     await send(
       cardAction({ value: { action: 'answer:1' }, openMessageId: id, operatorOpenId: 'ou_mallory' }),
     );
     await new Promise((r) => setTimeout(r, 500));
-    expect(await isPaused(ctx, 'T1')).toBe(false);
-    expect(await ctx.redis.llen(ctx.keys.ticketCards('T1'))).toBe(cardsBefore);
+    expect(await isPaused(ctx, ticket)).toBe(false);
+    expect(await ticketCardIds(ctx, ticket)).toHaveLength(cardsBefore);
     expect(subtitle(id)).toContain('Waiting for an answer');
 
     // R-H5: the same card pressed in another chat (forwarded there) neither answers nor pauses.
@@ -113,7 +116,7 @@ describe('one live status card per ticket on Feishu (issue 9)', () => {
         }),
       );
     await new Promise((r) => setTimeout(r, 500));
-    expect(await isPaused(ctx, 'T1')).toBe(false);
+    expect(await isPaused(ctx, ticket)).toBe(false);
     expect(subtitle(id)).toContain('Waiting for an answer');
 
     await send(cardAction({ value: { action: 'answer:2' }, openMessageId: id, operatorOpenId: 'ou_alice' }));
@@ -135,7 +138,7 @@ describe('one live status card per ticket on Feishu (issue 9)', () => {
     expect(JSON.stringify(lastCard(id))).toContain('"action":"resume"');
     await send(cardAction({ value: { action: 'resume' }, openMessageId: id, operatorOpenId: 'ou_alice' }));
     await waitFor(
-      async () => !(await isPaused(ctx, 'T1')) && subtitle(id).includes('Working'),
+      async () => !(await isPaused(ctx, ticket)) && subtitle(id).includes('Working'),
       'resumed',
       20_000,
     );
@@ -154,7 +157,7 @@ describe('one live status card per ticket on Feishu (issue 9)', () => {
     expect(times.length).toBeLessThan(25);
 
     // The panel's ticket page shows the same status as the card.
-    const res = await fetch(`${w.app.url}/api/tickets/T1`, {
+    const res = await fetch(`${w.app.url}/api/tickets/${ticket}`, {
       headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
     });
     const detail = (await res.json()) as { status: { state: string; summary: string; question?: unknown } };
