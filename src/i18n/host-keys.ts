@@ -62,6 +62,11 @@ export const HOST_TEXT_KEYS = [
   'status.step.attach-screenshot',
   'language.fixed',
   'language.auto',
+  'chat-repo.set',
+  'chat-repo.shown',
+  'chat-repo.none',
+  'chat-repo.invalid',
+  'chat-repo.refused',
 ] as const;
 
 export type HostTextKey = (typeof HOST_TEXT_KEYS)[number];

@@ -16,6 +16,7 @@ import { noteFollowUp } from './follow-up-notices.ts';
 import { applyLanguageCommand, languageCommandOf } from './language-command.ts';
 import { maySteer } from './may-steer.ts';
 import { politeRefusal } from './polite-refusal.ts';
+import { applyRepoCommand, repoCommandOf } from './repo-command.ts';
 import { resolveTickets } from './resolve-tickets.ts';
 import { loadRouteOutcome, type RouteOutcome, saveRouteOutcome } from './route-outcome.ts';
 import { type Standing, standingOn } from './ticket-standing.ts';
@@ -47,6 +48,8 @@ async function place(ctx: Ctx, card: TriggerCard): Promise<RouteOutcome> {
     await applyLanguageCommand(ctx, card, language);
     return { kind: 'command', command: 'language', tickets: [] };
   }
+  const repoCommand = repoCommandOf(card);
+  if (repoCommand) return { kind: 'chat_repo', result: await applyRepoCommand(ctx, card, repoCommand) };
   const matches = await resolveTickets(ctx, card);
   const standings = await standingsOf(ctx, card, [...matches.keys()]);
   // R-H5: pause, resume and answers reach only the tickets this card may steer.

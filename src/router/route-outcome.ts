@@ -11,6 +11,8 @@ export const RouteOutcomeSchema = z.discriminatedUnion('kind', [
     command: z.enum(['pause', 'resume', 'language']),
     tickets: z.array(z.string()),
   }),
+  /** `/repo` in a chat (issue 16): what became of it. */
+  z.object({ kind: z.literal('chat_repo'), result: z.enum(['set', 'shown', 'invalid', 'refused']) }),
   z.object({ kind: z.literal('candidate') }),
   z.object({ kind: z.literal('ignored'), reason: z.string() }),
 ]);

@@ -2,6 +2,7 @@ import type { TriggerCard } from '../../cards/card.ts';
 import { loadCard } from '../../cards/ingest.ts';
 import { splitRepo } from '../../channels/github/client.ts';
 import type { Ctx } from '../../context.ts';
+import { getChatRepo } from '../../router/chat-repos.ts';
 import type { Ticket } from '../../tickets/ticket.ts';
 import { ticketAttachments } from '../../tickets/ticket-store.ts';
 import { githubAccess } from './github-access.ts';
@@ -35,7 +36,7 @@ export async function chooseRepo(ctx: Ctx, ticket: Ticket): Promise<RepoChoice> 
     }
   }
   const chat = chatOf(ticket);
-  const set = chat ? await ctx.redis.hget(ctx.keys.chatRepos(), chat) : null;
+  const set = chat ? await getChatRepo(ctx, chat) : undefined;
   if (set) return { repo: set, why: `the chat’s default repository (panel)` };
   const env = chat ? ctx.config.CHAT_REPOS.get(chat) : undefined;
   if (env) return { repo: env, why: 'the chat’s default repository (CHAT_REPOS)' };

@@ -4,6 +4,9 @@ import { APP_EVENTS, APP_PERMISSIONS } from '../../../src/channels/github/app-ne
 import { loadConfig } from '../../../src/config.ts';
 import { checkGitHubApp } from '../../../src/doctor/check-github-app.ts';
 import { parseEnvFile } from '../../../src/env-file.ts';
+import { chooseRepo } from '../../../src/executor/workspace/repo-choice.ts';
+import { getChatRepo } from '../../../src/router/chat-repos.ts';
+import type { Ticket } from '../../../src/tickets/ticket.ts';
 import { startTestApp, type TestApp } from '../../kit/app.ts';
 import { type FakeGitHub, startFakeGitHub } from '../../kit/fake-github.ts';
 import { TOKEN } from './api.ts';
@@ -156,5 +159,29 @@ describe('panel: create the GitHub App from a manifest (issue 16)', () => {
     expect(gh.callsTo('POST', `/app-manifests/${spentCode}/conversions`).map((c) => c.status)).toEqual([
       201, 404,
     ]);
+  }, 60_000);
+  it("issue 16: the Setup page's chat field sets a chat's default repository, which the executor reads; a bad name is refused", async () => {
+    await page.goto(`${base}/panel/#/setup`);
+    await page.getByLabel('Chat id').fill('oc_panel_chat');
+    await page.getByLabel(/Default repository/).fill('acme/panel');
+    await page.getByRole('button', { name: 'Save chat repository' }).click();
+    await page.locator('#chat-repos-list tr[data-chat="oc_panel_chat"]').waitFor();
+    expect(await getChatRepo(app.ctx, 'oc_panel_chat')).toBe('acme/panel');
+    const ticket = {
+      id: 'T-panel-none',
+      origin: { source: 'feishu', chatId: 'oc_panel_chat' },
+    } as unknown as Ticket;
+    expect((await chooseRepo(app.ctx, ticket)).repo).toBe('acme/panel');
+    await shoot(page, '22-setup-chat-repos', { fullPage: true });
+
+    await page.getByLabel(/Default repository/).fill('not a repo');
+    await page.getByRole('button', { name: 'Save chat repository' }).click();
+    await page.getByText('write owner/name, for example acme/api').waitFor();
+    expect(await getChatRepo(app.ctx, 'oc_panel_chat')).toBe('acme/panel');
+
+    await page.getByLabel(/Default repository/).fill('');
+    await page.getByRole('button', { name: 'Save chat repository' }).click();
+    await page.locator('#chat-repos-list tr[data-chat="oc_panel_chat"]').waitFor({ state: 'detached' });
+    expect(await getChatRepo(app.ctx, 'oc_panel_chat')).toBeUndefined();
   }, 60_000);
 });

@@ -43,6 +43,8 @@ const ROUTES: { method: string; path: string; fields?: string[] }[] = [
   { method: 'POST', path: '/api/local/messages', fields: ['text', 'chat', 'replyTo'] },
   { method: 'GET', path: '/api/local/messages' },
   { method: 'GET', path: '/api/queues' },
+  { method: 'GET', path: '/api/chat-repos' },
+  { method: 'PUT', path: '/api/chat-repos/:chat', fields: ['repo'] },
 ];
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'];
@@ -167,6 +169,7 @@ describe('every /api and /panel route under arbitrary requests', () => {
     ['policy', /^\/api\/policy/],
     ['tickets and cards', /^\/api\/(tickets|cards)/],
     ['local chat and queues', /^\/api\/(local|queues)/],
+    ['chat repositories', /^\/api\/chat-repos/],
     ['GitHub App manifest flow', /^\/panel\/(api\/)?github-app/],
   ];
 
