@@ -81,4 +81,14 @@ describe('issue 16: the panel in English and Chinese, with a switch it remembers
     expect(await zh.getByRole('button', { name: '登录' }).count()).toBe(1);
     await context.close();
   });
+  it('the prompt settings page, where the panel opens, is Chinese too', async () => {
+    await page.goto(`${app.url}/panel/#/prompts`);
+    await page.getByRole('button', { name: '中文' }).click();
+    await page.getByRole('heading', { name: 'Prompt 设置', exact: true }).waitFor();
+    expect(await page.getByRole('button', { name: '保存', exact: true }).count()).toBe(1);
+    await page.getByRole('tab', { name: '团队与技能' }).click();
+    await page.getByRole('heading', { name: '团队段落' }).waitFor();
+    await page.getByRole('button', { name: 'English' }).click();
+    await page.getByRole('heading', { name: 'Team paragraphs' }).waitFor();
+  });
 });

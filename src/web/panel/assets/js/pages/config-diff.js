@@ -1,4 +1,5 @@
 import { h } from '../dom.js';
+import { t } from '../i18n.js';
 import { diffLines, diffView } from '../line-diff.js';
 
 /**
@@ -14,13 +15,13 @@ export function compareConfigs(a, b) {
   for (const field of [...team].sort()) {
     const before = a?.team?.[field] ?? '';
     const after = b?.team?.[field] ?? '';
-    if (before !== after) out.push({ what: `team: ${field}`, before, after });
+    if (before !== after) out.push({ what: t('diff.team', { field }), before, after });
   }
   const keys = new Set([...Object.keys(a?.overrides ?? {}), ...Object.keys(b?.overrides ?? {})]);
   for (const key of [...keys].sort()) {
     const before = a?.overrides?.[key]?.text ?? '';
     const after = b?.overrides?.[key]?.text ?? '';
-    const what = !before ? `${key} (override added)` : !after ? `${key} (override removed)` : key;
+    const what = !before ? t('diff.added', { key }) : !after ? t('diff.removed', { key }) : key;
     if (before !== after) out.push({ what, before, after });
   }
   const skillText = (/** @type {any} */ s) =>
@@ -32,7 +33,7 @@ export function compareConfigs(a, b) {
   for (const name of [...new Set([...sa.keys(), ...sb.keys()])].sort()) {
     const before = skillText(sa.get(name));
     const after = skillText(sb.get(name));
-    if (before !== after) out.push({ what: `skill: ${name}`, before, after });
+    if (before !== after) out.push({ what: t('diff.skill', { name }), before, after });
   }
   return out;
 }
@@ -46,7 +47,7 @@ export const changedNames = (a, b) => compareConfigs(a, b).map((c) => c.what.rep
  * @param {any} b
  * @param {string} emptyText
  */
-export function configDiffView(a, b, emptyText = 'The two are the same.') {
+export function configDiffView(a, b, emptyText = t('diff.same')) {
   const changes = compareConfigs(a, b);
   if (!changes.length) return h('p', { class: 'muted' }, emptyText);
   return h(

@@ -1,5 +1,6 @@
 import { get } from '../api.js';
 import { h, replace, when } from '../dom.js';
+import { t } from '../i18n.js';
 import { configDiffView } from './config-diff.js';
 import { state } from './prompts-state.js';
 
@@ -12,19 +13,11 @@ export function conflictView(actions) {
   const conflict = state.conflict;
   if (!conflict) return null;
   const box = h('section', { class: 'conflict', role: 'alert', 'aria-labelledby': 'conflict-h' });
-  const details = h('div', null, h('p', { class: 'muted' }, 'Loading what changed…'));
+  const details = h('div', null, h('p', { class: 'muted' }, t('conflict.loading')));
   replace(
     box,
-    h(
-      'h2',
-      { id: 'conflict-h' },
-      `Not saved: revision ${conflict.currentRevision} was saved while you edited`,
-    ),
-    h(
-      'p',
-      null,
-      `Your draft was based on revision ${state.baseRevision}. It is still below, exactly as you left it. What changed meanwhile:`,
-    ),
+    h('h2', { id: 'conflict-h' }, t('conflict.title', { revision: conflict.currentRevision })),
+    h('p', null, t('conflict.draft', { revision: state.baseRevision })),
     details,
     h(
       'div',
@@ -32,12 +25,12 @@ export function conflictView(actions) {
       h(
         'button',
         { type: 'button', class: 'primary', onclick: actions.saveOver },
-        `Save my draft as the next version (replaces revision ${conflict.currentRevision})`,
+        t('conflict.save-over', { revision: conflict.currentRevision }),
       ),
       h(
         'button',
         { type: 'button', onclick: actions.discard },
-        `Discard my draft and load revision ${conflict.currentRevision}`,
+        t('conflict.discard', { revision: conflict.currentRevision }),
       ),
     ),
   );
@@ -51,12 +44,17 @@ export function conflictView(actions) {
       h(
         'p',
         { class: 'muted small' },
-        `Revision ${current.revision}: ${current.source}${current.who ? ` by ${current.who}` : ''}, ${when(current.createdAt ?? current.at)}.`,
+        t(current.who ? 'conflict.revision-by' : 'conflict.revision', {
+          revision: current.revision,
+          source: current.source,
+          who: current.who ?? '',
+          at: when(current.createdAt ?? current.at),
+        }),
       ),
-      configDiffView(base.config, current.config, 'Nothing differs in the settings themselves.'),
+      configDiffView(base.config, current.config, t('conflict.same')),
     );
   })().catch((e) =>
-    replace(details, h('p', { class: 'problem' }, `Could not load the versions: ${e.message}`)),
+    replace(details, h('p', { class: 'problem' }, t('conflict.load-failed', { error: e.message }))),
   );
   return box;
 }

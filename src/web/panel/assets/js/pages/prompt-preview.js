@@ -1,5 +1,6 @@
 import { request } from '../api.js';
 import { h, replace } from '../dom.js';
+import { t } from '../i18n.js';
 import { problemsList } from './problems-list.js';
 import { payload, state } from './prompts-state.js';
 
@@ -21,12 +22,12 @@ export function promptPreview() {
         'aria-selected': String(which === role),
         onclick: () => {
           which = role;
-          for (const t of tabs) t.setAttribute('aria-selected', String(t.dataset.role === role));
+          for (const tab of tabs) tab.setAttribute('aria-selected', String(tab.dataset.role === role));
           void refresh();
         },
         'data-role': role,
       },
-      role === 'main' ? 'Main session' : 'Executor',
+      role === 'main' ? t('preview.main') : t('preview.executor'),
     ),
   );
   replace(
@@ -34,14 +35,10 @@ export function promptPreview() {
     h(
       'div',
       { class: 'preview-head' },
-      h('h2', { id: 'preview-h' }, 'Preview of the draft'),
+      h('h2', { id: 'preview-h' }, t('preview.title')),
       h('div', { role: 'tablist', class: 'tabs' }, tabs),
     ),
-    h(
-      'p',
-      { class: 'muted small' },
-      'Unsaved changes included. The executor preview uses an example ticket; the policy is the current one.',
-    ),
+    h('p', { class: 'muted small' }, t('preview.hint')),
     body,
   );
   let timer = 0;
@@ -72,17 +69,16 @@ function render(preview) {
     'div',
     null,
     preview.problems.length
-      ? h(
-          'div',
-          { class: 'notice problem' },
-          'A save of this draft would be refused:',
-          problemsList(preview.problems),
-        )
+      ? h('div', { class: 'notice problem' }, t('preview.refused'), problemsList(preview.problems))
       : null,
     h(
       'p',
       { class: 'muted small' },
-      `${parts.length} blocks, ${chars.toLocaleString()} characters, policy revision ${preview.policyRevision}.`,
+      t('preview.size', {
+        blocks: parts.length,
+        chars: chars.toLocaleString(document.documentElement.lang || undefined),
+        policy: preview.policyRevision,
+      }),
     ),
     h(
       'ol',
@@ -91,7 +87,7 @@ function render(preview) {
         h(
           'li',
           { class: p.label ? 'part' : 'part other' },
-          h('div', { class: 'part-label' }, p.label ?? 'other text'),
+          h('div', { class: 'part-label' }, p.label ?? t('preview.other')),
           h('pre', { class: 'text' }, p.text),
         ),
       ),

@@ -1,4 +1,5 @@
 import { h, notice, replace, toast } from '../dom.js';
+import { t } from '../i18n.js';
 import { conflictView } from './conflict-view.js';
 import { problemsList } from './problems-list.js';
 import { promptPreview } from './prompt-preview.js';
@@ -6,11 +7,8 @@ import { load, save, state } from './prompts-state.js';
 import { sectionCard } from './section-card.js';
 import { skillsEditor, teamParagraphs } from './team-skills.js';
 
-const TABS = [
-  ['sections', 'Sections'],
-  ['team', 'Team & skills'],
-  ['preview', 'Preview'],
-];
+/** The tabs; each one's label is its `prompts.tab.<id>` text. */
+const TABS = ['sections', 'team', 'preview'];
 let tab = 'sections';
 
 /** Prompt settings (R-E1, R-E6, R-F2): sections, team text and skills, preview; one draft. */
@@ -27,22 +25,22 @@ function render(root) {
   const saveButton = h(
     'button',
     { type: 'button', class: 'primary', id: 'save-prompts', onclick: () => void doSave(root) },
-    'Save',
+    t('prompts.save'),
   );
   const discard = h(
     'button',
     { type: 'button', class: 'quiet', disabled: !state.dirty, onclick: () => void reload(root) },
-    'Discard changes',
+    t('prompts.discard'),
   );
   const dirtyMark = h(
     'span',
     { class: 'dirty', 'aria-live': 'polite' },
-    state.dirty ? 'Unsaved changes' : 'All changes saved',
+    state.dirty ? t('prompts.unsaved') : t('prompts.all-saved'),
   );
   // Listeners belong to the elements of one render; the preview adds its own below.
   state.listeners.clear();
   state.listeners.add(() => {
-    dirtyMark.textContent = 'Unsaved changes';
+    dirtyMark.textContent = t('prompts.unsaved');
     discard.removeAttribute('disabled');
   });
   const page = h('div', {
@@ -63,12 +61,12 @@ function render(root) {
       h(
         'div',
         null,
-        h('h1', null, 'Prompt settings'),
+        h('h1', null, t('page.prompts')),
         h(
           'p',
           { class: 'muted small' },
-          `Revision ${view.revision}`,
-          updated ? ` · ${updated} section${updated > 1 ? 's' : ''} with an updated default` : '',
+          t('prompts.revision', { revision: view.revision }),
+          updated ? ` · ${t('prompts.updated-defaults', { n: updated })}` : '',
         ),
       ),
       h('div', { class: 'actions' }, dirtyMark, discard, saveButton),
@@ -78,14 +76,14 @@ function render(root) {
       ? h(
           'div',
           { class: 'notice problem', id: 'save-problems' },
-          `Not saved: ${state.problems.length} problem${state.problems.length > 1 ? 's' : ''}. Each is also shown where it applies.`,
+          t('prompts.not-saved', { n: state.problems.length }),
           problemsList(state.problems),
         )
       : null,
     h(
       'div',
-      { class: 'tabs', role: 'tablist', 'aria-label': 'Prompt settings parts' },
-      TABS.map(([id, label]) =>
+      { class: 'tabs', role: 'tablist', 'aria-label': t('prompts.parts') },
+      TABS.map((id) =>
         h(
           'button',
           {
@@ -97,7 +95,7 @@ function render(root) {
               render(root);
             },
           },
-          label,
+          t(`prompts.tab.${id}`),
         ),
       ),
     ),
@@ -114,24 +112,22 @@ function sectionsTab(view) {
   return h(
     'div',
     { class: 'sections' },
-    h(
-      'p',
-      { class: 'muted' },
-      'Each built-in section with its default and the team’s override. A section without an override follows new defaults.',
-    ),
+    h('p', { class: 'muted' }, t('prompts.sections-hint')),
     view.staleSections.length
-      ? notice(
-          'info',
-          `Saved overrides for sections this release no longer has (dropped on the next save): ${view.staleSections.join(', ')}`,
-        )
+      ? notice('info', t('prompts.stale', { sections: view.staleSections.join(', ') }))
       : null,
     h(
       'ul',
-      { class: 'section-index', 'aria-label': 'Jump to a section' },
+      { class: 'section-index', 'aria-label': t('prompts.jump') },
       view.sections.map((/** @type {any} */ s) => {
         const mine = state.draft?.overrides[s.key];
         const cls = s.defaultChanged && mine ? 'updated' : mine ? 'overridden' : '';
-        const note = s.defaultChanged && mine ? ' (default updated)' : mine ? ' (overridden)' : '';
+        const note =
+          s.defaultChanged && mine
+            ? ` ${t('prompts.note.updated')}`
+            : mine
+              ? ` ${t('prompts.note.overridden')}`
+              : '';
         return h(
           'li',
           null,
@@ -165,7 +161,7 @@ function jump(e) {
 async function doSave(root) {
   const result = await save();
   render(root);
-  if (result.ok) toast(`Saved revision ${result.revision}`);
+  if (result.ok) toast(t('prompts.saved', { revision: result.revision }));
   // The conflict and the problem summary sit at the top, under the sticky header.
   else window.scrollTo({ top: 0 });
 }
@@ -181,5 +177,5 @@ async function saveOver(root) {
 async function reload(root) {
   await load(true);
   render(root);
-  toast(`Loaded revision ${state.view.revision}`);
+  toast(t('prompts.loaded', { revision: state.view.revision }));
 }

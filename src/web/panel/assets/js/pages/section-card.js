@@ -1,4 +1,5 @@
 import { h, replace } from '../dom.js';
+import { t } from '../i18n.js';
 import { unifiedView } from '../line-diff.js';
 import { problemsList } from './problems-list.js';
 import { changed, problemsAt, state } from './prompts-state.js';
@@ -30,16 +31,16 @@ function content(s, rerender) {
     'header',
     null,
     h('h3', null, s.key),
-    updated ? h('span', { class: 'badge warn' }, 'Default updated') : null,
-    resolved ? h('span', { class: 'badge ok' }, 'Default updated — yours kept on save') : null,
+    updated ? h('span', { class: 'badge warn' }, t('section.default-updated')) : null,
+    resolved ? h('span', { class: 'badge ok' }, t('section.kept-on-save')) : null,
     mine
-      ? h('span', { class: 'badge' }, 'Overridden')
-      : h('span', { class: 'badge quiet' }, 'Follows default'),
+      ? h('span', { class: 'badge' }, t('section.overridden'))
+      : h('span', { class: 'badge quiet' }, t('section.follows-default')),
     s.placeholders.length
       ? h(
           'span',
           { class: 'muted small' },
-          'must keep ',
+          `${t('section.must-keep')} `,
           s.placeholders.map((p) => h('code', null, p)),
         )
       : null,
@@ -49,14 +50,19 @@ function content(s, rerender) {
       ? h(
           'div',
           { class: 'col' },
-          h('h4', null, 'What changed in the default'),
-          unifiedView(s.diff, `${s.key}: old default → new default`),
+          h('h4', null, t('section.what-changed')),
+          unifiedView(s.diff, t('section.diff-label', { key: s.key })),
         )
-      : h('div', { class: 'col' }, h('h4', null, 'Default'), h('pre', { class: 'text default' }, s.default));
+      : h(
+          'div',
+          { class: 'col' },
+          h('h4', null, t('section.default')),
+          h('pre', { class: 'text default' }, s.default),
+        );
   const right = h(
     'div',
     { class: 'col' },
-    h('h4', null, mine ? 'Team override' : 'Team override (none)'),
+    h('h4', null, mine ? t('section.team-override') : t('section.team-override-none')),
     editor(s, mine, rerender),
   );
   return [
@@ -83,14 +89,14 @@ function editor(s, mine, rerender) {
           document.getElementById(`override-${s.key}`)?.focus();
         },
       },
-      'Override this section',
+      t('section.override'),
     );
   }
   const id = `override-${s.key}`;
   return h(
     'div',
     { class: 'editor' },
-    h('label', { for: id, class: 'sr-only' }, `Team override of ${s.key}`),
+    h('label', { for: id, class: 'sr-only' }, t('section.override-of', { key: s.key })),
     h('textarea', {
       id,
       rows: rowsFor(mine.text),
@@ -112,7 +118,7 @@ function editor(s, mine, rerender) {
           rerender();
         },
       },
-      'Remove override',
+      t('section.remove'),
     ),
   );
 }
@@ -140,10 +146,10 @@ function upgradeActions(s, rerender) {
   };
   return h(
     'div',
-    { class: 'upgrade-actions', role: 'group', 'aria-label': `Default updated: ${s.key}` },
-    h('span', { class: 'muted' }, 'The built-in text this override was written against has changed.'),
-    h('button', { type: 'button', onclick: keep }, 'Keep mine'),
-    h('button', { type: 'button', onclick: adopt }, 'Adopt default'),
-    h('button', { type: 'button', onclick: edit }, 'Edit'),
+    { class: 'upgrade-actions', role: 'group', 'aria-label': t('section.updated-of', { key: s.key }) },
+    h('span', { class: 'muted' }, t('section.changed-under')),
+    h('button', { type: 'button', onclick: keep }, t('section.keep')),
+    h('button', { type: 'button', onclick: adopt }, t('section.adopt')),
+    h('button', { type: 'button', onclick: edit }, t('section.edit')),
   );
 }

@@ -1,12 +1,10 @@
 import { h, replace } from '../dom.js';
+import { t } from '../i18n.js';
 import { problemsList } from './problems-list.js';
 import { changed, problemsAt, state } from './prompts-state.js';
 
-const TEAM_HELP = {
-  about: 'Who the team is and what it builds.',
-  process: 'How work moves: reviews, branches, releases.',
-  conventions: 'Code style, naming, testing habits.',
-};
+/** Each team paragraph's help is its `team.help.<field>` text. */
+const TEAM_FIELDS = new Set(['about', 'process', 'conventions']);
 
 /** The three team paragraphs under their fixed headings (R-E1, R-E2). */
 export function teamParagraphs() {
@@ -16,19 +14,15 @@ export function teamParagraphs() {
   return h(
     'section',
     { class: 'card', 'aria-labelledby': 'team-h' },
-    h('h2', { id: 'team-h' }, 'Team paragraphs'),
-    h(
-      'p',
-      { class: 'muted' },
-      'Every session reads these under their headings; the built-in text refers to them by heading.',
-    ),
+    h('h2', { id: 'team-h' }, t('team.paragraphs')),
+    h('p', { class: 'muted' }, t('team.paragraphs-hint')),
     Object.entries(view.teamHeadings).map(([field, heading]) => {
       const id = `team-${field}`;
       return h(
         'div',
         { class: 'field', 'data-key': `team.${field}` },
         h('label', { for: id }, String(heading).replace(/^#+\s*/, '')),
-        h('span', { class: 'muted small' }, TEAM_HELP[field] ?? ''),
+        h('span', { class: 'muted small' }, TEAM_FIELDS.has(field) ? t(`team.help.${field}`) : ''),
         h('textarea', {
           id,
           rows: 5,
@@ -64,20 +58,16 @@ function skillsContent(rerender) {
     document.getElementById(`skill-${draft.skills.length - 1}-name`)?.focus();
   };
   return [
-    h('h2', { id: 'skills-h' }, 'Team skills'),
-    h(
-      'p',
-      { class: 'muted' },
-      'Knowledge for executors, in Markdown. Skills never add tools or permissions.',
-    ),
-    draft.skills.length === 0 ? h('p', { class: 'muted' }, 'No team skills yet.') : null,
+    h('h2', { id: 'skills-h' }, t('team.skills')),
+    h('p', { class: 'muted' }, t('team.skills-hint')),
+    draft.skills.length === 0 ? h('p', { class: 'muted' }, t('team.no-skills')) : null,
     draft.skills.map((skill, i) => skillFields(skill, i, rerender)),
     problemsList(problemsAt('skills').filter((p) => !/^skills\.\d+/.test(p.key))),
-    h('button', { type: 'button', onclick: add }, 'Add a skill'),
+    h('button', { type: 'button', onclick: add }, t('team.add-skill')),
     h(
       'details',
       { class: 'builtin-skills' },
-      h('summary', null, `Built-in skills (${view.skills.builtin.length}, names reserved)`),
+      h('summary', null, t('team.builtin-skills', { n: view.skills.builtin.length })),
       view.skills.builtin.map((/** @type {any} */ s) =>
         h(
           'div',
@@ -107,30 +97,34 @@ function skillFields(skill, i, rerender) {
   return h(
     'fieldset',
     { class: 'skill', 'data-key': `skills.${i}` },
-    h('legend', null, skill.name || `New skill ${i + 1}`),
+    h('legend', null, skill.name || t('team.new-skill', { n: i + 1 })),
     h(
       'div',
       { class: 'row' },
       h(
         'div',
         { class: 'field' },
-        h('label', { for: `${id}-name` }, 'Name (kebab-case)'),
+        h('label', { for: `${id}-name` }, t('team.skill-name')),
         h('input', { id: `${id}-name`, value: skill.name, oninput: bind('name') }),
       ),
       h(
         'div',
         { class: 'field grow' },
-        h('label', { for: `${id}-description` }, 'Description'),
+        h('label', { for: `${id}-description` }, t('team.skill-description')),
         h('input', { id: `${id}-description`, value: skill.description ?? '', oninput: bind('description') }),
       ),
     ),
     h(
       'div',
       { class: 'field' },
-      h('label', { for: `${id}-text` }, 'Text'),
+      h('label', { for: `${id}-text` }, t('team.skill-text')),
       h('textarea', { id: `${id}-text`, rows: 6, value: skill.text, oninput: bind('text') }),
     ),
     problemsList(problemsAt(`skills.${i}`)),
-    h('button', { type: 'button', class: 'quiet', onclick: remove }, `Remove skill ${skill.name || i + 1}`),
+    h(
+      'button',
+      { type: 'button', class: 'quiet', onclick: remove },
+      t('team.remove-skill', { name: skill.name || i + 1 }),
+    ),
   );
 }
