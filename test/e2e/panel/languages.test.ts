@@ -81,14 +81,20 @@ describe('issue 16: the panel in English and Chinese, with a switch it remembers
     expect(await zh.getByRole('button', { name: '登录' }).count()).toBe(1);
     await context.close();
   });
-  it('the prompt settings page, where the panel opens, is Chinese too', async () => {
+  it('the prompt settings, policy and versions pages are Chinese too', async () => {
     await page.goto(`${app.url}/panel/#/prompts`);
     await page.getByRole('button', { name: '中文' }).click();
     await page.getByRole('heading', { name: 'Prompt 设置', exact: true }).waitFor();
     expect(await page.getByRole('button', { name: '保存', exact: true }).count()).toBe(1);
     await page.getByRole('tab', { name: '团队与技能' }).click();
     await page.getByRole('heading', { name: '团队段落' }).waitFor();
+    await page.getByRole('link', { name: '策略' }).click();
+    await page.getByRole('group', { name: '接受模式' }).waitFor();
+    await page.getByRole('link', { name: '版本' }).click();
+    await page.getByRole('button', { name: '恢复默认内容' }).waitFor();
     await page.getByRole('button', { name: 'English' }).click();
+    await page.getByRole('button', { name: 'Restore the defaults' }).waitFor();
+    await page.getByRole('link', { name: 'Prompt settings' }).click();
     await page.getByRole('heading', { name: 'Team paragraphs' }).waitFor();
   });
 });

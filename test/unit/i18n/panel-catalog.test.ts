@@ -27,6 +27,9 @@ const BUILT_KEYS = [
   ),
   ...['seen', 'ok', 'done'].map((r) => `try.reaction.${r}`),
   ...['pause', 'resume', 'paused', 'resumed', 'pause-failed', 'resume-failed'].map((k) => `ticket.${k}`),
+  ...['sections', 'team', 'preview'].map((k) => `prompts.tab.${k}`),
+  ...['about', 'process', 'conventions'].map((k) => `team.help.${k}`),
+  ...['revision', 'saved', 'source', 'who', 'changed'].map((c) => `versions.col.${c}`),
 ];
 
 describe('issue 16: the panel’s words come from one catalog per language', () => {

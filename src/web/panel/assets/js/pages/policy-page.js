@@ -1,5 +1,6 @@
 import { get, request } from '../api.js';
 import { h, notice, replace, toast } from '../dom.js';
+import { t } from '../i18n.js';
 import { problemsList } from './problems-list.js';
 
 /** The policy draft survives page switches, like the prompts draft. */
@@ -46,12 +47,8 @@ function render(root) {
       h(
         'div',
         null,
-        h('h1', null, 'Policy'),
-        h(
-          'p',
-          { class: 'muted small' },
-          `Revision ${d.baseRevision}. The main session reads it at every request; it is the last section of its prompt.`,
-        ),
+        h('h1', null, t('page.policy')),
+        h('p', { class: 'muted small' }, t('policy.hint', { revision: d.baseRevision })),
       ),
       h(
         'div',
@@ -59,14 +56,14 @@ function render(root) {
         h(
           'button',
           { type: 'button', class: 'primary', id: 'save-policy', onclick: () => void save(root) },
-          'Save policy',
+          t('policy.save'),
         ),
       ),
     ),
     conflictAt !== null
       ? notice(
           'problem',
-          `Not saved: revision ${conflictAt} was saved meanwhile. Your draft is below, unchanged. `,
+          `${t('policy.conflict', { revision: conflictAt })} `,
           h(
             'button',
             {
@@ -76,41 +73,32 @@ function render(root) {
                 void save(root);
               },
             },
-            'Save mine anyway',
+            t('policy.save-anyway'),
           ),
           ' ',
           h(
             'button',
             { type: 'button', onclick: () => void reload().then(() => render(root)) },
-            'Load the current policy',
+            t('policy.load-current'),
           ),
         )
       : null,
-    problems.length ? h('div', { class: 'notice problem' }, 'Not saved:', problemsList(problems)) : null,
+    problems.length
+      ? h('div', { class: 'notice problem' }, t('policy.not-saved'), problemsList(problems))
+      : null,
     h(
       'fieldset',
       { class: 'card mode' },
-      h('legend', null, 'Accept mode'),
-      modeChoice(d, 'explicit', 'Explicit only', 'Tickets open only when someone explicitly asks the bot.'),
-      modeChoice(
-        d,
-        'inferred',
-        'Inferred too',
-        'Also where an enabled rule below matches; the executor is then restricted to the matched rules.',
-      ),
+      h('legend', null, t('policy.mode')),
+      modeChoice(d, 'explicit', t('policy.explicit'), t('policy.explicit-help')),
+      modeChoice(d, 'inferred', t('policy.inferred'), t('policy.inferred-help')),
       problemsList(at('mode')),
     ),
     h(
       'section',
       { class: 'card', 'aria-labelledby': 'rules-h' },
-      h('h2', { id: 'rules-h' }, 'Rules'),
-      d.rules.length
-        ? null
-        : h(
-            'p',
-            { class: 'muted' },
-            'No rules. In inferred mode nothing is inferred until a rule is enabled.',
-          ),
+      h('h2', { id: 'rules-h' }, t('policy.rules')),
+      d.rules.length ? null : h('p', { class: 'muted' }, t('policy.no-rules')),
       d.rules.map((r, i) => ruleFields(root, r, i, at)),
       problemsList(at('rules').filter((p) => !/^rules\.\d+/.test(p.key))),
       h(
@@ -124,7 +112,7 @@ function render(root) {
             document.getElementById(`rule-${d.rules.length - 1}-id`)?.focus();
           },
         },
-        'Add a rule',
+        t('policy.add-rule'),
       ),
     ),
   );
@@ -155,40 +143,45 @@ function modeChoice(d, value, label, help) {
 function ruleFields(root, r, i, at) {
   const id = `rule-${i}`;
   const bind = (/** @type {string} */ f) => (/** @type {Event} */ e) => {
-    const t = /** @type {HTMLInputElement} */ (e.target);
-    r[f] = f === 'enabled' ? t.checked : t.value;
+    const input = /** @type {HTMLInputElement} */ (e.target);
+    r[f] = f === 'enabled' ? input.checked : input.value;
     touch();
   };
   return h(
     'fieldset',
     { class: 'rule', 'data-key': `rules.${i}` },
-    h('legend', null, r.name || `Rule ${i + 1}`),
+    h('legend', null, r.name || t('policy.rule', { n: i + 1 })),
     h(
       'div',
       { class: 'row' },
       h(
         'div',
         { class: 'field' },
-        h('label', { for: `${id}-id` }, 'Id'),
-        h('input', { id: `${id}-id`, value: r.id, oninput: bind('id'), placeholder: 'e.g. flaky-tests' }),
+        h('label', { for: `${id}-id` }, t('policy.rule-id')),
+        h('input', {
+          id: `${id}-id`,
+          value: r.id,
+          oninput: bind('id'),
+          placeholder: t('policy.rule-id-example'),
+        }),
       ),
       h(
         'div',
         { class: 'field grow' },
-        h('label', { for: `${id}-name` }, 'Name'),
+        h('label', { for: `${id}-name` }, t('policy.rule-name')),
         h('input', { id: `${id}-name`, value: r.name, oninput: bind('name') }),
       ),
       h(
         'div',
         { class: 'field check' },
         h('input', { type: 'checkbox', id: `${id}-enabled`, checked: r.enabled, onchange: bind('enabled') }),
-        h('label', { for: `${id}-enabled` }, 'Enabled'),
+        h('label', { for: `${id}-enabled` }, t('policy.rule-enabled')),
       ),
     ),
     h(
       'div',
       { class: 'field' },
-      h('label', { for: `${id}-instruction` }, 'Instruction (one line)'),
+      h('label', { for: `${id}-instruction` }, t('policy.rule-instruction')),
       h('input', { id: `${id}-instruction`, value: r.instruction, oninput: bind('instruction') }),
     ),
     problemsList(at(`rules.${i}`)),
@@ -203,7 +196,7 @@ function ruleFields(root, r, i, at) {
           render(root);
         },
       },
-      `Remove rule ${r.name || i + 1}`,
+      t('policy.remove-rule', { name: r.name || i + 1 }),
     ),
   );
 }
@@ -215,10 +208,13 @@ async function save(root) {
   problems = [];
   conflictAt = null;
   if (res.ok) {
-    toast(`Policy saved as revision ${res.body.revision}`);
+    toast(t('policy.saved', { revision: res.body.revision }));
     await reload();
   } else if (res.status === 409) conflictAt = res.body.currentRevision;
   else if (res.status === 422) problems = res.body.errors ?? [];
-  else problems = [{ key: '(save)', code: String(res.status), message: res.body?.error ?? 'save failed' }];
+  else
+    problems = [
+      { key: '(save)', code: String(res.status), message: res.body?.error ?? t('policy.save-failed') },
+    ];
   render(root);
 }

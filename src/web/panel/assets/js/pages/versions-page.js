@@ -1,5 +1,6 @@
 import { get, request } from '../api.js';
 import { h, notice, replace, toast, when } from '../dom.js';
+import { t } from '../i18n.js';
 import { changedNames, configDiffView } from './config-diff.js';
 import { state as promptsState } from './prompts-state.js';
 
@@ -20,66 +21,57 @@ export async function versionsPage(root, args) {
   const restore = async (/** @type {Record<string, unknown>} */ what, /** @type {string} */ label) => {
     const res = await request('POST', '/api/prompts/restore', { baseRevision: head, ...what });
     if (res.ok) {
-      toast(`${label}: now revision ${res.body.revision}`);
+      toast(t('versions.restored', { what: label, revision: res.body.revision }));
       if (!promptsState.dirty) promptsState.draft = null;
       await versionsPage(root, []);
     } else if (res.status === 409)
-      replace(
-        status,
-        notice(
-          'problem',
-          `Someone saved revision ${res.body.currentRevision} meanwhile; the list is reloaded, try again.`,
-        ),
-      );
+      replace(status, notice('problem', t('versions.conflict', { revision: res.body.currentRevision })));
     else
       replace(
         status,
         notice(
           'problem',
-          `Restore refused (${res.status}): ${JSON.stringify(res.body?.errors ?? res.body?.error)}`,
+          t('versions.refused', {
+            status: res.status,
+            error: JSON.stringify(res.body?.errors ?? res.body?.error),
+          }),
         ),
       );
   };
   const from = select(
     'diff-from',
-    'From',
+    t('versions.from'),
     versions,
     args[0] === 'diff' ? Number(args[1]) : (versions[1]?.revision ?? 0),
   );
-  const to = select('diff-to', 'To', versions, args[0] === 'diff' ? Number(args[2]) : head);
+  const to = select('diff-to', t('versions.to'), versions, args[0] === 'diff' ? Number(args[2]) : head);
   replace(
     root,
     h(
       'div',
       { class: 'page-head' },
-      h(
-        'div',
-        null,
-        h('h1', null, 'Versions'),
-        h(
-          'p',
-          { class: 'muted small' },
-          'Every save is kept. Restoring makes a new version; nothing is rewritten.',
-        ),
-      ),
+      h('div', null, h('h1', null, t('page.versions')), h('p', { class: 'muted small' }, t('versions.hint'))),
       h(
         'div',
         { class: 'actions' },
         h(
           'button',
-          { type: 'button', onclick: () => void restore({ defaults: true }, 'Defaults restored') },
-          'Restore the defaults',
+          {
+            type: 'button',
+            onclick: () => void restore({ defaults: true }, t('versions.defaults-restored')),
+          },
+          t('versions.restore-defaults'),
         ),
       ),
     ),
     status,
     versions.length === 0
-      ? h('p', { class: 'muted' }, 'Nothing saved yet: every section follows its default.')
+      ? h('p', { class: 'muted' }, t('versions.empty'))
       : versionTable(versions, byRev, restore),
     h(
       'section',
       { class: 'card', 'aria-labelledby': 'compare-h' },
-      h('h2', { id: 'compare-h' }, 'Compare two versions'),
+      h('h2', { id: 'compare-h' }, t('versions.compare')),
       h(
         'div',
         { class: 'row' },
@@ -93,7 +85,7 @@ export async function versionsPage(root, args) {
               location.hash = `#/versions/diff/${from.select.value}/${to.select.value}`;
             },
           },
-          'Show differences',
+          t('versions.show-diff'),
         ),
       ),
       args[0] === 'diff' ? await diffOf(Number(args[1]), Number(args[2])) : null,
@@ -108,14 +100,17 @@ function versionTable(versions, byRev, restore) {
   return h(
     'table',
     { class: 'table' },
-    h('caption', { class: 'sr-only' }, 'Saved versions, newest first'),
+    h('caption', { class: 'sr-only' }, t('versions.caption')),
     h(
       'thead',
       null,
       h(
         'tr',
         null,
-        ['Revision', 'Saved', 'Source', 'Who', 'What changed', ''].map((t) => h('th', { scope: 'col' }, t)),
+        ['revision', 'saved', 'source', 'who', 'changed'].map((c) =>
+          h('th', { scope: 'col' }, t(`versions.col.${c}`)),
+        ),
+        h('th', { scope: 'col' }),
       ),
     ),
     h(
@@ -131,7 +126,7 @@ function versionTable(versions, byRev, restore) {
             'td',
             null,
             h('a', { href: `#/versions/${v.revision}` }, `r${v.revision}`),
-            i === 0 ? h('span', { class: 'badge ok' }, 'current') : null,
+            i === 0 ? h('span', { class: 'badge ok' }, t('versions.current')) : null,
           ),
           h('td', null, when(v.createdAt ?? v.at)),
           h(
@@ -142,7 +137,7 @@ function versionTable(versions, byRev, restore) {
               ? h(
                   'span',
                   { class: 'muted small' },
-                  ` (restored ${v.restoredFrom === 'defaults' ? 'defaults' : `r${v.restoredFrom}`})`,
+                  ` ${t('versions.restored-from', { from: v.restoredFrom === 'defaults' ? t('versions.defaults') : `r${v.restoredFrom}` })}`,
                 )
               : null,
           ),
@@ -151,10 +146,10 @@ function versionTable(versions, byRev, restore) {
             'td',
             { class: 'changed' },
             names === null
-              ? h('span', { class: 'muted' }, 'older than the list')
+              ? h('span', { class: 'muted' }, t('versions.older'))
               : names.length
                 ? names.join(', ')
-                : h('span', { class: 'muted' }, 'no change'),
+                : h('span', { class: 'muted' }, t('versions.no-change')),
           ),
           h(
             'td',
@@ -162,7 +157,7 @@ function versionTable(versions, byRev, restore) {
             h(
               'div',
               { class: 'row-actions' },
-              h('a', { href: `#/versions/${v.revision}`, class: 'button' }, 'View'),
+              h('a', { href: `#/versions/${v.revision}`, class: 'button' }, t('versions.view')),
               i === 0
                 ? null
                 : h(
@@ -170,9 +165,12 @@ function versionTable(versions, byRev, restore) {
                     {
                       type: 'button',
                       onclick: () =>
-                        void restore({ revision: v.revision }, `Revision ${v.revision} restored`),
+                        void restore(
+                          { revision: v.revision },
+                          t('versions.revision-restored', { revision: v.revision }),
+                        ),
                     },
-                    `Restore r${v.revision}`,
+                    t('versions.restore', { revision: v.revision }),
                   ),
             ),
           ),
@@ -188,7 +186,7 @@ function select(id, label, versions, chosen) {
     'select',
     { id },
     [...versions.map((v) => v.revision), 0].map((r) =>
-      h('option', { value: r, selected: r === chosen }, r === 0 ? 'r0 (defaults)' : `r${r}`),
+      h('option', { value: r, selected: r === chosen }, r === 0 ? t('versions.r0') : `r${r}`),
     ),
   );
   return {
@@ -210,26 +208,31 @@ async function oneVersion(rev) {
   return h(
     'section',
     { class: 'card version-view', 'aria-labelledby': 'version-h' },
-    h('h2', { id: 'version-h' }, `Revision ${v.revision}`),
+    h('h2', { id: 'version-h' }, t('versions.revision', { revision: v.revision })),
     h(
       'p',
       { class: 'muted small' },
-      `${v.source}${v.who ? ` by ${v.who}` : ''}, ${when(v.createdAt ?? v.at)}; predecessor ${v.predecessor ?? 'none'}.`,
+      t(v.who ? 'versions.meta-by' : 'versions.meta', {
+        source: v.source,
+        who: v.who ?? '',
+        at: when(v.createdAt ?? v.at),
+        predecessor: v.predecessor ?? t('none'),
+      }),
     ),
-    h('h3', null, 'Team paragraphs'),
+    h('h3', null, t('team.paragraphs')),
     Object.keys(c.team).length
-      ? Object.entries(c.team).map(([k, t]) => [h('h4', null, k), h('pre', { class: 'text' }, t)])
-      : h('p', { class: 'muted' }, 'None.'),
-    h('h3', null, 'Overrides'),
+      ? Object.entries(c.team).map(([k, text]) => [h('h4', null, k), h('pre', { class: 'text' }, text)])
+      : h('p', { class: 'muted' }, t('ticket.none')),
+    h('h3', null, t('versions.overrides')),
     Object.keys(c.overrides).length
       ? Object.entries(c.overrides).map(([k, o]) => [
           h('h4', null, k),
           h('pre', { class: 'text' }, /** @type {any} */ (o).text),
         ])
-      : h('p', { class: 'muted' }, 'None: every section follows its default.'),
-    h('h3', null, 'Team skills'),
+      : h('p', { class: 'muted' }, t('versions.no-overrides')),
+    h('h3', null, t('team.skills')),
     c.skills.length
       ? c.skills.map((/** @type {any} */ s) => [h('h4', null, s.name), h('pre', { class: 'text' }, s.text)])
-      : h('p', { class: 'muted' }, 'None.'),
+      : h('p', { class: 'muted' }, t('ticket.none')),
   );
 }
