@@ -1,12 +1,13 @@
 import { Queue, Worker } from 'bullmq';
 import type { Ctx } from '../context.ts';
+import { QUEUE_NAMES } from '../store/queues.ts';
 import { workerOptions } from '../store/worker-options.ts';
 import { redeliverMissed } from './redeliver-missed.ts';
 import { sweepRetention } from './retention-sweep.ts';
 import { watchStalls } from './watch-stalls.ts';
 
 /** The safety queue's jobs: the watchdog, the retention sweep and, in GitHub App mode, the missed-delivery sweep. */
-export const SAFETY_QUEUE = 'safety';
+export const SAFETY_QUEUE = QUEUE_NAMES.safety;
 
 function appMode(ctx: Ctx): boolean {
   return ctx.config.githubEnabled && Boolean(ctx.config.GITHUB_APP_ID);

@@ -1,7 +1,7 @@
 import { requestInWindow } from './context/request-in-window.ts';
 import { recordRevision } from './record-revision.ts';
 import { limitBeforeModelRequest } from './turn-limits.ts';
-import { countRequest, countTokens } from './turn-metrics.ts';
+import { countRequest, countTokens, timeRequest } from './turn-metrics.ts';
 import { proceed } from './turn-outcome.ts';
 import { goOn, type StepResult, type TurnRun } from './turn-run.ts';
 import { outcome } from './usage-of.ts';
@@ -23,7 +23,7 @@ export async function modelStep(run: TurnRun): Promise<StepResult> {
   const attempt = await requestInWindow(run, prompt.text, {
     ...(run.signal ? { signal: run.signal } : {}),
     onError: (err, n, willRetry) => {
-      countRequest(run.metrics, run.sessionKind, 'error');
+      countRequest(run.metrics, run.sessionKind, run.model.model, 'error');
       run.log?.warn({ sessionId: run.sessionId, attempt: n, willRetry, err }, 'model request failed');
     },
   });
@@ -32,17 +32,19 @@ export async function modelStep(run: TurnRun): Promise<StepResult> {
     return outcome(run, { kind: 'stopped', reason: 'shutdown', before: 'model_request' });
   }
   if (!attempt.ok) {
+    timeRequest(run.metrics, run.sessionKind, run.model.model, 'failed', performance.now() - started);
     await recordRevision({ redis: run.redis, keys: run.keys }, run.sessionId, prompt.revision);
     return outcome(run, { kind: 'failed', reason: `${attempt.reason} (after ${attempt.attempts} attempts)` });
   }
 
   const { message, usage } = attempt.reply;
-  countRequest(run.metrics, run.sessionKind, 'ok');
+  countRequest(run.metrics, run.sessionKind, run.model.model, 'ok');
   countTokens(run.metrics, run.sessionKind, run.model.model, usage);
   run.turn.modelRequests += 1;
   run.turn.tokens += usage.promptTokens + usage.completionTokens;
   // Issue 17: the request's latency (retries and compaction included) and cost, for the trajectory.
   const ms = Math.round(performance.now() - started);
+  timeRequest(run.metrics, run.sessionKind, run.model.model, 'ok', ms);
   await run.store.appendStep(run.sessionId, [message], run.turn, {
     revision: prompt.revision,
     usage,

@@ -13,6 +13,8 @@ export const QUEUE_NAMES = {
   outbox: 'outbox',
   /** One delayed job per ticket whose status message needs a (coalesced) edit (issue 9). */
   status: 'status',
+  /** The watchdog, retention and redelivery sweeps (`src/safety/safety-jobs.ts` schedules them). */
+  safety: 'safety',
 } as const;
 export type QueueName = (typeof QUEUE_NAMES)[keyof typeof QUEUE_NAMES];
 
@@ -26,6 +28,7 @@ export function createQueues(connection: RedisConnection, prefix: string): Queue
     executor: make('executor'),
     outbox: make('outbox'),
     status: make('status'),
+    safety: make('safety'),
   };
 }
 

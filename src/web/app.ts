@@ -7,6 +7,7 @@ import { healthRoutes } from './health-routes.ts';
 import { requireMetricsToken } from './metrics-auth.ts';
 import { requireAdminOrPanel } from './panel/panel-auth.ts';
 import { panelRoutes } from './panel/panel-routes.ts';
+import { queueMetrics } from './queue-metrics.ts';
 import { registerStoreGauges } from './store-gauges.ts';
 
 /** Routes an API module adds under `/api` (behind the admin token). */
@@ -35,7 +36,8 @@ export function createApp(ctx: Ctx, apiRoutes: ApiRoutes[] = []): Hono {
   registerStoreGauges(ctx);
   app.get('/metrics', requireMetricsToken(ctx.config.METRICS_TOKEN), async (c) => {
     c.header('content-type', ctx.metrics.registry.contentType);
-    return c.body(await ctx.metrics.registry.metrics());
+    const [own, jobs] = await Promise.all([ctx.metrics.registry.metrics(), queueMetrics(ctx)]);
+    return c.body(`${own}\n${jobs}`);
   });
 
   app.post('/webhooks/feishu', feishuWebhook(ctx));

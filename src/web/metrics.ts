@@ -13,8 +13,24 @@ export function createMetrics(withDefaults = false) {
     rejected: counter('switchyard_webhooks_rejected_total', 'Webhooks answered 4xx', ['source', 'status']),
     jobs: counter('switchyard_jobs_total', 'Jobs finished', ['queue', 'outcome']),
     deliveries: counter('switchyard_outbox_deliveries_total', 'Outgoing effects', ['channel', 'outcome']),
-    llmTokens: counter('switchyard_llm_tokens_total', 'Model tokens used', ['session', 'kind']),
-    llmRequests: counter('switchyard_llm_requests_total', 'Model requests', ['session', 'outcome']),
+    llmTokens: counter('switchyard_llm_tokens_total', 'Model tokens used', ['session', 'model', 'kind']),
+    llmRequests: counter('switchyard_llm_requests_total', 'Model requests', ['session', 'model', 'outcome']),
+    /** Issue 17: one model request of a step, retries and compaction included, by how it ended. */
+    llmRequestSeconds: new Histogram({
+      name: 'switchyard_llm_request_duration_seconds',
+      help: 'Time a model request took, retries included',
+      labelNames: ['session', 'model', 'outcome'],
+      buckets: [0.1, 0.25, 0.5, 1, 2.5, 5, 10, 20, 40, 80, 160],
+      registers: [registry],
+    }),
+    /** Issue 17: commands executors ran in the sandbox, by how they ended. */
+    sandboxCommandSeconds: new Histogram({
+      name: 'switchyard_sandbox_command_duration_seconds',
+      help: 'Time a sandboxed command of an executor took',
+      labelNames: ['tool', 'outcome'],
+      buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600],
+      registers: [registry],
+    }),
     /** Issue 12: divide by `switchyard_llm_tokens_total{kind="prompt"}` for the cache-hit share. */
     llmCacheHitTokens: counter(
       'switchyard_llm_cache_hit_tokens_total',

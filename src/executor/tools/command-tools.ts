@@ -32,9 +32,14 @@ export async function runInCheckout(
   ws: Workspace,
   command: string,
   seconds = DEFAULT_TIMEOUT_S,
+  tool = 'run_command',
 ): Promise<{ ok: true; result: SandboxResult; text: string } | { ok: false; refusal: string }> {
-  const { config } = scope.rt.ctx;
+  const { config, metrics } = scope.rt.ctx;
   const secs = Math.min(seconds, MAX_TIMEOUT_S);
+  const started = performance.now();
+  // Issue 17: every sandboxed command's duration, by how it ended.
+  const observe = (outcome: string) =>
+    metrics.sandboxCommandSeconds.observe({ tool, outcome }, (performance.now() - started) / 1000);
   try {
     const got = await runOnCheckout(config, ws, ['bash', '-c', command], {
       writable: mayWriteCheckout(scope),
@@ -42,13 +47,20 @@ export async function runInCheckout(
       // Issue 13: code from a fork's PR runs with no network at all.
       ...(scope.forkCode ? { network: 'none' as const } : {}),
     });
-    if (!got.ok) return got;
+    if (!got.ok) {
+      observe('refused');
+      return got;
+    }
     const r = got.result;
+    observe(r.timedOut ? 'timeout' : r.exitCode === 0 ? 'exit_zero' : 'exit_nonzero');
     const head = r.timedOut ? `timed out after ${secs} s (killed)` : `exit ${r.exitCode}`;
     const notes = limitNotes(r, sandboxSettings(config), secs);
     return { ok: true, result: r, text: [head, ...notes, r.output].join('\n') };
   } catch (err) {
-    if (err instanceof SandboxError) return { ok: false, refusal: err.message };
+    if (err instanceof SandboxError) {
+      observe('refused');
+      return { ok: false, refusal: err.message };
+    }
     throw err;
   }
 }
@@ -84,7 +96,7 @@ export function recordVerificationTool(scope: TurnScope) {
         const g = localGit(ctx.config, ws, login);
         const sha = await g.head();
         const dirty = (await g.run(['status', '--porcelain'])) !== '';
-        const r = await runInCheckout(scope, ws, command, timeout_seconds);
+        const r = await runInCheckout(scope, ws, command, timeout_seconds, 'record_verification');
         if (!r.ok) return toolError(r.refusal);
         await addVerification(ctx, scope.ticket.id, {
           command,

@@ -82,7 +82,7 @@ async function summarise(
   );
   if (!summary.ok) return summary;
   if (summary.answered) {
-    countRequest(run.metrics, run.sessionKind, 'ok');
+    countRequest(run.metrics, run.sessionKind, run.model.model, 'ok');
     countTokens(run.metrics, run.sessionKind, run.model.model, summary.usage);
   }
   run.turn.tokens += summary.usage.promptTokens + summary.usage.completionTokens;

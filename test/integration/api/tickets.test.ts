@@ -102,6 +102,8 @@ describe('/api/tickets, /api/cards, /api/queues (issue 6 "Tickets")', () => {
       'main',
       'outbox',
       'route',
+      // Issue 17: the watchdog and sweeps' queue is counted like the others.
+      'safety',
       'status',
     ]);
     const route = body.queues.find((q: { name: string }) => q.name === 'route');
