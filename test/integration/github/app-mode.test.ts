@@ -1,5 +1,5 @@
 import { generateKeyPairSync } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadCard } from '../../../src/cards/ingest.ts';
 import { appJwt } from '../../../src/channels/github/app-auth.ts';
 import { installationTokens } from '../../../src/channels/github/installation-token.ts';
@@ -22,7 +22,7 @@ describe('GitHub App mode: repository calls use installation tokens', () => {
   let gh: FakeGitHub;
   let llm: FakeLlm;
   let app: TestApp;
-  beforeAll(async () => {
+  beforeEach(async () => {
     // The fake's own token is never given to the product: repo routes accept only minted tokens.
     gh = await startFakeGitHub({ appSlug: 'yard', token: 'ghp_not_configured' });
     // Every App JWT must verify under the App's key, as on GitHub.
@@ -38,13 +38,20 @@ describe('GitHub App mode: repository calls use installation tokens', () => {
       LLM_API_KEY: 'test-key',
     });
   });
-  afterAll(async () => {
+  afterEach(async () => {
     await app.close();
     await llm.close();
     await gh.close();
   });
 
   const mints = () => gh.callsTo('POST', /^\/app\/installations\/\d+\/access_tokens$/);
+  /** One delivered effect mints this test's first token for acme/widgets (issue 20: its own). */
+  async function mintFirstToken() {
+    expect(
+      await deliver('first', { op: 'github.comment', repo: 'acme/widgets', number: 7, body: 'first' }),
+    ).toBe('completed');
+    expect(mints()).toHaveLength(1);
+  }
   async function deliver(key: string, effect: Effect) {
     await enqueueEffect(app.ctx, { key, effect });
     const job = await waitFor(() => app.ctx.queues.outbox.getJob(outboxJobId(key)), 'the job');
@@ -84,6 +91,7 @@ describe('GitHub App mode: repository calls use installation tokens', () => {
   });
 
   it('the token is minted once per repository and use (issue 13) and reused for later effects', async () => {
+    await mintFirstToken();
     const before = mints().length;
     const effects: Effect[] = [
       { op: 'github.comment', repo: 'acme/widgets', number: 8, body: 'one' },
@@ -107,6 +115,7 @@ describe('GitHub App mode: repository calls use installation tokens', () => {
   });
 
   it('a token GitHub refuses (401) is replaced once and the effect still lands once', async () => {
+    await mintFirstToken();
     const stale = gh.apps.tokens.filter((t) => t.installationId === 1).at(-1);
     if (!stale) throw new Error('no token minted yet');
     gh.apps.revoke(stale.token);

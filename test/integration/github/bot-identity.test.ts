@@ -1,5 +1,5 @@
 import { generateKeyPairSync } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadCard } from '../../../src/cards/ingest.ts';
 import { startTestApp, type TestApp } from '../../kit/app.ts';
 import { type FakeGitHub, startFakeGitHub } from '../../kit/fake-github.ts';
@@ -19,10 +19,10 @@ async function authorTypeOf(app: TestApp, login: string, body: string) {
 describe('R-A2: without GITHUB_BOT_LOGIN the bot learns its login from the API, once', () => {
   let gh: FakeGitHub;
   const apps: TestApp[] = [];
-  beforeAll(async () => {
+  beforeEach(async () => {
     gh = await startFakeGitHub({ botLogin: 'token-bot', appSlug: 'yard-app', token: 'ghp_id' });
   });
-  afterAll(async () => {
+  afterEach(async () => {
     for (const a of apps) await a.close();
     await gh.close();
   });

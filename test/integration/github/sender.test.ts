@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { markerOf } from '../../../src/channels/github/marker.ts';
 import type { Effect } from '../../../src/outbox/effect.ts';
 import { enqueueEffect, outboxJobId } from '../../../src/outbox/enqueue.ts';
@@ -8,7 +8,7 @@ import { type FakeGitHub, startFakeGitHub } from '../../kit/fake-github.ts';
 describe('GitHub out through the outbox (no comment twice)', () => {
   let gh: FakeGitHub;
   let app: TestApp;
-  beforeAll(async () => {
+  beforeEach(async () => {
     gh = await startFakeGitHub({ token: 'ghp_test' });
     app = await startTestApp({
       GITHUB_WEBHOOK_SECRET: 's',
@@ -17,7 +17,7 @@ describe('GitHub out through the outbox (no comment twice)', () => {
       GITHUB_BOT_LOGIN: 'switchyard-bot',
     });
   });
-  afterAll(async () => {
+  afterEach(async () => {
     await app.close();
     await gh.close();
   });

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { TriggerCard } from '../../../src/cards/card.ts';
 import { loadCard } from '../../../src/cards/ingest.ts';
 import { outboxJobId } from '../../../src/outbox/enqueue.ts';
@@ -11,7 +11,7 @@ const SECRET = 'gh-webhook-secret';
 describe('GitHub webhook in (R-A2, R-A3)', () => {
   let gh: FakeGitHub;
   let app: TestApp;
-  beforeAll(async () => {
+  beforeEach(async () => {
     gh = await startFakeGitHub({ botLogin: 'switchyard-bot', token: 'ghp_test' });
     app = await startTestApp({
       GITHUB_WEBHOOK_SECRET: SECRET,
@@ -20,7 +20,7 @@ describe('GitHub webhook in (R-A2, R-A3)', () => {
       GITHUB_BOT_LOGIN: 'switchyard-bot',
     });
   });
-  afterAll(async () => {
+  afterEach(async () => {
     await app.close();
     await gh.close();
   });

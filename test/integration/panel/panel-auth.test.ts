@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { newSession } from '../../../src/web/panel/panel-session.ts';
 import { startTestApp, type TestApp } from '../../kit/app.ts';
 
@@ -23,7 +23,7 @@ describe('panel auth: cookie, CSRF and the /api guard', () => {
   let app: TestApp;
   let cookie: string;
   let csrf: string;
-  beforeAll(async () => {
+  beforeEach(async () => {
     app = await startTestApp({ ADMIN_TOKEN: TOKEN }, { workers: false });
     const res = await fetch(`${app.url}/panel/sign-in`, {
       method: 'POST',
@@ -33,7 +33,7 @@ describe('panel auth: cookie, CSRF and the /api guard', () => {
     cookie = (res.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
     csrf = (await send('GET', '/panel/api/session', undefined, { cookie })).body.csrf;
   });
-  afterAll(() => app.close());
+  afterEach(() => app.close());
 
   async function send(method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
     const res = await fetch(`${app.url}${path}`, {

@@ -1,6 +1,6 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ASSETS_DIR } from '../../../src/web/panel/static-assets.ts';
 import { startTestApp, type TestApp } from '../../kit/app.ts';
 
@@ -16,10 +16,10 @@ async function filesUnder(dir: string): Promise<string[]> {
  */
 describe('panel page: static assets and escaping', () => {
   let app: TestApp;
-  beforeAll(async () => {
+  beforeEach(async () => {
     app = await startTestApp({ ADMIN_TOKEN: 'panel-page-admin-token-0123456789abcdef' }, { workers: false });
   });
-  afterAll(() => app.close());
+  afterEach(() => app.close());
 
   it('serves the page at /panel with a CSP that allows no inline script', async () => {
     const res = await fetch(`${app.url}/panel/`);

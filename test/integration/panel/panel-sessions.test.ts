@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../../src/config.ts';
 import { startTestApp, type TestApp } from '../../kit/app.ts';
 
@@ -7,13 +7,13 @@ const TOKEN = 'panel-sessions-admin-token-0123456789';
 /** Issue 14 "secrets hygiene": server-side panel sessions, throttled sign-in, capped bodies. */
 describe('panel sessions are server-side; sign-in is throttled; bodies are capped', () => {
   let app: TestApp;
-  beforeAll(async () => {
+  beforeEach(async () => {
     app = await startTestApp(
       { ADMIN_TOKEN: TOKEN, SIGN_IN_FAILURES_PER_IP: '3', SIGN_IN_FAILURES_GLOBAL: '1000' },
       { workers: false },
     );
   });
-  afterAll(() => app.close());
+  afterEach(() => app.close());
 
   const signIn = (token: string, headers: Record<string, string> = {}) =>
     fetch(`${app.url}/panel/sign-in`, {

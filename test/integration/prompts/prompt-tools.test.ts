@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Profile, Topology } from '../../../src/artifacts/artifact.ts';
 import type { TurnArtifacts } from '../../../src/artifacts/turn-snapshot.ts';
 import { executorTools } from '../../../src/executor/executor-tools.ts';
@@ -60,11 +60,11 @@ function scopeFor(rt: Runtime, profile: Profile, topology: Topology): TurnScope 
 describe('issue 15: the prompts name only tools the code offers', () => {
   let app: TestApp;
   let rt: Runtime;
-  beforeAll(async () => {
+  beforeEach(async () => {
     app = await startTestApp({}, { workers: false });
     rt = await createRuntime(app.ctx);
   });
-  afterAll(async () => {
+  afterEach(async () => {
     await app.close();
   });
   const emptyBatch = () => ({

@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadCard } from '../../../src/cards/ingest.ts';
 import type { Ctx } from '../../../src/context.ts';
 import { workspacePaths } from '../../../src/executor/workspace/workspace.ts';
@@ -37,7 +37,7 @@ describe('retention of closed tickets, their transcripts and cards', () => {
   let app: TestApp;
   let root: string;
   let now = Date.now();
-  beforeAll(async () => {
+  beforeEach(async () => {
     root = mkdtempSync(join(tmpdir(), 'sy-retention-'));
     app = await startTestApp(
       { RETENTION_DAYS: '2', CARDS_INDEX_MAX: '5', WORKSPACE_DIR: root },
@@ -45,7 +45,7 @@ describe('retention of closed tickets, their transcripts and cards', () => {
     );
     app.ctx.now = () => now;
   });
-  afterAll(async () => {
+  afterEach(async () => {
     await app.close();
     rmSync(root, { recursive: true, force: true });
   });
