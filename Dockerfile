@@ -19,7 +19,8 @@ RUN npm run build
 
 FROM ${NODE_IMAGE}
 # bubblewrap runs repository code; passt (pasta) and iproute2 give it egress without the host (R-H3).
-RUN apt-get update && apt-get install -y --no-install-recommends git ca-certificates bubblewrap passt iproute2 && rm -rf /var/lib/apt/lists/*
+# chromium and a font: the screenshot tool's browser, run inside the sandbox (issue 15).
+RUN apt-get update && apt-get install -y --no-install-recommends git ca-certificates bubblewrap passt iproute2 chromium fonts-dejavu-core && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force

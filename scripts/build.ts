@@ -13,7 +13,16 @@ const root = fileURLToPath(new URL('../', import.meta.url));
 const out = resolve(process.argv[2] ?? join(root, 'dist'));
 
 /** Read at run time through `new URL(…, import.meta.url)`: keep in step with those files. */
-const RUNTIME_FILES = ['prompts', 'skills', 'roles', 'crews', 'workflows', 'src/web/panel/assets'];
+const RUNTIME_FILES = [
+  'prompts',
+  'skills',
+  'roles',
+  'crews',
+  'workflows',
+  'src/web/panel/assets',
+  // The screenshot tool's driver: plain JavaScript that node runs inside the sandbox (issue 15).
+  'src/executor/screenshot/shoot-page.mjs',
+];
 
 await rm(out, { recursive: true, force: true });
 const tsc = spawnSync(

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DEFAULT_UI_FILE_GLOBS } from './executor/ui-files.ts';
 import { channelChats, channelUsers } from './safety/channel-entries.ts';
 import { defaultContextTokens } from './session/context/context-window.ts';
 import { parseRedisUrl, RedisUrlError } from './store/redis-url.ts';
@@ -175,6 +176,16 @@ export const EnvSchema = z
     SANDBOX_PIDS: z.coerce.number().int().min(8).default(512),
     SANDBOX_DISK_MB: z.coerce.number().int().min(16).default(5120),
     SANDBOX_TMP_MB: z.coerce.number().int().min(8).default(1024),
+    /**
+     * Issue 15: the Chromium the `screenshot` tool drives inside the sandbox (`npm run setup`
+     * installs Debian's); unset, the first of the usual places that exists.
+     */
+    CHROMIUM_PATH: z.string().min(1).optional(),
+    /**
+     * Issue 15 / R-C6: comma-separated globs of the files whose change is a UI change (then ready
+     * needs a "before" and an "after" screenshot); `*.css` matches a name anywhere, `a/**` a path.
+     */
+    UI_FILE_GLOBS: z.string().default(DEFAULT_UI_FILE_GLOBS),
     /** How long a looked-up GitHub repository permission is trusted (R-A5). */
     PERMISSION_CACHE_SECONDS: z.coerce.number().int().positive().default(300),
     /** Days closed tickets, their transcripts, cards and full texts are kept (issue 14). */

@@ -1,9 +1,11 @@
+import { stat } from 'node:fs/promises';
 import { splitRepo } from '../channels/github/client.ts';
 import type { DoneCheck } from './tools/report-tool.ts';
 import type { TurnScope } from './turn-scope.ts';
-import { isUiFile, screenshots, ticketPr, verifications } from './workspace/delivery-records.ts';
+import { uiFileMatcher } from './ui-files.ts';
+import { type Screenshot, screenshots, ticketPr, verifications } from './workspace/delivery-records.ts';
 import { githubAccess } from './workspace/github-access.ts';
-import { gitIn, type Workspace } from './workspace/workspace.ts';
+import { gitIn, loadWorkspace, type Workspace } from './workspace/workspace.ts';
 
 /** Files the ticket's branch changes against the default branch. */
 export async function changedFiles(scope: TurnScope, ws: Workspace, login: string): Promise<string[]> {
@@ -14,7 +16,7 @@ export async function changedFiles(scope: TurnScope, ws: Workspace, login: strin
 /**
  * Why the ticket's PR may not be marked ready yet, or undefined (R-C6 "honest delivery"): HEAD
  * must be pushed, a verification must have passed at HEAD on a clean tree (so after the last
- * commit), and a change to UI files needs a real "before" screenshot.
+ * commit), and a UI change (`UI_FILE_GLOBS`) needs screenshots from the running product.
  */
 export async function readinessProblem(
   scope: TurnScope,
@@ -34,10 +36,31 @@ export async function readinessProblem(
       : '';
     return `no passing verification at HEAD ${head.slice(0, 12)}${seen}; run record_verification after the last commit`;
   }
-  const ui = (await changedFiles(scope, ws, login)).filter(isUiFile);
-  if (ui.length && !(await screenshots(ctx, scope.ticket.id)).some((s) => s.when === 'before')) {
-    return `the change touches UI files (${ui.slice(0, 5).join(', ')}) and no "before" screenshot is attached; use attach_screenshot with when "before"`;
-  }
+  const isUi = uiFileMatcher(ctx.config.UI_FILE_GLOBS);
+  const ui = (await changedFiles(scope, ws, login)).filter(isUi);
+  if (!ui.length) return undefined;
+  const base = await g.run(['merge-base', 'HEAD', `origin/${ws.base}`]);
+  return screenshotProblem(await screenshots(ctx, scope.ticket.id), ui, base, head);
+}
+
+/**
+ * Issue 15: a UI change is ready with a "before" screenshot taken at the base commit and an
+ * "after" one at HEAD on a clean tree, both by the `screenshot` tool (a picture that names no
+ * commit proves nothing).
+ */
+export function screenshotProblem(
+  shots: Screenshot[],
+  ui: string[],
+  base: string,
+  head: string,
+): string | undefined {
+  const files = `the change touches UI files (${ui.slice(0, 5).join(', ')})`;
+  const before = shots.some((s) => s.when === 'before' && s.commit === base && !s.dirty);
+  if (!before)
+    return `${files} and has no "before" screenshot taken at the base commit ${base.slice(0, 12)}; take one with screenshot at "base"`;
+  const after = shots.some((s) => s.when === 'after' && s.commit === head && !s.dirty);
+  if (!after)
+    return `${files} and has no "after" screenshot taken at HEAD ${head.slice(0, 12)} on a clean tree; take one with screenshot at "head" after the last commit`;
   return undefined;
 }
 
@@ -53,4 +76,22 @@ export const draftDoneCheck: DoneCheck = async (scope) => {
   if (data.state === 'open' && data.draft)
     return `PR ${pr.repo}#${pr.number} is still a draft; mark_pr_ready first or report working`;
   return undefined;
+};
+
+/**
+ * R-C6, issue 15: "done" claims the change works, so a ticket whose branch holds commits of its
+ * own needs a recorded command that exited 0 at the current HEAD on a clean tree — a claim with
+ * no such record is refused. A ticket without a checkout, or with no commit beyond the base
+ * (an answer, an investigation), claims no change.
+ */
+export const verifiedDoneCheck: DoneCheck = async (scope) => {
+  const { ctx } = scope.rt;
+  const ws = await loadWorkspace(ctx, scope.ticket.id);
+  if (!ws || !(await stat(`${ws.dir}/.git`).catch(() => undefined))) return undefined;
+  const g = gitIn(scope, ws, await githubAccess(ctx).login());
+  if ((await g.run(['rev-list', '--count', `origin/${ws.base}..HEAD`])) === '0') return undefined;
+  const head = await g.head();
+  const runs = await verifications(ctx, scope.ticket.id);
+  if (runs.some((v) => v.sha === head && v.exitCode === 0 && !v.dirty)) return undefined;
+  return `no verification passed at HEAD ${head.slice(0, 12)} (a command run with record_verification after the last commit, exit 0, clean tree); run it, or report working`;
 };

@@ -1,6 +1,6 @@
 import { scopedTools } from '../artifacts/scoped-tools.ts';
 import type { AnyTool } from '../session/tool.ts';
-import { draftDoneCheck } from './delivery-checks.ts';
+import { draftDoneCheck, verifiedDoneCheck } from './delivery-checks.ts';
 import { handbackTool, threadUnrelatedTool } from './tools/handback-tools.ts';
 import { readChatTool } from './tools/read-chat-tool.ts';
 import { readCardTool, readGitHubTool } from './tools/read-source-tools.ts';
@@ -17,7 +17,7 @@ import type { TurnScope } from './turn-scope.ts';
 export function executorTools(scope: TurnScope): AnyTool[] {
   return scopedTools(scope, [
     replyTool(scope),
-    reportTool(scope, [draftDoneCheck]),
+    reportTool(scope, [verifiedDoneCheck, draftDoneCheck]),
     handbackTool(scope),
     threadUnrelatedTool(scope),
     // R-H6: the original sources of the ticket's cards, read-only, in every profile.
@@ -33,7 +33,7 @@ const ACTING = new Set([
   'write_file',
   'edit_file',
   'commit_and_push',
-  'attach_screenshot',
+  'screenshot',
   'open_pr',
   'mark_pr_ready',
   'close_pr',

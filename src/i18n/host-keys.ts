@@ -59,7 +59,7 @@ export const HOST_TEXT_KEYS = [
   'status.step.mark-pr-ready',
   'status.step.close-pr',
   'status.step.resolve-review-thread',
-  'status.step.attach-screenshot',
+  'status.step.screenshot',
   'language.fixed',
   'language.auto',
   'chat-repo.set',

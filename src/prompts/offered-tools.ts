@@ -21,7 +21,7 @@ export const TOOL_NAMES: ReadonlySet<string> = new Set([
   'run_command',
   'record_verification',
   'commit_and_push',
-  'attach_screenshot',
+  'screenshot',
   'open_pr',
   'mark_pr_ready',
   'close_pr',

@@ -81,6 +81,8 @@ export function createKeys(prefix: string) {
     ticketVerifications: (id: string) => k('ticket', id, 'verifications'),
     /** Screenshots attached for the ticket: JSON `{ path, when, sha, at }`, newest last (R-C6). */
     ticketScreenshots: (id: string) => k('ticket', id, 'screenshots'),
+    /** The pictures the `screenshot` tool took for a ticket: shot id → PNG bytes (issue 15). */
+    ticketScreenshotImages: (id: string) => k('ticket', id, 'screenshot-images'),
     /** The ticket's own PR: JSON `{ repo, number, nodeId, url }` (R-C6). */
     ticketPr: (id: string) => k('ticket', id, 'pr'),
     /** Commits made by a tool call, by idempotency key, so a resumed call does not commit twice. */

@@ -24,6 +24,7 @@ export function ticketOwnKeys(keys: Keys, id: string): string[] {
     keys.ticketWorkspace(id),
     keys.ticketVerifications(id),
     keys.ticketScreenshots(id),
+    keys.ticketScreenshotImages(id),
     keys.ticketPr(id),
     keys.ticketCommits(id),
     keys.ticketStatus(id),

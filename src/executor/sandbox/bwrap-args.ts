@@ -17,7 +17,11 @@ const ETC_ALLOWED = [
   'bash.bashrc',
   'ca-certificates',
   'ca-certificates.conf',
+  // Issue 15: the screenshot tool's Chromium (Debian's launcher reads its flags there) and fonts.
+  'chromium',
+  'chromium.d',
   'debian_version',
+  'fonts',
   'gai.conf',
   'group',
   'host.conf',
@@ -77,6 +81,12 @@ export function etcSnapshot(): string {
 /** Top-level system folders bound read-only; on merged-/usr systems the `/bin`-like ones are links. */
 const SYSTEM_DIRS = ['/usr', '/bin', '/sbin', '/lib', '/lib32', '/lib64', '/libx32'];
 
+export interface SandboxBind {
+  host: string;
+  inside: string;
+  writable: boolean;
+}
+
 export interface BwrapSpec {
   /** The ticket's checkout on the host. */
   checkout: string;
@@ -89,6 +99,11 @@ export interface BwrapSpec {
   allowUserns?: boolean;
   /** A resolv.conf naming the egress DNS forwarder (network `egress` only). */
   resolvConf?: string;
+  /**
+   * Further host paths shown inside, each at its own path under `/opt/switchyard` or the like:
+   * the screenshot tool's browser driver (read-only) and the folder its picture comes out in.
+   */
+  binds?: SandboxBind[];
   /** The program and its arguments inside the sandbox. */
   argv: string[];
   env: Record<string, string>;
@@ -135,6 +150,7 @@ export function bwrapArgs(spec: BwrapSpec): string[] {
   a.push('--size', size, '--tmpfs', '/tmp', '--size', size, '--tmpfs', SANDBOX_HOME);
   a.push('--symlink', '/tmp', '/var/tmp');
   a.push(spec.writable ? '--bind' : '--ro-bind', spec.checkout, SANDBOX_CHECKOUT);
+  for (const b of spec.binds ?? []) a.push(b.writable ? '--bind' : '--ro-bind', b.host, b.inside);
   a.push('--chdir', SANDBOX_CHECKOUT);
   for (const [k, v] of Object.entries(spec.env)) a.push('--setenv', k, v);
   if (spec.infoFd !== undefined && spec.blockFd !== undefined)

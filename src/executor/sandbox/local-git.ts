@@ -14,7 +14,7 @@ const OVERRIDES: [string, string][] = [
   ['tag.gpgSign', 'false'],
 ];
 
-function localGitEnv(login: string): Record<string, string> {
+export function localGitEnv(login: string): Record<string, string> {
   const env: Record<string, string> = {
     GIT_CONFIG_GLOBAL: '/dev/null',
     GIT_CONFIG_NOSYSTEM: '1',

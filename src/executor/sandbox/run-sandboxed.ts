@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';
 import { CappedBuffer } from '../workspace/capped-buffer.ts';
 import type { ProcessResult } from '../workspace/run-process.ts';
-import { bwrapArgs } from './bwrap-args.ts';
+import { bwrapArgs, type SandboxBind } from './bwrap-args.ts';
 import { makeCgroup, type SandboxCgroup } from './cgroup-limits.ts';
 import { diskUsage } from './disk-usage.ts';
 import { attachEgress, egressResolvConf } from './egress-net.ts';
@@ -30,6 +30,8 @@ export interface SandboxCommand {
   capBytes?: number;
   /** Overrides `SANDBOX_NETWORK` for this command (`none` for code from a fork). */
   network?: 'none' | 'egress';
+  /** Host paths shown inside besides the checkout (see `BwrapSpec.binds`). */
+  binds?: SandboxBind[];
 }
 
 const MB = 1024 * 1024;
@@ -74,6 +76,7 @@ async function runIn(s: SandboxSettings, cmd: SandboxCommand, cg?: SandboxCgroup
     network,
     tmpBytes: s.tmpMb * MB,
     ...(network === 'egress' ? { resolvConf: egressResolvConf() } : {}),
+    ...(cmd.binds ? { binds: cmd.binds } : {}),
     argv: limitedArgv(s, Boolean(cg), cmd.argv),
     env: cmd.env,
     ...(network === 'egress' ? { infoFd: INFO_FD, blockFd: BLOCK_FD } : {}),

@@ -2,7 +2,7 @@ import type { Config } from '../../config.ts';
 import { commandEnv } from '../workspace/command-env.ts';
 import { runProcess } from '../workspace/run-process.ts';
 import type { Workspace } from '../workspace/workspace.ts';
-import { SANDBOX_HOME } from './bwrap-args.ts';
+import { SANDBOX_HOME, type SandboxBind } from './bwrap-args.ts';
 import { probeSandbox } from './probe-sandbox.ts';
 import { runSandboxed, type SandboxLimit, type SandboxResult } from './run-sandboxed.ts';
 import { type SandboxSettings, sandboxSettings } from './sandbox-settings.ts';
@@ -15,6 +15,8 @@ export interface CheckoutRun {
   /** Overrides `SANDBOX_NETWORK` (git needs none; a fork's code must get none). */
   network?: 'none' | 'egress';
   env?: Record<string, string>;
+  /** Host paths shown inside the sandbox besides the checkout (`SANDBOX=none`: not needed, the host's own paths are seen). */
+  binds?: SandboxBind[];
 }
 
 export type CheckoutRunResult = { ok: true; result: SandboxResult } | { ok: false; refusal: string };
@@ -56,6 +58,7 @@ export async function runOnCheckout(
     timeoutMs: opts.timeoutMs,
     ...(opts.capBytes === undefined ? {} : { capBytes: opts.capBytes }),
     ...(opts.network === undefined ? {} : { network: opts.network }),
+    ...(opts.binds === undefined ? {} : { binds: opts.binds }),
   });
   return { ok: true, result };
 }

@@ -9,6 +9,7 @@ import { saveTicketPr, screenshots, ticketPr } from '../workspace/delivery-recor
 import { githubAccess } from '../workspace/github-access.ts';
 import { inWorkspace } from '../workspace/work-gate.ts';
 import { gitIn } from '../workspace/workspace.ts';
+import { shotLine } from './screenshot-tool.ts';
 
 const MARK_READY = `mutation($pullRequestId: ID!) {
   markPullRequestReadyForReview(input: { pullRequestId: $pullRequestId }) { pullRequest { id isDraft } }
@@ -44,7 +45,9 @@ export function openPrTool(scope: TurnScope) {
           head: `${where.owner}:${ws.branch}`,
           state: 'open',
         });
-        const shots = (await screenshots(ctx, scope.ticket.id)).map((s) => `- ${s.when}: \`${s.path}\``);
+        const shots = (await screenshots(ctx, scope.ticket.id))
+          .filter((s) => s.id)
+          .map((s) => `- ${shotLine(scope, s)}`);
         const fullBody = [
           body,
           shots.length ? `Screenshots:\n${shots.join('\n')}` : '',
@@ -80,14 +83,14 @@ export function openPrTool(scope: TurnScope) {
 
 /**
  * `mark_pr_ready()` (R-C6): refused unless HEAD is pushed, a verification passed at HEAD after
- * the last commit, and a UI change has a "before" screenshot (`readinessProblem`).
+ * the last commit, and a UI change has screenshots at the base commit and at HEAD (`readinessProblem`).
  */
 export function markPrReadyTool(scope: TurnScope) {
   const { ctx } = scope.rt;
   return defineTool({
     name: 'mark_pr_ready',
     description:
-      'Mark the ticket’s draft PR ready for review. Refused until a verification passed at the pushed HEAD and, for UI changes, a "before" screenshot is attached.',
+      'Mark the ticket’s draft PR ready for review. Refused until a verification passed at the pushed HEAD and, for UI changes, screenshots exist at the base commit ("before") and at HEAD ("after").',
     parameters: z.object({}),
     run: () =>
       inWorkspace(scope, async (ws, login) => {

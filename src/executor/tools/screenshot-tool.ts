@@ -1,55 +1,118 @@
 import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
 import { enqueueEffect } from '../../outbox/enqueue.ts';
 import { defineTool, toolError, toolOk } from '../../session/tool.ts';
+import { localGit } from '../sandbox/local-git.ts';
+import { saveScreenshotImage } from '../screenshot/screenshot-images.ts';
+import { isLoopbackUrl, type PageSummary, takeScreenshot } from '../screenshot/screenshot-run.ts';
 import type { TurnScope } from '../turn-scope.ts';
-import { confinePath } from '../workspace/confine-path.ts';
-import { addScreenshot, imageKind, ticketPr } from '../workspace/delivery-records.ts';
+import { addScreenshot, type Screenshot, ticketPr } from '../workspace/delivery-records.ts';
 import { inWorkspace } from '../workspace/work-gate.ts';
+import { gitIn, type Workspace } from '../workspace/workspace.ts';
+import { mayWriteCheckout } from './command-tools.ts';
 
-/** A PNG narrower or lower than this is a placeholder, not a screenshot. */
-const MIN_SIDE = 16;
+const params = z.object({
+  serve: z.string().min(1).max(2000),
+  url: z.string().min(1).max(2000),
+  at: z.enum(['base', 'head']),
+  width: z.number().int().min(320).max(2560).optional(),
+  height: z.number().int().min(240).max(2560).optional(),
+  full_page: z.boolean().optional(),
+  wait_seconds: z.number().int().min(1).max(120).optional(),
+});
+
+/** Where a person sees a stored screenshot (admin API; the panel links it). */
+export const screenshotHref = (ticketId: string, id: string) => `/api/tickets/${ticketId}/screenshots/${id}`;
+
+/** The commit a picture at `at` shows, and whether uncommitted changes were served with it. */
+async function commitOf(scope: TurnScope, ws: Workspace, login: string, at: 'base' | 'head') {
+  if (at === 'base') {
+    const base = await gitIn(scope, ws, login).run(['merge-base', 'HEAD', `origin/${ws.base}`]);
+    return { commit: base, dirty: false };
+  }
+  const g = localGit(scope.rt.ctx.config, ws, login);
+  return { commit: await g.head(), dirty: (await g.run(['status', '--porcelain'])) !== '' };
+}
 
 /**
- * `attach_screenshot({ path, when })` (R-C6: a UI change without a real "before" screenshot is
- * not ready): the file must be in the checkout and be a PNG or JPEG by its magic bytes (and a
- * PNG at least 16×16). It is recorded on the ticket and, once the PR exists, named in a comment.
+ * `screenshot({ serve, url, at, … })` (R-C6, issue 15 "honest UI delivery"): starts `serve` from
+ * the checkout — or from the base commit's files, the checkout untouched — in the sandbox, opens
+ * `url` (loopback only) in headless Chromium there, and stores the PNG on the ticket with the
+ * commit it shows. "before" is the picture at the base commit, "after" at HEAD; a UI change is
+ * ready only with both (`readinessProblem`). Once the PR exists, a comment names each picture.
  */
-export function attachScreenshotTool(scope: TurnScope) {
+export function screenshotTool(scope: TurnScope) {
   const { ctx } = scope.rt;
   return defineTool({
-    name: 'attach_screenshot',
+    name: 'screenshot',
     description:
-      'Attach a screenshot file from the checkout (PNG or JPEG) to the ticket’s PR. when: "before" (the UI as it was, taken before changing it) or "after".',
-    parameters: z.object({ path: z.string().min(1), when: z.enum(['before', 'after']) }),
-    run: ({ path, when }, call) =>
-      inWorkspace(scope, async (ws) => {
-        const p = await confinePath(ws.dir, path);
-        if (!p.ok) return toolError(`refused: ${p.why}`);
-        const bytes = await readFile(p.abs).catch(() => undefined);
-        if (!bytes) return toolError(`refused: ${p.rel} does not exist in the checkout`);
-        const kind = imageKind(bytes);
-        if (!kind) return toolError(`refused: ${p.rel} is not a PNG or JPEG image (R-C6)`);
-        if (
-          kind === 'png' &&
-          (bytes.length < 24 || bytes.readUInt32BE(16) < MIN_SIDE || bytes.readUInt32BE(20) < MIN_SIDE)
-        )
-          return toolError(`refused: ${p.rel} is a placeholder, not a screenshot (R-C6)`);
-        const sha256 = createHash('sha256').update(bytes).digest('hex');
-        await addScreenshot(ctx, scope.ticket.id, { path: p.rel, when, kind, sha256, at: ctx.now() });
+      'Photograph the running UI in headless Chromium. serve: a shell command that serves it from the checkout (e.g. "npm run dev -- --port 5173"); url: a page on that server, http://127.0.0.1:<port>/… only; at: "base" (the base commit’s files: the "before" picture) or "head" (the checkout now: the "after" picture, commit first). Both run in the sandbox; the server stops afterwards.',
+    parameters: params,
+    run: (args, call) =>
+      inWorkspace(scope, async (ws, login) => {
+        if (!isLoopbackUrl(args.url))
+          return toolError(
+            `refused: the url must be a page of the server your serve command starts, at http://127.0.0.1:<port>/ or http://localhost:<port>/ (got ${args.url.slice(0, 200)})`,
+          );
+        const { commit, dirty } = await commitOf(scope, ws, login, args.at);
+        const shot = await takeScreenshot(ctx.config, ws, {
+          serve: args.serve,
+          url: args.url,
+          at: args.at,
+          baseSha: commit,
+          width: args.width ?? 1280,
+          height: args.height ?? 800,
+          fullPage: args.full_page ?? false,
+          waitSeconds: args.wait_seconds ?? 60,
+          writable: mayWriteCheckout(scope),
+          login,
+          ...(scope.forkCode ? { network: 'none' as const } : {}),
+        });
+        if (!shot.ok) return toolError(`no screenshot: ${shot.why}`);
+        const id = createHash('sha256').update(call.idempotencyKey).digest('hex').slice(0, 16);
+        if (!(await saveScreenshotImage(ctx, scope.ticket.id, id, shot.png)))
+          return toolError('refused: this ticket already holds the most screenshots it may keep');
+        const when = args.at === 'base' ? 'before' : 'after';
+        const record: Screenshot = {
+          id,
+          when,
+          kind: 'png',
+          sha256: createHash('sha256').update(shot.png).digest('hex'),
+          at: ctx.now(),
+          commit,
+          dirty,
+          url: args.url,
+          serve: args.serve,
+        };
+        await addScreenshot(ctx, scope.ticket.id, record);
         const pr = await ticketPr(ctx, scope.ticket.id);
-        if (pr) {
-          const body = `${when === 'before' ? 'Before' : 'After'} screenshot: \`${p.rel}\` on branch \`${ws.branch}\`.`;
+        if (pr)
           await enqueueEffect(ctx, {
             key: `screenshot:${call.idempotencyKey}`,
-            effect: { op: 'github.comment', repo: pr.repo, number: pr.number, body },
+            effect: { op: 'github.comment', repo: pr.repo, number: pr.number, body: shotLine(scope, record) },
             ticketId: scope.ticket.id,
           });
-        }
         return toolOk(
-          `attached ${p.rel} as the "${when}" screenshot${pr ? ` on ${pr.repo}#${pr.number}` : ' (listed when the PR opens)'}`,
+          summaryText(record, shot.png.length, shot.page, pr ? `${pr.repo}#${pr.number}` : undefined),
         );
       }),
   });
+}
+
+/** One line naming a picture and the commit it shows, for the PR (comment or body). */
+export function shotLine(scope: Pick<TurnScope, 'ticket'>, s: Screenshot): string {
+  const what = s.when === 'before' ? 'Before' : 'After';
+  const where = s.when === 'before' ? 'the base commit' : 'HEAD';
+  const dirty = s.dirty ? ' with uncommitted changes' : '';
+  return `${what} screenshot of \`${s.url}\` at ${where} ${s.commit?.slice(0, 12)}${dirty} (PNG, sha256 ${s.sha256.slice(0, 12)}; ticket ${scope.ticket.id}, ${screenshotHref(scope.ticket.id, s.id ?? '')}).`;
+}
+
+function summaryText(s: Screenshot, bytes: number, page: PageSummary, pr: string | undefined): string {
+  const lines = [
+    `took the "${s.when}" screenshot ${s.id}: ${s.url} at ${s.when === 'before' ? 'base commit' : 'HEAD'} ${s.commit?.slice(0, 12)}${s.dirty ? ' (uncommitted changes included: it does not show HEAD alone; commit and take it again)' : ''}`,
+    `page: HTTP ${page.status ?? '?'}, title "${page.title}", ${Math.round(bytes / 1024)} kB PNG`,
+    ...page.problems.map((p) => `- ${p}`),
+    pr ? `named in a comment on ${pr}` : 'listed on the ticket; open_pr names it in the PR',
+  ];
+  return lines.join('\n');
 }

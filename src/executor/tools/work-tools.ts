@@ -4,7 +4,7 @@ import { closePrTool } from './close-pr-tool.ts';
 import { commitAndPushTool, recordVerificationTool, runCommandTool } from './command-tools.ts';
 import { markPrReadyTool, openPrTool } from './pr-tools.ts';
 import { resolveReviewThreadTool } from './review-tools.ts';
-import { attachScreenshotTool } from './screenshot-tool.ts';
+import { screenshotTool } from './screenshot-tool.ts';
 import {
   editFileTool,
   listFilesTool,
@@ -27,7 +27,7 @@ export function workTools(scope: TurnScope): AnyTool[] {
     runCommandTool(scope),
     recordVerificationTool(scope),
     commitAndPushTool(scope),
-    attachScreenshotTool(scope),
+    screenshotTool(scope),
     openPrTool(scope),
     markPrReadyTool(scope),
     closePrTool(scope),

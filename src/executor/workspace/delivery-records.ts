@@ -15,12 +15,25 @@ export const VerificationSchema = z.object({
 });
 export type Verification = z.infer<typeof VerificationSchema>;
 
+/**
+ * A screenshot on the ticket (R-C6, issue 15). The `screenshot` tool's pictures carry the commit
+ * they show and an `id` under which their PNG is stored (`screenshot-images.ts`); records from
+ * before issue 15 named a file of the checkout (`path`) and prove no commit, so they count for
+ * nothing in `readinessProblem`.
+ */
 export const ScreenshotSchema = z.object({
-  path: z.string(),
   when: z.enum(['before', 'after']),
   kind: z.enum(['png', 'jpeg']),
   sha256: z.string(),
   at: z.number(),
+  id: z.string().optional(),
+  /** The commit whose files were served: the base commit for "before", HEAD for "after". */
+  commit: z.string().optional(),
+  /** Uncommitted changes were served too: the picture does not show `commit` alone. */
+  dirty: z.boolean().optional(),
+  url: z.string().optional(),
+  serve: z.string().optional(),
+  path: z.string().optional(),
 });
 export type Screenshot = z.infer<typeof ScreenshotSchema>;
 
@@ -65,18 +78,4 @@ export const commitOfCall = (ctx: C, ticketId: string, callKey: string): Promise
   ctx.redis.hget(ctx.keys.ticketCommits(ticketId), callKey);
 export async function recordCommit(ctx: C, ticketId: string, callKey: string, sha: string): Promise<void> {
   await ctx.redis.hset(ctx.keys.ticketCommits(ticketId), callKey, sha);
-}
-
-/** Files whose change is visible, so the change needs a "before" screenshot (R-C6). */
-const UI_FILE =
-  /\.(css|scss|sass|less|styl|html?|vue|svelte|tsx|jsx|hbs|handlebars|ejs|njk|pug|erb|jinja2?|j2|twig|mustache|liquid)$/i;
-const TEMPLATE_DIR = /(^|\/)(templates?|views|layouts|components)\//i;
-
-export const isUiFile = (path: string): boolean => UI_FILE.test(path) || TEMPLATE_DIR.test(path);
-
-/** A PNG or JPEG by its first bytes, whatever the file is called. */
-export function imageKind(head: Buffer): 'png' | 'jpeg' | undefined {
-  if (head.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return 'png';
-  if (head[0] === 0xff && head[1] === 0xd8 && head[2] === 0xff) return 'jpeg';
-  return undefined;
 }

@@ -1,6 +1,11 @@
 import { loadCard } from '../../cards/ingest.ts';
 import type { Ctx } from '../../context.ts';
-import { type TicketPr, ticketPr } from '../../executor/workspace/delivery-records.ts';
+import {
+  screenshots,
+  type TicketPr,
+  ticketPr,
+  verifications,
+} from '../../executor/workspace/delivery-records.ts';
 import { deliveriesOf } from '../../outbox/sent-records.ts';
 import { sessionRevisions } from '../../prompts/index.ts';
 import type { ContextState } from '../../session/context/context-state.ts';
@@ -32,13 +37,17 @@ export interface TicketDetail extends TicketSummary {
   usage: SessionUsage;
   outbox: Awaited<ReturnType<typeof deliveriesOf>>;
   reports: TicketReport[];
+  /** Commands run to verify the work, each with its exit code and the commit it ran at (R-C6). */
+  verifications: Awaited<ReturnType<typeof verifications>>;
+  /** Screenshots with the commit each shows; `href` serves the PNG (issue 15). */
+  screenshots: (Awaited<ReturnType<typeof screenshots>>[number] & { href: string | null })[];
 }
 
 /** Everything the panel shows about one ticket, or undefined when it does not exist. */
 export async function ticketDetail(ctx: ReadCtx, id: string): Promise<TicketDetail | undefined> {
   const ticket = await getTicket(ctx, id);
   if (!ticket) return undefined;
-  const [pause, refs, pr, reports, cards, outbox, listed] = await Promise.all([
+  const [pause, refs, pr, reports, cards, outbox, listed, runs, shots] = await Promise.all([
     getPause(ctx, id),
     refsOf(ctx, id),
     ticketPr(ctx, id),
@@ -46,6 +55,8 @@ export async function ticketDetail(ctx: ReadCtx, id: string): Promise<TicketDeta
     cardsOf(ctx, id),
     deliveriesOf(ctx, id),
     ticketSessionIds(ctx, id),
+    verifications(ctx, id),
+    screenshots(ctx, id),
   ]);
   const sessionIds = [...new Set([executorSessionId(id), ...listed])];
   const sessions = await Promise.all(sessionIds.map((s) => sessionOf(ctx, s)));
@@ -60,6 +71,8 @@ export async function ticketDetail(ctx: ReadCtx, id: string): Promise<TicketDeta
     usage: addUsage(sessions.map((s) => s.usage)),
     outbox,
     reports,
+    verifications: runs,
+    screenshots: shots.map((s) => ({ ...s, href: s.id ? `/api/tickets/${id}/screenshots/${s.id}` : null })),
   };
 }
 

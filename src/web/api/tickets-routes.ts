@@ -1,6 +1,7 @@
 import type { Hono } from 'hono';
 import type { Ctx } from '../../context.ts';
 import { HttpError } from '../../errors/http-error.ts';
+import { screenshotImage } from '../../executor/screenshot/screenshot-images.ts';
 import { getStatus } from '../../status/get-status.ts';
 import { renderStatusMarkdown } from '../../status/render-status-markdown.ts';
 import { getTicket, listTickets } from '../../tickets/ticket-store.ts';
@@ -12,8 +13,9 @@ import { ticketTrajectory } from './ticket-trajectory.ts';
 const MAX_LIMIT = 500;
 
 /**
- * `GET /api/tickets` (newest first, `?limit=` up to 500), `GET /api/tickets/:id` and
- * `GET /api/tickets/:id/trajectory` (issue 17: every step, in order).
+ * `GET /api/tickets` (newest first, `?limit=` up to 500), `GET /api/tickets/:id`,
+ * `GET /api/tickets/:id/trajectory` (issue 17: every step, in order) and
+ * `GET /api/tickets/:id/screenshots/:shot`: a screenshot the executor took, as a PNG (issue 15).
  */
 export function ticketsRoutes(ctx: Ctx): ApiRoutes {
   return (api: Hono) => {
@@ -42,6 +44,17 @@ export function ticketsRoutes(ctx: Ctx): ApiRoutes {
       const ticket = await getTicket(ctx, id);
       if (!ticket) throw new HttpError(404, 'not_found', `no ticket ${id}`);
       return c.json({ id, state: ticket.state, steps: await ticketTrajectory(ctx, id) });
+    });
+
+    api.get('/tickets/:id/screenshots/:shot', async (c) => {
+      const png = await screenshotImage(ctx, c.req.param('id'), c.req.param('shot'));
+      if (!png) throw new HttpError(404, 'not_found', 'no such screenshot');
+      return c.body(new Uint8Array(png), 200, {
+        'content-type': 'image/png',
+        // The picture is the page of a checkout: never run anything it might be taken for.
+        'x-content-type-options': 'nosniff',
+        'cache-control': 'private, max-age=3600',
+      });
     });
   };
 }

@@ -37,6 +37,7 @@ const ROUTES: { method: string; path: string; fields?: string[] }[] = [
   { method: 'GET', path: '/api/tickets' },
   { method: 'GET', path: '/api/tickets/:id' },
   { method: 'GET', path: '/api/tickets/:id/trajectory' },
+  { method: 'GET', path: '/api/tickets/:id/screenshots/:shot' },
   { method: 'POST', path: '/api/tickets/:id/pause' },
   { method: 'POST', path: '/api/tickets/:id/resume' },
   { method: 'GET', path: '/api/cards/:id/text' },

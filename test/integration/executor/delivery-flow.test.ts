@@ -14,7 +14,7 @@ describe('executor delivery flow (issue 4, R-C2, R-C6, R-C9)', () => {
     await w.close();
   });
 
-  it('R-C6: a chat request ends in a pushed branch, a draft PR, ready only after a passing verification at HEAD, and a report', async () => {
+  it('R-C6 / issue 15: a chat request ends in a pushed branch, a draft PR, ready and done only after a passing verification at HEAD, and a report', async () => {
     const flow = executorFlow(w.llm, [
       (_r, card) =>
         toolCalls([
@@ -28,6 +28,7 @@ describe('executor delivery flow (issue 4, R-C2, R-C6, R-C9)', () => {
           { path: 'src/login.ts', content: 'export const next = (u: string) => u || "/";\n' },
         ]),
       () => toolCalls(['commit_and_push', { message: 'Fix the login redirect' }]),
+      () => toolCalls(['report', { status: 'done', summary: 'Fixed; the tests pass.' }]),
       () => toolCalls(['open_pr', { title: 'Fix the login redirect', body: 'Falls back to /.' }]),
       () => toolCalls(['mark_pr_ready', {}]),
       () => toolCalls(['record_verification', { command: 'grep -q "||" src/login.ts' }]),
@@ -41,11 +42,15 @@ describe('executor delivery flow (issue 4, R-C2, R-C6, R-C9)', () => {
     const r = flow.results.map((x) => x.join('\n'));
     expect(r[1]).toContain('export const next');
     expect(r[3]).toMatch(new RegExp(`committed [0-9a-f]{12} and pushed ${branchName}`));
-    expect(r[4]).toContain('opened draft PR acme/web#1');
-    expect(r[5]).toMatch(/refused: no passing verification at HEAD/);
-    expect(r[6]).toContain('exit 0');
-    expect(r[7]).toContain('acme/web#1 is ready for review');
-    expect(r[8]).toContain('recorded done');
+    // Issue 15: "done" with the branch's commit unverified is refused, naming what is missing.
+    expect(r[4]).toMatch(
+      /refused: not done — no verification passed at HEAD [0-9a-f]{12} \(a command run with record_verification after the last commit, exit 0, clean tree\)/,
+    );
+    expect(r[5]).toContain('opened draft PR acme/web#1');
+    expect(r[6]).toMatch(/refused: no passing verification at HEAD/);
+    expect(r[7]).toContain('exit 0');
+    expect(r[8]).toContain('acme/web#1 is ready for review');
+    expect(r[9]).toContain('recorded done');
 
     const acks = (await botMessages(w.app.ctx)).filter((m) => m.text.includes(card));
     expect(acks).toHaveLength(1);

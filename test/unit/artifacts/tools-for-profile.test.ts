@@ -16,7 +16,7 @@ const EXECUTOR_TOOLS = [
   'run_command',
   'record_verification',
   'commit_and_push',
-  'attach_screenshot',
+  'screenshot',
   'open_pr',
   'mark_pr_ready',
   'close_pr',
@@ -48,7 +48,7 @@ describe('capabilities come from code (R-G4)', () => {
   it('R-G4: reviewer and explorer have no tool that edits, commits, pushes or changes a PR', () => {
     const reviewer = names(toolsForProfile('reviewer', tools, 'hub'));
     const explorer = names(toolsForProfile('explorer', tools, 'hub'));
-    for (const w of [...WRITE, 'attach_screenshot']) {
+    for (const w of [...WRITE, 'screenshot']) {
       expect(reviewer).not.toContain(w);
       expect(explorer).not.toContain(w);
     }

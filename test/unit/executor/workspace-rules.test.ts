@@ -3,10 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { TriggerCard } from '../../../src/cards/card.ts';
+import { screenshotProblem } from '../../../src/executor/delivery-checks.ts';
+import { isLoopbackUrl } from '../../../src/executor/screenshot/screenshot-run.ts';
 import { prNumberIn } from '../../../src/executor/tools/close-pr-tool.ts';
+import { DEFAULT_UI_FILE_GLOBS, uiFileMatcher } from '../../../src/executor/ui-files.ts';
 import { BOT_SECRETS, commandEnv } from '../../../src/executor/workspace/command-env.ts';
 import { confinePath } from '../../../src/executor/workspace/confine-path.ts';
-import { imageKind, isUiFile } from '../../../src/executor/workspace/delivery-records.ts';
 import { gitAuthConfig } from '../../../src/executor/workspace/host-git-env.ts';
 import { namedRepos } from '../../../src/executor/workspace/repo-choice.ts';
 import { runProcess } from '../../../src/executor/workspace/run-process.ts';
@@ -86,11 +88,45 @@ describe('workspace rules (issue 4 "Workspace")', () => {
 });
 
 describe('delivery rules (R-C6, R-C8)', () => {
-  it('R-C6: PNG and JPEG are told by magic bytes, not by name', () => {
-    expect(imageKind(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0]))).toBe('png');
-    expect(imageKind(Buffer.from([0xff, 0xd8, 0xff, 0xe0]))).toBe('jpeg');
-    expect(imageKind(Buffer.from('GIF89a'))).toBeUndefined();
-    expect(imageKind(Buffer.from('<svg/>'))).toBeUndefined();
+  it('issue 15 / R-C6: the screenshot tool opens only a loopback page of the server it starts', () => {
+    expect(isLoopbackUrl('http://127.0.0.1:5173/')).toBe(true);
+    expect(isLoopbackUrl('http://localhost:8000/settings?tab=2')).toBe(true);
+    expect(isLoopbackUrl('http://[::1]:3000/')).toBe(true);
+    expect(isLoopbackUrl('http://10.0.0.5:3000/')).toBe(false);
+    expect(isLoopbackUrl('http://169.254.169.254/latest/meta-data/')).toBe(false);
+    expect(isLoopbackUrl('http://localhost.evil.example/')).toBe(false);
+    expect(isLoopbackUrl('http://user:pw@127.0.0.1/')).toBe(false);
+    expect(isLoopbackUrl('file:///etc/passwd')).toBe(false);
+    expect(isLoopbackUrl('not a url')).toBe(false);
+  });
+
+  it('issue 15 / R-C6: a UI change is ready with a clean "before" at the base commit and a clean "after" at HEAD', () => {
+    const shot = (when: 'before' | 'after', commit: string, dirty = false) =>
+      ({ when, commit, dirty, kind: 'png', sha256: 'x', at: 0, id: 'i' }) as const;
+    const ui = ['web/style.css'];
+    expect(screenshotProblem([], ui, 'b', 'h')).toMatch(/no "before" screenshot taken at the base commit/);
+    expect(screenshotProblem([shot('before', 'h')], ui, 'b', 'h')).toMatch(/no "before"/);
+    expect(screenshotProblem([shot('before', 'b')], ui, 'b', 'h')).toMatch(
+      /no "after" screenshot taken at HEAD/,
+    );
+    expect(screenshotProblem([shot('before', 'b'), shot('after', 'h', true)], ui, 'b', 'h')).toMatch(
+      /no "after"/,
+    );
+    // A record from before issue 15 names a file, not a commit: it proves nothing.
+    const legacy = { when: 'before', kind: 'png', sha256: 'x', at: 0, path: 'before.png' } as const;
+    expect(screenshotProblem([legacy, shot('after', 'h')], ui, 'b', 'h')).toMatch(/no "before"/);
+    expect(screenshotProblem([shot('before', 'b'), shot('after', 'h')], ui, 'b', 'h')).toBeUndefined();
+  });
+
+  it('issue 15: UI_FILE_GLOBS — a glob without / matches a name anywhere, one with / the path', () => {
+    const custom = uiFileMatcher('*.elm, site/**, **/ui/*.ts');
+    expect(custom('src/Main.elm')).toBe(true);
+    expect(custom('site/index.md')).toBe(true);
+    expect(custom('docs/site/index.md')).toBe(false);
+    expect(custom('app/ui/button.ts')).toBe(true);
+    expect(custom('ui/button.ts')).toBe(true);
+    expect(custom('app/ui/deep/button.ts')).toBe(false);
+    expect(custom('web/style.css')).toBe(false);
   });
 
   it.each([
@@ -102,7 +138,7 @@ describe('delivery rules (R-C6, R-C8)', () => {
     ['src/login.ts', false],
     ['README.md', false],
   ])('R-C6: %s is a UI file: %s', (path, ui) => {
-    expect(isUiFile(path)).toBe(ui);
+    expect(uiFileMatcher(DEFAULT_UI_FILE_GLOBS)(path)).toBe(ui);
   });
 
   it('R-C8: the person’s PR is named by #N, owner/name#N or URL, in the same repository only', () => {

@@ -1,0 +1,174 @@
+import { existsSync, realpathSync } from 'node:fs';
+import { constants, mkdtemp, open, rm } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Config } from '../../config.ts';
+import type { SandboxBind } from '../sandbox/bwrap-args.ts';
+import { localGitEnv } from '../sandbox/local-git.ts';
+import { runOnCheckout } from '../sandbox/sandbox-command.ts';
+import type { Workspace } from '../workspace/workspace.ts';
+
+/** What to photograph: a server the run starts from the checkout itself, and the page to open on it. */
+export interface ShotRequest {
+  /** A shell command that serves the UI from the checkout (or from the base commit's files). */
+  serve: string;
+  /** A loopback URL on that server (`isLoopbackUrl`). */
+  url: string;
+  /** `base`: the files of `baseSha`, the checkout untouched; `head`: the checkout as it is. */
+  at: 'base' | 'head';
+  baseSha: string;
+  width: number;
+  height: number;
+  fullPage: boolean;
+  waitSeconds: number;
+  writable: boolean;
+  login: string;
+  network?: 'none';
+}
+
+/** What the browser saw, as the driver reports it. */
+export interface PageSummary {
+  status: number | null;
+  title: string;
+  finalUrl: string;
+  problems: string[];
+}
+
+export type ShotResult = { ok: true; png: Buffer; page: PageSummary } | { ok: false; why: string };
+
+const MAX_PNG = 5 * 1024 * 1024;
+const MAX_SUMMARY = 64 * 1024;
+const INSIDE = '/opt/switchyard';
+const DRIVER = fileURLToPath(new URL('./shoot-page.mjs', import.meta.url));
+const PLAYWRIGHT = dirname(createRequire(import.meta.url).resolve('playwright-core/package.json'));
+const CHROMIUMS = ['/usr/bin/chromium', '/usr/bin/chromium-browser'];
+
+/** `CHROMIUM_PATH`, else Debian's or Ubuntu's Chromium where it exists. */
+export function chromiumPath(config: Pick<Config, 'CHROMIUM_PATH'>): string | undefined {
+  return config.CHROMIUM_PATH ?? CHROMIUMS.find((p) => existsSync(p));
+}
+
+/**
+ * Only a server the run itself starts can be photographed: the URL must name this machine's
+ * loopback, which inside the sandbox is the sandbox's own (its own network namespace), where
+ * nothing but the serve command listens.
+ */
+export function isLoopbackUrl(raw: string): boolean {
+  let u: URL;
+  try {
+    u = new URL(raw);
+  } catch {
+    return false;
+  }
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') return false;
+  if (u.username || u.password) return false;
+  return u.hostname === 'localhost' || u.hostname === '127.0.0.1' || u.hostname === '[::1]';
+}
+
+/**
+ * Takes one screenshot (issue 15, R-C6) in ONE sandboxed command: the serve command starts in the
+ * background, headless Chromium (driven by playwright-core, the browser we ship, never a
+ * downloaded one) opens the URL once it answers, and the sandbox — server included — dies with
+ * the command. Browser and server share the sandbox's network namespace; the host never reaches
+ * into it, and nothing else is reachable there. The picture comes out through a fresh folder
+ * bound for this run and is read without following links.
+ */
+export async function takeScreenshot(config: Config, ws: Workspace, req: ShotRequest): Promise<ShotResult> {
+  const browser = chromiumPath(config);
+  if (!browser || !existsSync(browser))
+    return {
+      ok: false,
+      why: 'no Chromium on this machine; the operator runs `npm run setup` or sets CHROMIUM_PATH',
+    };
+  const out = await mkdtemp(join(tmpdir(), 'switchyard-shot-'));
+  try {
+    const confined = config.SANDBOX !== 'none';
+    const paths = confined
+      ? { driver: `${INSIDE}/shoot-page.mjs`, playwright: `${INSIDE}/playwright-core`, out: `${INSIDE}/out` }
+      : { driver: DRIVER, playwright: PLAYWRIGHT, out };
+    const binds: SandboxBind[] = [
+      { host: DRIVER, inside: paths.driver, writable: false },
+      { host: PLAYWRIGHT, inside: paths.playwright, writable: false },
+      { host: out, inside: paths.out, writable: true },
+      ...browserBind(browser),
+    ];
+    const got = await runOnCheckout(config, ws, ['node', paths.driver], {
+      writable: req.writable,
+      timeoutMs: (req.waitSeconds + 90) * 1000,
+      ...(req.network ? { network: req.network } : {}),
+      binds,
+      env: {
+        ...localGitEnv(req.login),
+        SHOT_SERVE: req.serve,
+        SHOT_URL: req.url,
+        SHOT_AT: req.at,
+        SHOT_BASE_SHA: req.baseSha,
+        SHOT_OUT: paths.out,
+        SHOT_WORK: confined ? '/tmp' : out,
+        SHOT_ROOT: confined ? '/workspace' : ws.dir,
+        SHOT_PLAYWRIGHT: paths.playwright,
+        SHOT_BROWSER: browser,
+        SHOT_WIDTH: String(req.width),
+        SHOT_HEIGHT: String(req.height),
+        SHOT_FULL_PAGE: req.fullPage ? '1' : '0',
+        SHOT_WAIT_MS: String(req.waitSeconds * 1000),
+      },
+    });
+    if (!got.ok) return { ok: false, why: got.refusal };
+    const summary = await readOwnFile(join(out, 'summary.json'), MAX_SUMMARY);
+    const said = summary
+      ? (JSON.parse(summary.toString('utf8')) as Partial<PageSummary> & DriverSays)
+      : undefined;
+    if (!said?.ok) {
+      const why =
+        said?.error ?? (got.result.timedOut ? 'the run timed out' : got.result.output.trim().slice(-800));
+      const log = said?.serveLog?.trim() ? `; the serve command's output ends: ${said.serveLog.trim()}` : '';
+      return { ok: false, why: `${why}${log}` };
+    }
+    const png = await readOwnFile(join(out, 'shot.png'), MAX_PNG);
+    if (!png) return { ok: false, why: 'the browser wrote no picture (or one over 5 MB)' };
+    return {
+      ok: true,
+      png,
+      page: {
+        status: said.status ?? null,
+        title: said.title ?? '',
+        finalUrl: said.finalUrl ?? '',
+        problems: said.problems ?? [],
+      },
+    };
+  } finally {
+    await rm(out, { recursive: true, force: true });
+  }
+}
+
+interface DriverSays {
+  ok?: boolean;
+  error?: string;
+  serveLog?: string;
+}
+
+/** A browser outside `/usr` (which the sandbox sees anyway) is shown read-only where it lives. */
+function browserBind(browser: string): SandboxBind[] {
+  const real = realpathSync(browser);
+  if (real.startsWith('/usr/') && browser.startsWith('/usr/')) return [];
+  return [{ host: dirname(real), inside: dirname(real), writable: false }];
+}
+
+/**
+ * A file the sandbox wrote, read only if it is a plain file (never through a link it planted to a
+ * file of the host) and at most `cap` bytes.
+ */
+async function readOwnFile(path: string, cap: number): Promise<Buffer | undefined> {
+  const fh = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW).catch(() => undefined);
+  if (!fh) return undefined;
+  try {
+    const st = await fh.stat();
+    if (!st.isFile() || st.size > cap) return undefined;
+    return await fh.readFile();
+  } finally {
+    await fh.close();
+  }
+}
