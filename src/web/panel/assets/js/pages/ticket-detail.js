@@ -167,6 +167,7 @@ export async function ticketDetailView(root, id) {
           )
         : none(),
     ),
+    screenshotsBlock(tk.screenshots ?? []),
     block(
       t('ticket.reports'),
       tk.reports.length
@@ -194,6 +195,37 @@ export async function ticketDetailView(root, id) {
           )
         : none(),
     ),
+  );
+}
+
+/**
+ * Issue 15: the executor's screenshots, each with the commit it shows; the picture is served by
+ * the API to the signed-in panel (its session cookie goes with the image request).
+ * @param {any[]} shots
+ */
+function screenshotsBlock(shots) {
+  const taken = shots.filter((s) => s.href);
+  return block(
+    t('ticket.screenshots'),
+    taken.length
+      ? h(
+          'ul',
+          { class: 'plain' },
+          taken.map((s) =>
+            h(
+              'li',
+              null,
+              h('strong', null, s.when === 'before' ? t('ticket.shot-before') : t('ticket.shot-after')),
+              ` ${s.url ?? ''} @ ${(s.commit ?? '').slice(0, 12)}${s.dirty ? ` ${t('ticket.shot-dirty')}` : ''} `,
+              h(
+                'a',
+                { href: s.href, target: '_blank', rel: 'noopener' },
+                h('img', { src: s.href, alt: s.when, width: '320' }),
+              ),
+            ),
+          ),
+        )
+      : none(),
   );
 }
 
