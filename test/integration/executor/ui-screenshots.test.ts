@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { waitFor } from '../../kit/app.ts';
 import { toolCalls } from '../../kit/fake-llm.ts';
 import { localMessage, send } from '../routing/helpers.ts';
@@ -33,10 +33,10 @@ const api = (w: World, path: string) =>
 
 describe('issue 15: honest UI delivery (R-C6) — screenshots from the running product, in headless Chromium', () => {
   let w: World;
-  beforeAll(async () => {
+  beforeEach(async () => {
     w = await startWorld({}, { files: FILES });
   });
-  afterAll(async () => {
+  afterEach(async () => {
     await w.close();
   });
 
