@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ENCRYPT_KEY, type FeishuHarness, startFeishuHarness } from '../integration/feishu/harness.ts';
 import { type FakeGitHub, startFakeGitHub } from '../kit/fake-github.ts';
 import { feishuRequest, groupMention } from '../kit/feishu-webhook.ts';
@@ -45,7 +45,7 @@ describe('hostile input at both webhook routes (issue 8): 400/401/2xx, never 5xx
   let h: FeishuHarness;
   let gh: FakeGitHub;
   let github: string;
-  beforeAll(async () => {
+  beforeEach(async () => {
     gh = await startFakeGitHub({ token: 'ghp_hostile' });
     h = await startFeishuHarness(
       {
@@ -58,7 +58,7 @@ describe('hostile input at both webhook routes (issue 8): 400/401/2xx, never 5xx
     );
     github = `${h.app.url}/webhooks/github`;
   });
-  afterAll(async () => {
+  afterEach(async () => {
     await h.close();
     await gh.close();
   });

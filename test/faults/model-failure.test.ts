@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { listTickets } from '../../src/tickets/ticket-store.ts';
 import { botMessages, localMessage, send } from '../integration/routing/helpers.ts';
 import { startTestApp, type TestApp, waitFor } from '../kit/app.ts';
@@ -28,11 +28,11 @@ function stamp(llm: FakeLlm, handler: (req: RecordedRequest) => FakeReply, at: n
 describe('the model failing mid-turn', () => {
   let llm: FakeLlm;
   let app: TestApp;
-  beforeAll(async () => {
+  beforeEach(async () => {
     llm = await startFakeLlm();
     app = await startTestApp({ LLM_BASE_URL: llm.baseURL, LLM_API_KEY: 'test-key' });
   });
-  afterAll(async () => {
+  afterEach(async () => {
     await app?.close();
     await llm?.close();
   });

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { enqueueEffect } from '../../src/outbox/enqueue.ts';
 import { startTestApp, type TestApp, waitFor } from '../kit/app.ts';
 import { type FakeFeishu, type FeishuCall, startFakeFeishu } from '../kit/fake-feishu.ts';
@@ -32,7 +32,7 @@ describe('platform errors: 429 with Retry-After, 500s and time-outs', () => {
   let github: FakeGitHub;
   let app: TestApp;
 
-  beforeAll(async () => {
+  beforeEach(async () => {
     feishu = await startFakeFeishu();
     github = await startFakeGitHub();
     app = await startTestApp({
@@ -46,7 +46,7 @@ describe('platform errors: 429 with Retry-After, 500s and time-outs', () => {
       GITHUB_API_URL: github.url,
     });
   });
-  afterAll(async () => {
+  afterEach(async () => {
     await app?.close();
     await feishu?.close();
     await github?.close();

@@ -1,5 +1,5 @@
 import { generateKeyPairSync } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { cardIdFor } from '../../src/cards/build-card.ts';
 import { loadCard } from '../../src/cards/ingest.ts';
 import { redeliverMissed } from '../../src/safety/redeliver-missed.ts';
@@ -16,7 +16,7 @@ describe('missed GitHub deliveries are asked for again in App mode (issue 8)', (
   let app: TestApp;
   const missed = 'aaaaaaaa-0000-4000-8000-000000000001';
   const delivered = 'aaaaaaaa-0000-4000-8000-000000000002';
-  beforeAll(async () => {
+  beforeEach(async () => {
     gh = await startFakeGitHub({ appSlug: 'switchyard' });
     // While the bot was down: one delivery failed (502), another had arrived before (200).
     const mention = (commentId: number) =>
@@ -31,7 +31,7 @@ describe('missed GitHub deliveries are asked for again in App mode (issue 8)', (
     });
     gh.hooks.setWebhook(app.url, SECRET);
   });
-  afterAll(async () => {
+  afterEach(async () => {
     await app?.close();
     await gh?.close();
   });

@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { networkInterfaces } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../kit/app.ts';
 import { redisUrl } from '../kit/redis.ts';
 import { SMALL, sandboxed, tcpProbe, tempCheckout } from './sandbox-kit.ts';
@@ -27,7 +27,7 @@ describe('R-H3: sandbox networking (real bubblewrap and pasta)', () => {
   let wide: Server;
   let widePort = 0;
   let checkout: string;
-  beforeAll(async () => {
+  beforeEach(async () => {
     app = await startTestApp({}, { workers: false });
     // A service listening on every interface, as a bot's web half or a database often does.
     wide = createServer((s) => s.end('WIDE-SERVICE-ANSWER\n'));
@@ -35,7 +35,7 @@ describe('R-H3: sandbox networking (real bubblewrap and pasta)', () => {
     widePort = (wide.address() as { port: number }).port;
     checkout = tempCheckout();
   });
-  afterAll(async () => {
+  afterEach(async () => {
     await app.close();
     await new Promise((r) => wide.close(r));
   });

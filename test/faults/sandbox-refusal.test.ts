@@ -1,7 +1,7 @@
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
 import { logSandbox } from '../../src/executor/sandbox/log-sandbox.ts';
 import { probeSandbox } from '../../src/executor/sandbox/probe-sandbox.ts';
@@ -49,10 +49,10 @@ describe('R-H3: no sandbox, no commands', () => {
 
   describe('where bwrap cannot run', () => {
     let w: World;
-    beforeAll(async () => {
+    beforeEach(async () => {
       w = await startWorld();
     });
-    afterAll(() => w.close());
+    afterEach(() => w.close());
 
     it('R-H3: run_command and record_verification refuse, naming the fix; nothing runs unconfined', async () => {
       const flow = executorFlow(w.llm, [
@@ -86,10 +86,10 @@ describe('R-H3: no sandbox, no commands', () => {
 
   describe('with SANDBOX=none', () => {
     let w: World;
-    beforeAll(async () => {
+    beforeEach(async () => {
       w = await startWorld({ SANDBOX: 'none' });
     });
-    afterAll(() => w.close());
+    afterEach(() => w.close());
 
     it('R-H3: commands run unconfined (in the host checkout) and start-up warns about it', async () => {
       const flow = executorFlow(w.llm, [

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { waitFor } from '../kit/app.ts';
 import { text, toolCalls } from '../kit/fake-llm.ts';
 import { cardsIn, lastToolResults, roleOf } from '../kit/scripted-model.ts';
@@ -11,7 +11,7 @@ describe.sequential('R-H5: prompt settings change by tool only for SETTINGS_ADMI
   const results: string[] = [];
   const revision = async () => Number((await w.app.ctx.redis.hget(w.app.ctx.keys.promptsHead(), 'rev')) ?? 0);
 
-  beforeAll(async () => {
+  beforeEach(async () => {
     w = await startGitHubWorld({ SETTINGS_ADMINS: 'github:Ada,feishu:ou_boss' });
     // A main session that saves whenever a candidate asks, then ignores the card.
     w.llm.respond((req) => {
@@ -33,7 +33,7 @@ describe.sequential('R-H5: prompt settings change by tool only for SETTINGS_ADMI
       );
     });
   });
-  afterAll(async () => w?.close());
+  afterEach(async () => w?.close());
 
   it('R-H5: a writer who is not a settings admin is refused in code and pointed to the panel; nothing is saved', async () => {
     const card = await w.comment('grace', `@switchyard-bot ${ASK}`, 60);
