@@ -98,3 +98,12 @@ export async function ingest(
 
 /** Callers import it from here too; new code imports `card-store.ts`. */
 export { loadCard } from './card-store.ts';
+
+/** Whether a delivery or event id was already claimed by `ingest` (within the dedupe window). */
+export async function wasSeen(
+  ctx: Pick<Ctx, 'redis' | 'keys'>,
+  source: string,
+  eventId: string,
+): Promise<boolean> {
+  return (await ctx.redis.exists(ctx.keys.seen(source, eventId))) === 1;
+}

@@ -36,3 +36,12 @@ export async function dropBatch(ctx: C, turnId: string): Promise<void> {
 export async function hasWaitingCards(ctx: C, ticketId: string): Promise<boolean> {
   return (await ctx.redis.llen(ctx.keys.ticketInbox(ticketId))) > 0;
 }
+
+/** Of these tickets, the ones with cards waiting in their inbox (one pipelined round trip). */
+export async function withWaitingCards(ctx: C, ticketIds: string[]): Promise<string[]> {
+  if (!ticketIds.length) return [];
+  const tx = ctx.redis.pipeline();
+  for (const id of ticketIds) tx.llen(ctx.keys.ticketInbox(id));
+  const rows = (await tx.exec()) ?? [];
+  return ticketIds.filter((_, i) => Number(rows[i]?.[1] ?? 0) > 0);
+}

@@ -1,6 +1,8 @@
 import type { TurnArtifacts } from '../artifacts/turn-snapshot.ts';
 import type { TriggerCard } from '../cards/card.ts';
 import type { Runtime } from '../runtime.ts';
+import { isAcked } from '../tickets/acks.ts';
+import { wasHandedBack } from '../tickets/handback.ts';
 import type { Ticket } from '../tickets/ticket.ts';
 
 /** What an executor turn's tools share: the ticket, the cards of this turn, and the runtime. */
@@ -33,8 +35,8 @@ export async function pendingRequests(scope: TurnScope): Promise<string[]> {
   const out: string[] = [];
   for (const card of scope.batch.values()) {
     if (!isRequest(scope, card)) continue;
-    const acked = await ctx.redis.hexists(ctx.keys.ticketAcked(scope.ticket.id), card.id);
-    const handed = await ctx.redis.hexists(ctx.keys.cardHandbacks(card.id), scope.ticket.id);
+    const acked = await isAcked(ctx, scope.ticket.id, card.id);
+    const handed = await wasHandedBack(ctx, card.id, scope.ticket.id);
     if (!acked && !handed) out.push(card.id);
   }
   return out;

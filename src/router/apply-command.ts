@@ -2,13 +2,14 @@ import type { TriggerCard } from '../cards/card.ts';
 import { replyEffectFor } from '../cards/reply-effect.ts';
 import type { Ctx } from '../context.ts';
 import { scheduleTurn } from '../executor/schedule-turn.ts';
+import { hasWaitingCards } from '../executor/turn-inputs.ts';
 import { languageForCard, languageForTicket } from '../i18n/choose-language.ts';
 import { hostText } from '../i18n/host-text.ts';
 import { type Lang, LIST_SEPARATOR } from '../i18n/lang.ts';
 import { enqueueEffect } from '../outbox/enqueue.ts';
 import { statusChanged } from '../status/status-hooks.ts';
+import { recordOnTicket } from '../tickets/attach.ts';
 import { type Lift, pauseTicket, resumeTicket } from '../tickets/pause.ts';
-import type { Attachment } from '../tickets/ticket.ts';
 import { getTicket } from '../tickets/ticket-store.ts';
 import type { Command } from './command.ts';
 
@@ -34,8 +35,7 @@ export async function applyCommand(
           });
     if (ok) changed.push(id);
     if (ok) await statusChanged(ctx, id);
-    const note: Attachment = { cardId: card.id, why: `${command} command`, at: ctx.now() };
-    await ctx.redis.rpush(ctx.keys.ticketCards(id), JSON.stringify(note));
+    await recordOnTicket(ctx, id, { cardId: card.id, why: `${command} command`, at: ctx.now() });
   }
   const lang = await languageForCard(ctx, card, () => ticketLanguage(ctx, ticketIds[0]));
   const effect = replyEffectFor(card, confirmation(lang, command, ticketIds, changed));
@@ -54,7 +54,7 @@ function pauseTicketBy(ctx: Ctx, ticketId: string, card: TriggerCard): Promise<b
 /** Resumes and, when cards waited in the inbox meanwhile, starts the turn they need. */
 export async function resumeTicketAndWake(ctx: Ctx, ticketId: string, lift?: Lift): Promise<boolean> {
   const ok = await resumeTicket(ctx, ticketId, lift);
-  if (ok && (await ctx.redis.llen(ctx.keys.ticketInbox(ticketId))) > 0) await scheduleTurn(ctx, ticketId);
+  if (ok && (await hasWaitingCards(ctx, ticketId))) await scheduleTurn(ctx, ticketId);
   return ok;
 }
 

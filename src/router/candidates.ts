@@ -49,3 +49,32 @@ export function takeCandidates(ctx: Pick<Ctx, 'redis' | 'keys'>, turnId: string)
     86400,
   );
 }
+
+/** Whether candidates wait for the main session. */
+export async function hasCandidates(ctx: Pick<Ctx, 'redis' | 'keys'>): Promise<boolean> {
+  return (await ctx.redis.zcard(ctx.keys.candidates())) > 0;
+}
+
+/**
+ * Puts a turn's batch back among the candidates (no model to decide them) and drops the batch —
+ * one MULTI, so a card is never in neither.
+ */
+export async function returnCandidates(
+  ctx: Pick<Ctx, 'redis' | 'keys' | 'now'>,
+  turnId: string,
+  ids: Iterable<string>,
+): Promise<void> {
+  const tx = ctx.redis.multi();
+  for (const id of ids) tx.zadd(ctx.keys.candidates(), 'NX', ctx.now(), id);
+  await tx.del(ctx.keys.mainBatch(turnId)).exec();
+}
+
+/** Forgets a finished turn's batch: its cards were decided, or went back as candidates. */
+export async function dropMainBatch(ctx: Pick<Ctx, 'redis' | 'keys'>, turnId: string): Promise<void> {
+  await ctx.redis.del(ctx.keys.mainBatch(turnId));
+}
+
+/** A main turn started: the next candidate queues the turn after it. */
+export async function clearMainScheduled(ctx: Pick<Ctx, 'redis' | 'keys'>): Promise<void> {
+  await ctx.redis.del(ctx.keys.mainScheduled());
+}

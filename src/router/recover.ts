@@ -1,6 +1,9 @@
 import type { Ctx } from '../context.ts';
 import { scheduleTurn } from '../executor/schedule-turn.ts';
-import { scheduleMainTurn } from './candidates.ts';
+import { withWaitingCards } from '../executor/turn-inputs.ts';
+import { pausedAmong } from '../tickets/pause.ts';
+import { allTicketIds } from '../tickets/ticket-store.ts';
+import { hasCandidates, scheduleMainTurn } from './candidates.ts';
 
 /**
  * Start-up sweep (nothing lost): a process that died between storing a card's placement and
@@ -9,18 +12,14 @@ import { scheduleMainTurn } from './candidates.ts';
  * idempotent, so many workers starting at once is harmless.
  */
 export async function recoverWaitingWork(ctx: Ctx): Promise<{ main: boolean; tickets: string[] }> {
-  const main = (await ctx.redis.zcard(ctx.keys.candidates())) > 0;
+  const main = await hasCandidates(ctx);
   if (main) await scheduleMainTurn(ctx, 0);
   const woken: string[] = [];
-  const ids = await ctx.redis.zrange(ctx.keys.tickets(), 0, -1);
-  // One pipelined round trip for every ticket's inbox and pause, not two per ticket.
-  const tx = ctx.redis.pipeline();
-  for (const id of ids) tx.llen(ctx.keys.ticketInbox(id)).exists(ctx.keys.pause(id));
-  const rows = (await tx.exec()) ?? [];
-  for (const [i, id] of ids.entries()) {
-    const waiting = Number(rows[2 * i]?.[1] ?? 0) > 0;
-    const paused = Number(rows[2 * i + 1]?.[1] ?? 0) === 1;
-    if (waiting && !paused && (await scheduleTurn(ctx, id))) woken.push(id);
+  // Pipelined round trips for every ticket's inbox and pause, not two per ticket.
+  const waiting = await withWaitingCards(ctx, await allTicketIds(ctx));
+  const paused = await pausedAmong(ctx, waiting);
+  for (const id of waiting) {
+    if (!paused.has(id) && (await scheduleTurn(ctx, id))) woken.push(id);
   }
   if (main || woken.length) ctx.log.info({ main, tickets: woken }, 'recovered waiting work');
   return { main, tickets: woken };

@@ -3,6 +3,7 @@ import { replaceCard } from '../cards/card-store.ts';
 import { splitRepo } from '../channels/github/client.ts';
 import { type GitHubRepoAccess, githubRepoAccess } from '../channels/github/repo-client.ts';
 import type { Ctx } from '../context.ts';
+import { cachedPermission, cachePermission } from './permission-cache.ts';
 
 /** Repository roles GitHub reports; a custom role's name falls back to its base `permission`. */
 const KNOWN_ROLES = new Set(['admin', 'maintain', 'write', 'triage', 'read', 'none']);
@@ -38,8 +39,7 @@ export async function withAuthorPermission(ctx: Ctx, card: TriggerCard): Promise
 }
 
 async function lookUp(ctx: Ctx, github: GitHubRepoAccess, repo: string, login: string): Promise<string> {
-  const key = ctx.keys.permission(repo, login);
-  const cached = await ctx.redis.get(key);
+  const cached = await cachedPermission(ctx, repo, login);
   if (cached) return cached;
   let permission: string;
   try {
@@ -57,6 +57,6 @@ async function lookUp(ctx: Ctx, github: GitHubRepoAccess, repo: string, login: s
     }
     permission = 'none';
   }
-  await ctx.redis.set(key, permission, 'EX', ctx.config.PERMISSION_CACHE_SECONDS);
+  await cachePermission(ctx, repo, login, permission, ctx.config.PERMISSION_CACHE_SECONDS);
   return permission;
 }

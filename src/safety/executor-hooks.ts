@@ -1,13 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import type { Ctx } from '../context.ts';
 import { type GateVerdict, stopTurn } from '../session/turn-outcome.ts';
+import { noteActivity } from './activity.ts';
 import { takeBreakerSlot } from './circuit-breaker.ts';
 
 type Gate = () => Promise<GateVerdict>;
 
 /** The watchdog's record that a ticket's executor took a step now. */
 export async function noteStep(ctx: Ctx, ticketId: string): Promise<void> {
-  await ctx.redis.zadd(ctx.keys.ticketActivity(), ctx.now(), ticketId);
+  await noteActivity(ctx, ticketId, ctx.now());
 }
 
 /**

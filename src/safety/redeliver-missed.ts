@@ -1,6 +1,8 @@
+import { wasSeen } from '../cards/ingest.ts';
 import { appJwt } from '../channels/github/app-auth.ts';
 import { createGitHubClient, type GitHubClient } from '../channels/github/client.ts';
 import type { Ctx } from '../context.ts';
+import { claimRedelivery, releaseRedelivery } from './redelivery-claims.ts';
 
 /** GitHub redelivers only deliveries of the last three days. */
 const REDELIVERABLE_MS = 3 * 24 * 3600_000;
@@ -35,15 +37,14 @@ export async function redeliverMissed(ctx: Ctx): Promise<number> {
   let asked = 0;
   for (const d of recent) {
     if (succeeded(d) || arrived.has(d.guid)) continue;
-    if (await ctx.redis.exists(ctx.keys.seen('github', d.guid))) continue;
-    const claim = ctx.keys.redeliveryAsked(d.guid);
-    if ((await ctx.redis.set(claim, String(d.id), 'PX', REDELIVERABLE_MS, 'NX')) !== 'OK') continue;
+    if (await wasSeen(ctx, 'github', d.guid)) continue;
+    if (!(await claimRedelivery(ctx, d.guid, d.id, REDELIVERABLE_MS))) continue;
     try {
       await client.rest.apps.redeliverWebhookDelivery({ delivery_id: d.id });
       asked++;
     } catch (err) {
       // Let the next run ask again.
-      await ctx.redis.del(claim);
+      await releaseRedelivery(ctx, d.guid);
       ctx.log.warn({ err, guid: d.guid }, 'github redelivery request failed');
     }
   }

@@ -1,6 +1,6 @@
-import { Queue, Worker } from 'bullmq';
+import { Worker } from 'bullmq';
 import type { Ctx } from '../context.ts';
-import { QUEUE_NAMES } from '../store/queues.ts';
+import { createQueue, QUEUE_NAMES } from '../store/queues.ts';
 import { workerOptions } from '../store/worker-options.ts';
 import { redeliverMissed } from './redeliver-missed.ts';
 import { sweepRetention } from './retention-sweep.ts';
@@ -20,7 +20,7 @@ function appMode(ctx: Ctx): boolean {
  * down are asked for as soon as it is back. Sweeps may overlap; each delivery is claimed once.
  */
 export async function startSafetyJobs(ctx: Ctx): Promise<{ stop: () => Promise<void> }> {
-  const queue = new Queue(SAFETY_QUEUE, { connection: ctx.redis, prefix: ctx.keys.queuePrefix });
+  const queue = createQueue(ctx, SAFETY_QUEUE);
   const keep = { removeOnComplete: { count: 100 }, removeOnFail: { count: 100 } };
   await queue.upsertJobScheduler(
     'watchdog',

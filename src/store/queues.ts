@@ -1,4 +1,5 @@
 import { Queue } from 'bullmq';
+import type { Ctx } from '../context.ts';
 import type { RedisConnection } from './redis.ts';
 
 /** Every BullMQ queue of the product, by name. */
@@ -30,6 +31,11 @@ export function createQueues(connection: RedisConnection, prefix: string): Queue
     status: make('status'),
     safety: make('safety'),
   };
+}
+
+/** A queue outside the five above (the safety jobs'), on the shared connection and the deployment's prefix. */
+export function createQueue(ctx: Pick<Ctx, 'redis' | 'keys'>, name: string): Queue {
+  return new Queue(name, { connection: ctx.redis, prefix: ctx.keys.queuePrefix });
 }
 
 export async function closeQueues(queues: Queues): Promise<void> {

@@ -93,3 +93,15 @@ export async function isOwnCard(
     .exec()) ?? []) as [[unknown, number], [unknown, number]];
   return owner === 1 && data === 0;
 }
+
+/**
+ * Records a card on the ticket's card list without attaching it (a pause or resume command: the
+ * ticket shows it, but it is no work for the executor and makes no owner).
+ */
+export async function recordOnTicket(
+  ctx: Pick<Ctx, 'redis' | 'keys'>,
+  ticketId: string,
+  note: Attachment,
+): Promise<void> {
+  await ctx.redis.rpush(ctx.keys.ticketCards(ticketId), JSON.stringify(note));
+}

@@ -22,3 +22,8 @@ export async function recordTaken(ctx: OwnCtx, cardId: string, ticketId: string)
 export async function wasTakenBy(ctx: OwnCtx, cardId: string, ticketId: string): Promise<boolean> {
   return (await ctx.redis.sismember(ctx.keys.cardTaken(cardId), ticketId)) === 1;
 }
+
+/** The tickets the card was attached to. */
+export function ownersOf(ctx: OwnCtx, cardId: string): Promise<string[]> {
+  return ctx.redis.smembers(ctx.keys.cardOwners(cardId));
+}

@@ -110,3 +110,12 @@ export async function pausesOf(ctx: PauseCtx & Pick<Ctx, 'log'>, ids: string[]):
 export async function isPaused(ctx: PauseCtx, ticketId: string): Promise<boolean> {
   return (await ctx.redis.exists(ctx.keys.pause(ticketId))) === 1;
 }
+
+/** Of these tickets, the ones paused (one round trip). */
+export async function pausedAmong(ctx: PauseCtx, ticketIds: string[]): Promise<Set<string>> {
+  if (!ticketIds.length) return new Set();
+  const tx = ctx.redis.pipeline();
+  for (const id of ticketIds) tx.exists(ctx.keys.pause(id));
+  const rows = (await tx.exec()) ?? [];
+  return new Set(ticketIds.filter((_, i) => Number(rows[i]?.[1] ?? 0) === 1));
+}

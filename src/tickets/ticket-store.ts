@@ -72,6 +72,11 @@ export async function ticketExists(ctx: Pick<Ctx, 'redis' | 'keys'>, id: string)
   return (await ctx.redis.exists(ctx.keys.ticket(id))) === 1;
 }
 
+/** Every ticket's id, oldest first. */
+export function allTicketIds(ctx: Pick<Ctx, 'redis' | 'keys'>): Promise<string[]> {
+  return ctx.redis.zrange(ctx.keys.tickets(), 0, -1);
+}
+
 /** Tickets newest first. */
 export async function listTickets(ctx: Pick<Ctx, 'redis' | 'keys'>, limit = 100): Promise<Ticket[]> {
   const ids = await ctx.redis.zrevrange(ctx.keys.tickets(), 0, limit - 1);

@@ -1,9 +1,10 @@
 import { z } from 'zod';
 import { addCandidate } from '../../router/candidates.ts';
 import { defineTool, toolError, toolOk } from '../../session/tool.ts';
+import { isAcked } from '../../tickets/acks.ts';
 import { recordHandback } from '../../tickets/handback.ts';
 import { threadKeys } from '../../tickets/ref-key.ts';
-import { unindexRefs } from '../../tickets/refs.ts';
+import { declareUnrelated } from '../../tickets/unrelated.ts';
 import type { TurnScope } from '../turn-scope.ts';
 
 /** Hands a card back (R-C3); when every owner has, it becomes a candidate with their reasons. */
@@ -23,8 +24,8 @@ export function handbackTool(scope: TurnScope) {
     parameters: z.object({ card: z.string(), reason: z.string().min(1).max(400) }),
     async run({ card, reason }) {
       if (!scope.batch.has(card)) return toolError(`card ${card} is not one of this turn's cards`);
-      const acked = await scope.rt.ctx.redis.hexists(scope.rt.ctx.keys.ticketAcked(scope.ticket.id), card);
-      if (acked) return toolError(`card ${card} was acknowledged by this ticket; it is yours now`);
+      if (await isAcked(scope.rt.ctx, scope.ticket.id, card))
+        return toolError(`card ${card} was acknowledged by this ticket; it is yours now`);
       await handBack(scope, card, reason);
       return toolOk(`handed back ${card}`);
     },
@@ -45,10 +46,7 @@ export function threadUnrelatedTool(scope: TurnScope) {
     async run({ card: id, reason }) {
       const card = scope.batch.get(id);
       if (!card) return toolError(`card ${id} is not one of this turn's cards`);
-      const keys = threadKeys(card);
-      const tx = ctx.redis.multi().sadd(ctx.keys.ticketUnrelated(scope.ticket.id), ...keys);
-      unindexRefs(ctx.keys, tx, scope.ticket.id, keys);
-      await tx.exec();
+      await declareUnrelated(ctx, scope.ticket.id, threadKeys(card));
       await handBack(scope, id, reason ?? 'thread unrelated to this ticket');
       return toolOk(`no longer following ${id}'s thread`);
     },

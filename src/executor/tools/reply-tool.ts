@@ -4,9 +4,11 @@ import { replyEffectFor } from '../../cards/reply-effect.ts';
 import { enqueueEffect } from '../../outbox/enqueue.ts';
 import { countWords, LIMITS } from '../../router/words.ts';
 import { defineTool, toolError, toolOk } from '../../session/tool.ts';
+import { claimAck } from '../../tickets/acks.ts';
 import { isOwnCard } from '../../tickets/attach.ts';
 import { recordTaken } from '../../tickets/handback.ts';
 import { threadKeys } from '../../tickets/ref-key.ts';
+import { anyUnrelated } from '../../tickets/unrelated.ts';
 import type { TurnScope } from '../turn-scope.ts';
 import { BOT_ROUNDS, isNoted } from '../workspace/bot-rounds.ts';
 
@@ -44,14 +46,11 @@ export function replyTool(scope: TurnScope) {
           `refused: ${to} is an automated reviewer's comment past ${BOT_ROUNDS} rounds on this PR: noted, not worked (R-C7)`,
         );
       }
-      const unrelated = await ctx.redis.smismember(
-        ctx.keys.ticketUnrelated(scope.ticket.id),
-        ...threadKeys(card),
-      );
-      if (unrelated.some(Boolean)) return toolError(`refused: you declared ${to}'s thread unrelated (R-C4)`);
+      if (await anyUnrelated(ctx, scope.ticket.id, threadKeys(card)))
+        return toolError(`refused: you declared ${to}'s thread unrelated (R-C4)`);
       const effect = replyEffectFor(card, text);
       if (!effect) return toolError(`card ${to} has no message to reply to`);
-      if (purpose === 'ack' && !(await claimAck(scope, to, call.idempotencyKey))) {
+      if (purpose === 'ack' && !(await claimAck(ctx, scope.ticket.id, to, call.idempotencyKey))) {
         return toolError(
           `refused: ${to} was already acknowledged; acknowledge once (R-C2). Use purpose "result" or "answer" for something new`,
         );
@@ -61,15 +60,4 @@ export function replyTool(scope: TurnScope) {
       return toolOk(`reply queued to ${to}`);
     },
   });
-}
-
-/**
- * Claims the one acknowledgement of a card for this call. The same call claiming again (a turn
- * resumed after a crash) still holds it, so its reply is re-queued under the same key, not lost.
- */
-async function claimAck(scope: TurnScope, cardId: string, callKey: string): Promise<boolean> {
-  const { ctx } = scope.rt;
-  const key = ctx.keys.ticketAcked(scope.ticket.id);
-  if ((await ctx.redis.hsetnx(key, cardId, callKey)) === 1) return true;
-  return (await ctx.redis.hget(key, cardId)) === callKey;
 }

@@ -5,6 +5,7 @@ import { splitRepo } from '../../channels/github/client.ts';
 import { enqueueEffect } from '../../outbox/enqueue.ts';
 import { defineTool, toolError, toolOk } from '../../session/tool.ts';
 import { recordTaken, wasTakenBy } from '../../tickets/handback.ts';
+import { isCardOwner } from '../../tickets/ownership.ts';
 import type { TurnScope } from '../turn-scope.ts';
 import { isNoted } from '../workspace/bot-rounds.ts';
 import { ticketPr, verifications } from '../workspace/delivery-records.ts';
@@ -53,9 +54,7 @@ export function resolveReviewThreadTool(scope: TurnScope) {
     parameters: z.object({ card: z.string().min(1), outcome: z.enum(['fixed', 'answered']) }),
     run: ({ card: id, outcome }) =>
       inWorkspace(scope, async (ws, login) => {
-        const card = (await ctx.redis.sismember(ctx.keys.cardOwners(id), scope.ticket.id))
-          ? await loadCard(ctx, id)
-          : undefined;
+        const card = (await isCardOwner(ctx, id, scope.ticket.id)) ? await loadCard(ctx, id) : undefined;
         const pr = await ticketPr(ctx, scope.ticket.id);
         const o = card?.origin;
         if (!card || o?.source !== 'github' || card.kind !== 'review_comment' || o.commentId === undefined)

@@ -5,6 +5,7 @@ import { renderCard } from '../../cards/render-card.ts';
 import { getPolicy, listVersions, readPromptsForTool } from '../../prompts/index.ts';
 import type { Runtime } from '../../runtime.ts';
 import { defineTool, toolError, toolOk } from '../../session/tool.ts';
+import { ownersOf } from '../../tickets/ownership.ts';
 import { getPause } from '../../tickets/pause.ts';
 import { getTicket, listTickets, ticketAttachments } from '../../tickets/ticket-store.ts';
 import { resolveTickets } from '../resolve-tickets.ts';
@@ -26,7 +27,7 @@ export function evalTool(rt: Runtime, batch: MainBatch) {
       const card = batch.cards.get(id);
       if (!card) return toolError(`card ${id} is not a waiting candidate of this turn`);
       const matches = Object.fromEntries(await resolveTickets(rt.ctx, card));
-      const owners = await rt.ctx.redis.smembers(rt.ctx.keys.cardOwners(id));
+      const owners = await ownersOf(rt.ctx, id);
       const sameConversation = (await listTickets(rt.ctx, 200))
         .filter((t) => t.conversation === card.conversation && t.state !== 'done' && t.state !== 'cancelled')
         .map((t) => ({ id: t.id, title: t.title, state: t.state }));

@@ -7,13 +7,22 @@ import type { Runtime } from '../../runtime.ts';
 import { runTurn } from '../../session/run-turn.ts';
 import type { AnyTool } from '../../session/tool.ts';
 import type { TurnOutcome } from '../../session/turn-outcome.ts';
-import { handbackReasons } from '../../tickets/handback.ts';
-import { addCandidate, scheduleMainTurn, takeCandidates } from '../candidates.ts';
+import { countUndecided, handbackReasons } from '../../tickets/handback.ts';
+import {
+  addCandidate,
+  clearMainScheduled,
+  dropMainBatch,
+  hasCandidates,
+  returnCandidates,
+  scheduleMainTurn,
+  takeCandidates,
+} from '../candidates.ts';
 import { type NoticeRef, takeNotices } from '../follow-up-notices.ts';
 import type { MainBatch } from './batch.ts';
 import { evalTool, readTool } from './context-tools.ts';
 import { mainEnvironment } from './environment.ts';
 import { guardTools } from './guard-tools.ts';
+import { releaseMainLock, takeMainLock } from './main-lock.ts';
 import { mainReadCardTool } from './read-card-tool.ts';
 import { renderNotices } from './render-notices.ts';
 import { routeTool } from './route-tool.ts';
@@ -31,10 +40,10 @@ const MAX_UNDECIDED_TURNS = 2;
 export async function runMainTurn(rt: Runtime, job: Job): Promise<TurnOutcome | { kind: 'nothing' }> {
   const { ctx } = rt;
   const turnId = job.id ?? 'main';
-  await ctx.redis.del(ctx.keys.mainScheduled());
+  await clearMainScheduled(ctx);
   // Another turn is running: it queues the next turn itself when it ends (see `finally`), and
   // the candidates waiting now are batched into that one.
-  if (!(await takeLock(rt, turnId))) return { kind: 'nothing' };
+  if (!(await takeMainLock(ctx, turnId))) return { kind: 'nothing' };
   try {
     const batch = await loadBatch(rt, turnId);
     if (!batch.cards.size) return { kind: 'nothing' };
@@ -42,8 +51,7 @@ export async function runMainTurn(rt: Runtime, job: Job): Promise<TurnOutcome | 
     if (!model) {
       // Candidates wait for a model to be configured (a restart with LLM_* set picks them up).
       ctx.log.warn({ candidates: batch.cards.size }, 'no model configured: candidates wait');
-      for (const id of batch.cards.keys()) await ctx.redis.zadd(ctx.keys.candidates(), 'NX', ctx.now(), id);
-      await ctx.redis.del(ctx.keys.mainBatch(turnId));
+      await returnCandidates(ctx, turnId, batch.cards.keys());
       return { kind: 'nothing' };
     }
     const sessionId = `main-${turnId}`;
@@ -74,12 +82,12 @@ export async function runMainTurn(rt: Runtime, job: Job): Promise<TurnOutcome | 
       metrics: ctx.metrics,
     });
     await settleUndecided(rt, batch);
-    await ctx.redis.del(ctx.keys.mainBatch(turnId));
+    await dropMainBatch(ctx, turnId);
     return outcome;
   } finally {
-    await releaseLock(rt, turnId);
+    await releaseMainLock(ctx, turnId);
     // Candidates that arrived during this turn have waited long enough: no debounce.
-    if (rt.models.main && (await ctx.redis.zcard(ctx.keys.candidates()))) await scheduleMainTurn(ctx, 0);
+    if (rt.models.main && (await hasCandidates(ctx))) await scheduleMainTurn(ctx, 0);
   }
 }
 
@@ -126,23 +134,8 @@ async function renderBatch(rt: Runtime, batch: MainBatch): Promise<string> {
 async function settleUndecided(rt: Runtime, batch: MainBatch): Promise<void> {
   for (const id of batch.cards.keys()) {
     if (batch.decided.has(id)) continue;
-    const tries = await rt.ctx.redis.hincrby(rt.ctx.keys.cardHandbacks(id), '#undecided', 1);
+    const tries = await countUndecided(rt.ctx, id);
     if (tries < MAX_UNDECIDED_TURNS) await addCandidate(rt.ctx, id);
     else rt.ctx.log.warn({ cardId: id }, 'candidate left undecided twice: dropped');
   }
-}
-
-async function takeLock(rt: Runtime, turnId: string): Promise<boolean> {
-  const key = rt.ctx.keys.mainLock();
-  if ((await rt.ctx.redis.set(key, turnId, 'PX', 10 * 60_000, 'NX')) === 'OK') return true;
-  return (await rt.ctx.redis.get(key)) === turnId;
-}
-
-async function releaseLock(rt: Runtime, turnId: string): Promise<void> {
-  await rt.ctx.redis.eval(
-    "if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) end",
-    1,
-    rt.ctx.keys.mainLock(),
-    turnId,
-  );
 }

@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { setChatRepo } from '../../../src/router/chat-repos.ts';
 import { getTicket } from '../../../src/tickets/ticket-store.ts';
 import { waitFor } from '../../kit/app.ts';
 import { toolCalls } from '../../kit/fake-llm.ts';
@@ -55,12 +56,12 @@ describe('which repository a ticket works in (issue 4)', () => {
   });
 
   it('issue 4: a chat request naming none uses the chat’s default from the panel setting before CHAT_REPOS', async () => {
-    await w.app.ctx.redis.hset(w.app.ctx.keys.chatRepos(), 'room', 'acme/api');
+    await setChatRepo(w.app.ctx, 'room', 'acme/api');
     const flow = executorFlow(w.llm, [(_r, card) => ack(card), () => toolCalls(['list_files', {}])]);
     const card = await send(w.app.ctx, localMessage('Please fix the header'));
     await flow.done();
     expect(flow.results[1]?.join()).toContain('README.md');
     expect((await getTicket(w.app.ctx, await ticketOpenedBy(w.app.ctx, card)))?.repo).toBe('acme/api');
-    await w.app.ctx.redis.hdel(w.app.ctx.keys.chatRepos(), 'room');
+    await setChatRepo(w.app.ctx, 'room', undefined);
   });
 });

@@ -1,0 +1,32 @@
+import type { Ctx } from '../context.ts';
+
+type AckCtx = Pick<Ctx, 'redis' | 'keys'>;
+
+/**
+ * The owner of acknowledgements (issue 20, R-C2): `ticketAcked(ticket)` maps each card the
+ * ticket acknowledged to the call that did it. A card is acknowledged once per ticket.
+ */
+
+/**
+ * Claims the one acknowledgement of a card for this call. The same call claiming again (a turn
+ * resumed after a crash) still holds it, so its reply is re-queued under the same key, not lost.
+ */
+export async function claimAck(
+  ctx: AckCtx,
+  ticketId: string,
+  cardId: string,
+  callKey: string,
+): Promise<boolean> {
+  const key = ctx.keys.ticketAcked(ticketId);
+  if ((await ctx.redis.hsetnx(key, cardId, callKey)) === 1) return true;
+  return (await ctx.redis.hget(key, cardId)) === callKey;
+}
+
+export async function isAcked(ctx: AckCtx, ticketId: string, cardId: string): Promise<boolean> {
+  return (await ctx.redis.hexists(ctx.keys.ticketAcked(ticketId), cardId)) === 1;
+}
+
+/** Whether the ticket acknowledged anything yet (its executor's first turn got that far). */
+export async function hasAcked(ctx: AckCtx, ticketId: string): Promise<boolean> {
+  return (await ctx.redis.hlen(ctx.keys.ticketAcked(ticketId))) > 0;
+}
