@@ -21,7 +21,7 @@ export async function benchTrajectory(
 ): Promise<BenchRow[]> {
   const redis = new Redis(redisUrl, { maxRetriesPerRequest: null });
   const keys = createKeys(`bench-${randomUUID().slice(0, 8)}`);
-  const store = createTranscriptStore(redis, keys);
+  const store = createTranscriptStore({ redis, keys });
   try {
     let withMs = 0;
     let withoutMs = 0;

@@ -33,7 +33,7 @@ async function main(): Promise<number> {
     await redis.connect().catch(() => {});
     const findings = await runDoctor({
       config,
-      redis,
+      store: { redis },
       models: createModels(config),
       modelRoundTrip: true,
       timeoutMs: 30_000,

@@ -9,6 +9,7 @@ import {
 } from './prompts/index.ts';
 import { createModels } from './session/create-models.ts';
 import type { ModelClient } from './session/model-client.ts';
+import { storeHandle } from './store/store-handle.ts';
 
 /**
  * What sessions need beyond the shared context: this release's built-in prompt texts, a
@@ -35,8 +36,7 @@ export async function createRuntime(
 ): Promise<Runtime> {
   const b = builtins ?? (await loadBuiltins());
   const deps: PromptDeps = {
-    redis: ctx.redis,
-    keys: ctx.keys,
+    ...storeHandle(ctx),
     builtins: b,
     sizeCap: ctx.config.PROMPT_SIZE_CAP,
     now: ctx.now,

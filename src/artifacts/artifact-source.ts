@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import type { Ctx } from '../context.ts';
 import type { Skill } from '../prompts/parse-skill.ts';
 import type { ArtifactKind, ArtifactProblem, SkillArtifact } from './artifact.ts';
+import { artifactsRevision, bumpArtifactsRevision } from './artifacts-revision.ts';
 import { type Layer, loadLayer } from './load-layer.ts';
 import { resolveLayers, winnerOf } from './resolve-layers.ts';
 
@@ -63,7 +64,7 @@ export async function createArtifactSource(
   };
   const first = await read();
   if (first.problems.length) throw new Error(`bundled artifacts: ${JSON.stringify(first.problems)}`);
-  let state: BundledAt = { revision: await revisionOf(deps), bundled: first, reserved };
+  let state: BundledAt = { revision: await artifactsRevision(deps), bundled: first, reserved };
   const adopt = async (revision: number): Promise<ArtifactProblem[]> => {
     const layer = await read();
     if (layer.problems.length)
@@ -74,18 +75,16 @@ export async function createArtifactSource(
   };
   return {
     async current() {
-      const revision = await revisionOf(deps);
+      const revision = await artifactsRevision(deps);
       if (revision !== state.revision) await adopt(revision);
       return state;
     },
     async reload() {
-      const revision = await deps.redis.incr(deps.keys.artifactsRevision());
+      const revision = await bumpArtifactsRevision(deps);
       return { revision, problems: await adopt(revision) };
     },
   };
 }
-
-const revisionOf = async (deps: Deps) => Number((await deps.redis.get(deps.keys.artifactsRevision())) ?? 0);
 
 const asArtifact = (s: Skill): SkillArtifact => ({
   kind: 'skill',

@@ -1,4 +1,4 @@
-import type { RedisConnection } from '../store/redis.ts';
+import type { Ctx } from '../context.ts';
 import { type Finding, ok, problem } from './finding.ts';
 
 const CHECK = 'redis';
@@ -24,7 +24,7 @@ export function versionAtLeast(version: string, min: [number, number]): boolean 
  * an evicted or lost key is a lost ticket, transcript or idempotency record. Read from `INFO`
  * (managed services often disable `CONFIG`), with `CONFIG GET save` for RDB where it answers.
  */
-export async function checkRedis(redis: RedisConnection): Promise<Finding[]> {
+export async function checkRedis({ redis }: Pick<Ctx, 'redis'>): Promise<Finding[]> {
   let info: Map<string, string>;
   try {
     info = parseInfo(await redis.info());
@@ -72,7 +72,7 @@ export async function checkRedis(redis: RedisConnection): Promise<Finding[]> {
   return out;
 }
 
-async function configValue(redis: RedisConnection, name: string): Promise<string | undefined> {
+async function configValue(redis: Ctx['redis'], name: string): Promise<string | undefined> {
   try {
     const pair = (await redis.config('GET', name)) as string[];
     return pair[1];

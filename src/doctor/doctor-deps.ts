@@ -1,11 +1,13 @@
 import type { Config } from '../config.ts';
+import type { Ctx } from '../context.ts';
 import type { ModelClient } from '../session/model-client.ts';
 import type { RedisConnection } from '../store/redis.ts';
 
 /** What the checks use; the script and start-up build it from the configuration. */
 export interface DoctorDeps {
   config: Config;
-  redis: RedisConnection;
+  /** The store's connection, whose server `check-redis.ts` inspects. */
+  store: Pick<Ctx, 'redis'>;
   /** The model clients sessions use (undefined: no model configured). */
   models: { main?: ModelClient; executor?: ModelClient };
   /** `false` at a quick start-up check: the model is not asked (no tokens spent). */

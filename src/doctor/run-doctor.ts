@@ -24,7 +24,7 @@ export async function runDoctor(deps: DoctorDeps): Promise<Finding[]> {
         ? checkModel(config, deps.models, timeoutMs)
         : Promise.resolve([ok('model', 'configured (round trip skipped: STARTUP_DOCTOR=quick)')]),
     ),
-    guarded('redis', () => withTimeout(checkRedis(deps.redis), timeoutMs, 'redis')),
+    guarded('redis', () => withTimeout(checkRedis(deps.store), timeoutMs, 'redis')),
     guarded('feishu', () => checkFeishu(config, timeoutMs)),
     guarded('github', () => checkGitHub(config, timeoutMs)),
     guarded('workspace', () => checkWorkspace(config)),

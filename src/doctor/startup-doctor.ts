@@ -14,7 +14,7 @@ export function startupDoctor(ctx: Ctx, rt: Runtime): void {
   if (mode === 'off') return;
   void runDoctor({
     config: ctx.config,
-    redis: ctx.redis,
+    store: ctx,
     models: rt.models,
     modelRoundTrip: mode === 'full',
     timeoutMs: 30_000,

@@ -10,6 +10,7 @@ import { safetyHooks } from '../safety/executor-hooks.ts';
 import { runTurn } from '../session/run-turn.ts';
 import { proceed, stopTurn, type TurnOutcome } from '../session/turn-outcome.ts';
 import { noteTurnSettled, withStatusSteps } from '../status/status-hooks.ts';
+import { storeHandle } from '../store/store-handle.ts';
 import { dataLabels } from '../tickets/attach.ts';
 import { takeNotes } from '../tickets/notes.ts';
 import { isPaused } from '../tickets/pause.ts';
@@ -109,8 +110,7 @@ async function turn(rt: Runtime, ticketId: string, turnId: string): Promise<Exec
       // Issue 8: steps for the watchdog, model requests for the circuit breaker.
       ...safetyHooks(ctx, ticketId, gate),
     },
-    redis: ctx.redis,
-    keys: ctx.keys,
+    ...storeHandle(ctx),
     sessionKind: 'executor',
     // R-H2: compaction keeps every request inside the model's window.
     contextTokens: ctx.config.executorContextTokens,

@@ -1,5 +1,5 @@
-import { type PromptDeps, policyVersionKeys } from './deps.ts';
-import { defaultPolicy, type PolicySettings, parsePolicy } from './policy-settings.ts';
+import type { PromptDeps } from './deps.ts';
+import { defaultPolicy, PolicySettings, parsePolicy } from './policy-settings.ts';
 import { baseRevisionOf, invalid, type SaveResult } from './save-result.ts';
 import type { SaveMeta } from './settings.ts';
 import { asRecord } from './settings-size.ts';
@@ -9,7 +9,7 @@ type Deps = Pick<PromptDeps, 'redis' | 'keys' | 'now'>;
 
 /** What `GET /api/policy` answers: the current revision, mode and rules. */
 export async function getPolicy(deps: Deps): Promise<PolicySettings & { revision: number }> {
-  const record = await headRecord<PolicySettings>(deps.redis, policyVersionKeys(deps.keys));
+  const record = await headRecord(deps, 'policy', PolicySettings);
   return record ? { revision: record.revision, ...record.config } : { revision: 0, ...defaultPolicy() };
 }
 
@@ -23,18 +23,17 @@ export async function savePolicy(deps: Deps, body: unknown, meta: SaveMeta): Pro
   const base = baseRevision === undefined ? undefined : baseRevisionOf({ baseRevision });
   const problems = [...(parsed.ok ? [] : parsed.errors), ...(typeof base === 'object' ? [base] : [])];
   if (!parsed.ok || typeof base === 'object') return invalid(problems);
-  const keys = policyVersionKeys(deps.keys);
   for (let attempt = 0; attempt < 5; attempt++) {
-    const onTop = base ?? (await headRevision(deps.redis, keys));
+    const onTop = base ?? (await headRevision(deps, 'policy'));
     const input = {
       baseRevision: onTop,
       config: parsed.policy,
       meta,
       ...(deps.now ? { now: deps.now } : {}),
     };
-    const result = await commitVersion(deps.redis, keys, input);
+    const result = await commitVersion(deps, 'policy', input);
     if (result.ok) return { ok: true, revision: result.revision, dropped: [] };
     if (base !== undefined) return { ok: false, error: 'conflict', currentRevision: result.currentRevision };
   }
-  return { ok: false, error: 'conflict', currentRevision: await headRevision(deps.redis, keys) };
+  return { ok: false, error: 'conflict', currentRevision: await headRevision(deps, 'policy') };
 }

@@ -1,5 +1,5 @@
-import { type PromptDeps, promptVersionKeys } from './deps.ts';
-import { emptySettings, type PromptSettings } from './settings.ts';
+import type { PromptDeps } from './deps.ts';
+import { emptySettings, type PromptSettings, StoredPromptSettings } from './settings.ts';
 import { readVersion, readVersions, type VersionRecord } from './version-store.ts';
 
 type Deps = Pick<PromptDeps, 'redis' | 'keys'>;
@@ -8,7 +8,7 @@ export type PromptVersion = VersionRecord<PromptSettings>;
 
 /** `GET /api/prompts/versions`: the immutable versions, newest first (R-F1). */
 export function listVersions(deps: Deps, limit = 50): Promise<PromptVersion[]> {
-  return readVersions<PromptSettings>(deps.redis, promptVersionKeys(deps.keys), limit);
+  return readVersions(deps, 'prompts', StoredPromptSettings, limit);
 }
 
 /**
@@ -17,7 +17,7 @@ export function listVersions(deps: Deps, limit = 50): Promise<PromptVersion[]> {
  */
 export async function getVersion(deps: Deps, rev: number): Promise<PromptVersion | null> {
   if (rev === 0) return defaultsVersion();
-  return readVersion<PromptSettings>(deps.redis, promptVersionKeys(deps.keys), rev);
+  return readVersion(deps, 'prompts', StoredPromptSettings, rev);
 }
 
 /** The implicit revision 0: no team text, no overrides, no skills. */

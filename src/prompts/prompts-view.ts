@@ -1,4 +1,4 @@
-import { type PromptDeps, promptVersionKeys } from './deps.ts';
+import type { PromptDeps } from './deps.ts';
 import {
   isSectionKey,
   SECTION_KEYS,
@@ -6,7 +6,7 @@ import {
   TEAM_HEADINGS,
   TEMPLATE_PLACEHOLDERS,
 } from './section-keys.ts';
-import { emptySettings, type PromptSettings, type StoredOverride } from './settings.ts';
+import { emptySettings, type PromptSettings, type StoredOverride, StoredPromptSettings } from './settings.ts';
 import { upgradeStatus } from './upgrade.ts';
 import { headRecord } from './version-store.ts';
 
@@ -36,7 +36,7 @@ export interface PromptsView {
 
 /** Reads the head version and lays it beside the defaults, marking "Default updated" (R-E6). */
 export async function getPromptsView(deps: PromptDeps): Promise<PromptsView> {
-  const head = await headRecord<PromptSettings>(deps.redis, promptVersionKeys(deps.keys));
+  const head = await headRecord(deps, 'prompts', StoredPromptSettings);
   return viewOf(deps, head?.revision ?? 0, head?.config ?? emptySettings());
 }
 

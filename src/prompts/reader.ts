@@ -1,8 +1,7 @@
-import { type PromptDeps, policyVersionKeys, promptVersionKeys } from './deps.ts';
-import { defaultPolicy, type PolicySettings } from './policy-settings.ts';
-import { runScript, script } from './run-script.ts';
-import { emptySettings, type PromptSettings } from './settings.ts';
-import type { VersionRecord } from './version-store.ts';
+import type { PromptDeps } from './deps.ts';
+import { defaultPolicy, PolicySettings } from './policy-settings.ts';
+import { emptySettings, type PromptSettings, StoredPromptSettings } from './settings.ts';
+import { type HeadRead, readHeads } from './version-store.ts';
 
 /** The settings one model request runs under. */
 export interface PromptSnapshot {
@@ -19,22 +18,6 @@ export interface PromptReader {
 }
 
 /**
- * Returns both head revisions, and a head's record only when it differs from the revision the
- * caller has cached, so a warm request moves a few bytes. KEYS[3], when given, is the session's
- * sorted set of used revisions (R-F3), the
- * same ZADD NX the session loop uses, so recording twice is harmless.
- */
-const READ = script(`
-local p = redis.call('HGET', KEYS[1], 'rev') or '0'
-local q = redis.call('HGET', KEYS[2], 'rev') or '0'
-local out = {p, false, q, false}
-if p ~= ARGV[1] and p ~= '0' then out[2] = redis.call('HGET', KEYS[1], 'record') end
-if q ~= ARGV[2] and q ~= '0' then out[4] = redis.call('HGET', KEYS[2], 'record') end
-if KEYS[3] then redis.call('ZADD', KEYS[3], 'NX', p, p) end
-return out
-`);
-
-/**
  * A reader with an in-process cache keyed by revision number: sessions read the latest version
  * at every model request (R-F3) but parse a version only once per process. A save is noticed at
  * the next request; it never restarts, cancels or wakes a session.
@@ -44,19 +27,15 @@ export function createPromptReader(deps: Pick<PromptDeps, 'redis' | 'keys'>): Pr
     prompts: { revision: 0, config: emptySettings() },
     policy: { revision: 0, config: defaultPolicy() },
   };
-  const pKeys = promptVersionKeys(deps.keys);
-  const qKeys = policyVersionKeys(deps.keys);
   return {
     async read(sessionId) {
-      const keys = [pKeys.head, qKeys.head];
-      if (sessionId !== undefined) keys.push(deps.keys.sessionRevisions(sessionId));
       // Compare against what was sent: a record is omitted exactly when the head equalled it.
       const sent = snapshot;
-      const args = [sent.prompts.revision, sent.policy.revision];
-      const [p, pJson, q, qJson] = (await runScript(deps.redis, READ, keys, args)) as (string | null)[];
+      const cached = { prompts: sent.prompts.revision, policy: sent.policy.revision };
+      const heads = await readHeads(deps, SCHEMAS, cached, sessionId);
       const fresh = {
-        prompts: next(sent.prompts, Number(p), pJson ?? null, emptySettings),
-        policy: next(sent.policy, Number(q), qJson ?? null, defaultPolicy),
+        prompts: next(sent.prompts, heads.prompts, emptySettings),
+        policy: next(sent.policy, heads.policy, defaultPolicy),
       };
       // Concurrent reads may resolve in any order; the cache only moves forward.
       if (
@@ -70,8 +49,10 @@ export function createPromptReader(deps: Pick<PromptDeps, 'redis' | 'keys'>): Pr
   };
 }
 
-function next<T>(cached: { revision: number; config: T }, rev: number, json: string | null, empty: () => T) {
-  if (rev === cached.revision) return cached;
-  if (rev === 0 || json === null) return { revision: 0, config: empty() };
-  return { revision: rev, config: (JSON.parse(json) as VersionRecord<T>).config };
+function next<T>(cached: { revision: number; config: T }, head: HeadRead<T>, empty: () => T) {
+  if (head.revision === cached.revision) return cached;
+  if (head.revision === 0 || head.record === null) return { revision: 0, config: empty() };
+  return { revision: head.revision, config: head.record.config };
 }
+
+const SCHEMAS = { prompts: StoredPromptSettings, policy: PolicySettings };

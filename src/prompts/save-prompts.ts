@@ -1,4 +1,4 @@
-import { type PromptDeps, promptVersionKeys } from './deps.ts';
+import type { PromptDeps } from './deps.ts';
 import { prepareSettings } from './prepare-settings.ts';
 import { getVersion } from './prompt-versions.ts';
 import { baseRevisionOf, invalid, type SaveResult } from './save-result.ts';
@@ -69,13 +69,13 @@ async function commit(
     ...(restoredFrom === undefined ? {} : { restoredFrom }),
     ...(deps.now ? { now: deps.now } : {}),
   };
-  const result = await commitVersion(deps.redis, promptVersionKeys(deps.keys), input);
+  const result = await commitVersion(deps, 'prompts', input);
   return result.ok
     ? { ok: true, revision: result.revision, dropped }
     : { ok: false, error: 'conflict', currentRevision: result.currentRevision };
 }
 
 async function conflict(deps: PromptDeps): Promise<SaveResult> {
-  const currentRevision = await headRevision(deps.redis, promptVersionKeys(deps.keys));
+  const currentRevision = await headRevision(deps, 'prompts');
   return { ok: false, error: 'conflict', currentRevision };
 }

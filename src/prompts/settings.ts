@@ -1,5 +1,6 @@
+import { z } from 'zod';
 import type { Skill } from './parse-skill.ts';
-import type { TeamField } from './section-keys.ts';
+import { TEAM_FIELDS, type TeamField } from './section-keys.ts';
 
 /**
  * An override as stored (R-E6): the team's text and the built-in text it was written against,
@@ -16,6 +17,17 @@ export interface PromptSettings {
   overrides: Record<string, StoredOverride>;
   skills: Skill[];
 }
+
+/** A stored version's settings, read through zod (issue 20); validated in full when saved. */
+export const StoredPromptSettings = z.object({
+  team: z.partialRecord(z.enum(TEAM_FIELDS as [TeamField, ...TeamField[]]), z.string()),
+  overrides: z.record(z.string(), z.object({ text: z.string(), base: z.string() })),
+  skills: z
+    .array(z.object({ name: z.string(), description: z.string().optional(), text: z.string() }))
+    .transform((skills) =>
+      skills.map(({ description, ...s }): Skill => (description === undefined ? s : { ...s, description })),
+    ),
+}) satisfies z.ZodType<PromptSettings, unknown>;
 
 /** No team text, no overrides, no skills: every section follows its default. */
 export const emptySettings = (): PromptSettings => ({ team: {}, overrides: {}, skills: [] });

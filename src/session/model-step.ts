@@ -33,7 +33,7 @@ export async function modelStep(run: TurnRun): Promise<StepResult> {
   }
   if (!attempt.ok) {
     timeRequest(run.metrics, run.sessionKind, run.model.model, 'failed', performance.now() - started);
-    await recordRevision({ redis: run.redis, keys: run.keys }, run.sessionId, prompt.revision);
+    await recordRevision(run, run.sessionId, prompt.revision);
     return outcome(run, { kind: 'failed', reason: `${attempt.reason} (after ${attempt.attempts} attempts)` });
   }
 

@@ -1,3 +1,4 @@
+import { storeHandle } from '../store/store-handle.ts';
 import { defaultContextTokens } from './context/context-window.ts';
 import { modelStep } from './model-step.ts';
 import { openTurn } from './open-turn.ts';
@@ -22,7 +23,7 @@ import { outcome } from './usage-of.ts';
  */
 export async function runTurn(opts: RunTurnOptions): Promise<TurnOutcome> {
   const now = opts.now ?? Date.now;
-  const store = createTranscriptStore(opts.redis, opts.keys);
+  const store = createTranscriptStore(opts);
   const transcript = await store.load(opts.sessionId);
   const opened = await openTurn(store, transcript, opts.sessionId, opts.turnId, opts.input, now());
   if ('finished' in opened) return opened.finished;
@@ -33,8 +34,7 @@ export async function runTurn(opts: RunTurnOptions): Promise<TurnOutcome> {
     tools: opts.tools,
     functionTools: toFunctionTools(opts.tools),
     hooks: opts.hooks,
-    redis: opts.redis,
-    keys: opts.keys,
+    ...storeHandle(opts),
     store,
     limits: { ...defaultTurnLimits, ...opts.limits },
     retry: { ...defaultRetryPolicy, ...opts.retry },

@@ -1,8 +1,7 @@
 import type { ChainableCommander } from 'ioredis';
 import type { Ctx } from '../context.ts';
-import type { Keys } from '../store/keys.ts';
 import { readRecord } from '../store/parse-record.ts';
-import type { RedisConnection } from '../store/redis.ts';
+import type { StoreHandle } from '../store/store-handle.ts';
 import type { ChatMessage } from './chat-message.ts';
 import { type ContextState, ContextStateSchema, freshContext } from './context/context-state.ts';
 import type { ModelUsage } from './model-reply.ts';
@@ -34,7 +33,7 @@ export interface Transcript {
  * and bumps the step together, so a worker killed at any instant leaves a transcript that ends at
  * a whole step and never a tool result without its message.
  */
-export function createTranscriptStore(redis: RedisConnection, keys: Keys) {
+export function createTranscriptStore({ redis, keys }: StoreHandle) {
   const list = (id: string) => keys.transcript(id);
   const meta = (id: string) => keys.transcriptMeta(id);
 
@@ -178,9 +177,6 @@ export async function transcriptOverview(
 }
 
 /** A session's transcript, for readers that are not running it (the panel's trajectory, issue 17). */
-export function readTranscript(
-  ctx: { redis: RedisConnection; keys: Keys },
-  sessionId: string,
-): Promise<Transcript> {
-  return createTranscriptStore(ctx.redis, ctx.keys).load(sessionId);
+export function readTranscript(ctx: StoreHandle, sessionId: string): Promise<Transcript> {
+  return createTranscriptStore(ctx).load(sessionId);
 }

@@ -1,7 +1,6 @@
 import type { ChatCompletionFunctionTool } from 'openai/resources/chat/completions';
 import type { Logger } from '../logger.ts';
-import type { Keys } from '../store/keys.ts';
-import type { RedisConnection } from '../store/redis.ts';
+import type { StoreHandle } from '../store/store-handle.ts';
 import type { ChatMessage, ToolCall } from './chat-message.ts';
 import type { TurnContext } from './context/context-state.ts';
 import type { ModelClient } from './model-client.ts';
@@ -29,7 +28,8 @@ export interface TurnHooks {
   beforeToolCall?(call: ToolCall): Promise<GateVerdict> | GateVerdict;
 }
 
-export interface RunTurnOptions {
+/** The store (`redis`, `keys`) is passed on to the transcript's and revisions' owners. */
+export interface RunTurnOptions extends StoreHandle {
   sessionId: string;
   /** The turn's id (its job id): running again with the same id resumes it, a new id opens a new turn. */
   turnId: string;
@@ -38,8 +38,6 @@ export interface RunTurnOptions {
   model: ModelClient;
   tools: readonly AnyTool[];
   hooks: TurnHooks;
-  redis: RedisConnection;
-  keys: Keys;
   limits?: Partial<TurnLimits>;
   retry?: Partial<RetryPolicy>;
   metrics?: TurnMetrics;
@@ -60,14 +58,12 @@ export interface RunTurnOptions {
 }
 
 /** One turn in progress: its options resolved, and the transcript mirrored in memory. */
-export interface TurnRun {
+export interface TurnRun extends StoreHandle {
   sessionId: string;
   model: ModelClient;
   tools: readonly AnyTool[];
   functionTools: ChatCompletionFunctionTool[];
   hooks: TurnHooks;
-  redis: RedisConnection;
-  keys: Keys;
   store: TranscriptStore;
   limits: TurnLimits;
   retry: RetryPolicy;

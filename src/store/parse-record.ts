@@ -10,7 +10,7 @@ export type RecordRead<T> = { ok: true; value: T } | { ok: false; error: StoredR
  * the caller (`parseRecord`) or is skipped (a list of notes keeps its valid entries).
  */
 export function readRecord<S extends z.ZodType>(
-  ctx: Pick<Ctx, 'log'>,
+  ctx: Partial<Pick<Ctx, 'log'>>,
   schema: S,
   raw: string,
   key: string,
@@ -27,7 +27,7 @@ export function readRecord<S extends z.ZodType>(
 
 /** `readRecord` for a value the caller cannot do without: an invalid one throws `StoredRecordError`. */
 export function parseRecord<S extends z.ZodType>(
-  ctx: Pick<Ctx, 'log'>,
+  ctx: Partial<Pick<Ctx, 'log'>>,
   schema: S,
   raw: string,
   key: string,
@@ -38,10 +38,10 @@ export function parseRecord<S extends z.ZodType>(
 }
 
 function report(
-  ctx: Pick<Ctx, 'log'>,
+  ctx: Partial<Pick<Ctx, 'log'>>,
   key: string,
   problem: string,
 ): { ok: false; error: StoredRecordError } {
-  ctx.log.error({ key, problem }, 'stored record failed validation');
+  ctx.log?.error({ key, problem }, 'stored record failed validation');
   return { ok: false, error: new StoredRecordError(key, problem) };
 }

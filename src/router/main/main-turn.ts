@@ -7,6 +7,7 @@ import type { Runtime } from '../../runtime.ts';
 import { runTurn } from '../../session/run-turn.ts';
 import type { AnyTool } from '../../session/tool.ts';
 import type { TurnOutcome } from '../../session/turn-outcome.ts';
+import { storeHandle } from '../../store/store-handle.ts';
 import { countUndecided, handbackReasons } from '../../tickets/handback.ts';
 import {
   addCandidate,
@@ -74,8 +75,7 @@ export async function runMainTurn(rt: Runtime, job: Job): Promise<TurnOutcome | 
         },
       },
       limits: { maxModelRequests: 8 },
-      redis: ctx.redis,
-      keys: ctx.keys,
+      ...storeHandle(ctx),
       sessionKind: 'main',
       contextTokens: ctx.config.mainContextTokens,
       log: ctx.log,

@@ -1,5 +1,6 @@
 import type { Hono } from 'hono';
 import { ingest } from '../../cards/ingest.ts';
+import { appendPersonMessage } from '../../channels/local/local-chat-log.ts';
 import type { Ctx } from '../../context.ts';
 import { HttpError } from '../../errors/http-error.ts';
 import type { ApiRoutes } from '../app.ts';
@@ -39,7 +40,7 @@ export function localChatRoutes(ctx: Ctx): ApiRoutes {
         cardId,
       };
       // After ingest, so a failed ingest leaves no message that no card stands behind.
-      await ctx.redis.rpush(ctx.keys.localPeople(chat), JSON.stringify(message));
+      await appendPersonMessage(ctx, message);
       return c.json({ cardId, messageId, chat }, 202);
     });
 

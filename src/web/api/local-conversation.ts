@@ -1,6 +1,13 @@
+import {
+  type BotEntry,
+  type LocalPersonMessage,
+  readLocalChat,
+} from '../../channels/local/local-chat-log.ts';
 import type { Ctx } from '../../context.ts';
+import { ownersOf } from '../../tickets/ownership.ts';
+import { sentMessageRefKey } from '../../tickets/ref-key.ts';
+import { holdersOf } from '../../tickets/refs.ts';
 import { listTickets } from '../../tickets/ticket-store.ts';
-import type { LocalPersonMessage } from './local-message.ts';
 import { pausesOf, summarize } from './ticket-summary.ts';
 
 type ReadCtx = Pick<Ctx, 'redis' | 'keys' | 'log'>;
@@ -22,27 +29,12 @@ export type ConversationItem =
     }
   | { type: 'reaction'; id: string; at: number; messageId: string; emoji: string };
 
-interface BotEntry {
-  id: string;
-  at: number;
-  op: string;
-  messageId: string;
-  text?: string;
-  emoji?: string;
-}
-
-const parseAll = <T>(rows: string[]): T[] => rows.map((r) => JSON.parse(r) as T);
-
 /**
  * `GET /api/local/messages?chat=`: the people's messages, the bot's replies and reactions to this
  * chat's messages, oldest first, and the tickets opened from the chat. What the panel polls.
  */
 export async function localConversation(ctx: ReadCtx, chat: string) {
-  const [people, bot, reactions] = await Promise.all([
-    ctx.redis.lrange(ctx.keys.localPeople(chat), 0, -1).then(parseAll<LocalPersonMessage>),
-    ctx.redis.lrange(ctx.keys.localChat(chat), 0, -1).then(parseAll<BotEntry>),
-    ctx.redis.lrange(ctx.keys.localChat('reactions'), 0, -1).then(parseAll<BotEntry>),
-  ]);
+  const { people, bot, reactions } = await readLocalChat(ctx, chat);
   const ids = new Set([...people.map((m) => m.id), ...bot.map((m) => m.id)]);
   const items: ConversationItem[] = [
     ...(await Promise.all(people.map((m) => personItem(ctx, m)))),
@@ -63,7 +55,7 @@ export async function localConversation(ctx: ReadCtx, chat: string) {
 }
 
 async function personItem(ctx: ReadCtx, m: LocalPersonMessage): Promise<ConversationItem> {
-  const tickets = await ctx.redis.smembers(ctx.keys.cardOwners(m.cardId));
+  const tickets = await ownersOf(ctx, m.cardId);
   return {
     type: 'message',
     from: 'person',
@@ -78,8 +70,8 @@ async function personItem(ctx: ReadCtx, m: LocalPersonMessage): Promise<Conversa
 }
 
 async function botItem(ctx: ReadCtx, m: BotEntry): Promise<ConversationItem> {
-  // A message the ticket sent is indexed as its reference (src/outbox/worker.ts).
-  const tickets = await ctx.redis.smembers(ctx.keys.refIndex(`msg:${m.id}`));
+  // A message the ticket sent is indexed as its reference (src/outbox/sent-records.ts).
+  const [tickets = []] = await holdersOf(ctx, [sentMessageRefKey('local', m.id)]);
   return {
     type: 'message',
     from: 'bot',

@@ -22,16 +22,8 @@ export const LocalMessageBody = z.strictObject({
 });
 export type LocalMessageBody = z.output<typeof LocalMessageBody>;
 
-/** A person's message as kept in `keys.localPeople(chat)`. */
-export interface LocalPersonMessage {
-  id: string;
-  at: number;
-  chat: string;
-  who: string;
-  text: string;
-  replyTo: string | null;
-  cardId: string;
-}
+/** A person's message as kept in `keys.localPeople(chat)` (its owner: `channels/local/local-chat-log.ts`). */
+export type { LocalPersonMessage } from '../../channels/local/local-chat-log.ts';
 
 /**
  * The card draft of a local-chat message, shaped exactly like a Feishu one: a message is an

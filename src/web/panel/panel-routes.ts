@@ -4,6 +4,7 @@ import { CALLBACK_PATH, githubWebUrl } from '../../github-app/manifest.ts';
 import { type Builtins, loadBuiltins } from '../../prompts/index.ts';
 import { mainEnvironment } from '../../router/main/environment.ts';
 import type { Runtime } from '../../runtime.ts';
+import { storeHandle } from '../../store/store-handle.ts';
 import { MAX_API_BYTES, readRawBody } from '../raw-body.ts';
 import { githubAppRoutes } from './github-app-routes.ts';
 import { panelSessionOf, requireAdminOrPanel } from './panel-auth.ts';
@@ -24,8 +25,7 @@ export function panelRoutes(ctx: Ctx): (app: Hono) => void {
     return builtins;
   };
   const deps = async () => ({
-    redis: ctx.redis,
-    keys: ctx.keys,
+    ...storeHandle(ctx),
     builtins: await loaded(),
     sizeCap: ctx.config.PROMPT_SIZE_CAP,
     now: ctx.now,

@@ -113,7 +113,7 @@ describe('a long ticket inside a 64k-token window (issue 12, R-H2)', () => {
     expect(acks.map((m) => m.text)).toContain('On it: reading data/big.txt.');
 
     // The transcript keeps every output whole (~2 MB) and records the compaction beside it.
-    const t = await createTranscriptStore(w.app.ctx.redis, w.app.ctx.keys).load(`exec-${ticket.id}`);
+    const t = await createTranscriptStore(w.app.ctx).load(`exec-${ticket.id}`);
     const outputs = t.messages.filter((m) => m.role === 'tool' && m.content.startsWith('line 0000'));
     expect(outputs).toHaveLength(READS);
     expect(outputs.reduce((a, m) => a + (m.content ?? '').length, 0)).toBeGreaterThanOrEqual(1_950_000);

@@ -74,7 +74,7 @@ describe('context that never overflows (R-H2, session level)', () => {
     );
 
     // Large steps: between two compactions several requests share one growing prefix.
-    const store = createTranscriptStore(w.redis, w.keys);
+    const store = createTranscriptStore({ redis: w.redis, keys: w.keys });
     const t = await store.load('sess-1');
     const ctx = t.context as ContextState;
     expect(ctx.summary).toBeDefined();
@@ -141,7 +141,7 @@ describe('context that never overflows (R-H2, session level)', () => {
       signal: controller.signal,
     });
     expect(first).toMatchObject({ kind: 'stopped', reason: 'shutdown' });
-    const store = createTranscriptStore(w.redis, w.keys);
+    const store = createTranscriptStore({ redis: w.redis, keys: w.keys });
     const before = await store.load('sess-1');
     expect(before.context.summary).toBeUndefined();
 

@@ -36,7 +36,7 @@ describe('runTurn', () => {
       'noted b',
       'noted c',
     ]);
-    const stored = await createTranscriptStore(w.redis, w.keys).load('sess-1');
+    const stored = await createTranscriptStore({ redis: w.redis, keys: w.keys }).load('sess-1');
     expect(stored.messages.map((m) => m.role)).toEqual([
       'user',
       'assistant',

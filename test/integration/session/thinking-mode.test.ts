@@ -40,7 +40,7 @@ describe('DeepSeek thinking mode in the agent loop (issue 12, R-H1)', () => {
         Array.from({ length: STEPS }, (_, i) => `Step ${i}: note n ${i} next.`),
       );
       // Stored as it came, so a turn resumed from Redis sends the same.
-      const stored = await createTranscriptStore(w.redis, w.keys).load('sess-1');
+      const stored = await createTranscriptStore({ redis: w.redis, keys: w.keys }).load('sess-1');
       const assistants = stored.messages.filter((m) => m.role === 'assistant');
       expect(assistants.at(0)).toMatchObject({ reasoning_content: 'Step 0: note n 0 next.' });
       // The closing answer's reasoning is kept too (the default one: none was scripted).
@@ -50,7 +50,7 @@ describe('DeepSeek thinking mode in the agent loop (issue 12, R-H1)', () => {
 
   it('a transcript written before issue 12 (tool calls without reasoning) keeps working with thinking on', async () => {
     const w = await h.world();
-    const store = createTranscriptStore(w.redis, w.keys);
+    const store = createTranscriptStore({ redis: w.redis, keys: w.keys });
     const call = {
       id: 'call_old',
       type: 'function' as const,

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { RedisConnection } from '../store/redis.ts';
+import type { Ctx } from '../context.ts';
 
 /** A Lua script with its SHA1, so the common path sends only the hash (EVALSHA). */
 export interface Script {
@@ -17,12 +17,7 @@ export const script = (source: string): Script => ({
  * (after a restart or SCRIPT FLUSH). Every key the script touches is passed in `keys`, so it also
  * runs on Redis Cluster with a hash-tagged prefix.
  */
-export async function runScript(
-  redis: RedisConnection,
-  s: Script,
-  keys: string[],
-  args: (string | number)[],
-) {
+export async function runScript(redis: Ctx['redis'], s: Script, keys: string[], args: (string | number)[]) {
   try {
     return (await redis.evalsha(s.sha, keys.length, ...keys, ...args)) as unknown;
   } catch (err) {
