@@ -67,6 +67,7 @@ export const HOST_TEXT_KEYS = [
   'chat-repo.none',
   'chat-repo.invalid',
   'chat-repo.refused',
+  'github.closing-for',
 ] as const;
 
 export type HostTextKey = (typeof HOST_TEXT_KEYS)[number];

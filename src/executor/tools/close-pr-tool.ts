@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { splitRepo } from '../../channels/github/client.ts';
+import { languageForTicket } from '../../i18n/choose-language.ts';
+import { hostText } from '../../i18n/host-text.ts';
 import { enqueueEffect } from '../../outbox/enqueue.ts';
 import { countWords } from '../../router/words.ts';
 import { defineTool, type ToolResult, toolError, toolOk } from '../../session/tool.ts';
@@ -66,7 +68,12 @@ async function closePr(
   if (theirs.state !== 'open' && !theirs.merged_at)
     return toolError(`refused: ${mine.repo}#${number} is closed unmerged`);
   await client.rest.pulls.update({ ...where, pull_number: mine.number, state: 'closed' });
-  const sentence = `Closing in favour of #${number} by @${theirs.user?.login ?? 'someone'}: ${reason.trim().replace(/[.!。]?$/, '.')}`;
+  const lang = await languageForTicket(ctx, scope.ticket);
+  const sentence = hostText(lang, 'github.closing-for', {
+    number,
+    login: theirs.user?.login ?? 'someone',
+    reason: reason.trim().replace(/[.!。]?$/, lang === 'zh-CN' ? '。' : '.'),
+  });
   await enqueueEffect(ctx, {
     key: `close-pr:${callKey}`,
     effect: { op: 'github.comment', repo: mine.repo, number: mine.number, body: sentence },

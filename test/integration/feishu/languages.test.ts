@@ -54,6 +54,18 @@ describe('issue 16: Feishu confirmations speak the language of the request (R-D2
 
   it('a person who writes 暂停 and 继续 reads Chinese confirmations', async () => {
     const { ticket, ack } = await openTicket('请修复导出按钮', 'oc_zh');
+    // The status card: Chinese for clients in neither language, each reader's own otherwise.
+    const card = await waitFor(
+      () => h.feishu.messages.find((m) => m.parentId === 'om_req_oc_zh' && m.msgType === 'interactive'),
+      'the status card',
+    );
+    const subtitle = (
+      JSON.parse(card.content) as {
+        header: { subtitle: { content: string; i18n_content: Record<string, string> } };
+      }
+    ).header.subtitle;
+    expect(subtitle.content).toMatch(/进行中|已完成|受阻/);
+    expect(Object.keys(subtitle.i18n_content).sort()).toEqual(['en_us', 'zh_cn']);
     expect(await answerTo('暂停', 'oc_zh', ack)).toBe(
       `已暂停 ${ticket}；在有人说“继续”（/resume）之前，不会再有任何动作。`,
     );
