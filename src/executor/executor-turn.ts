@@ -18,6 +18,7 @@ import { executorSessionId } from '../tickets/ticket-keys.ts';
 import { getTicket } from '../tickets/ticket-store.ts';
 import { executorEnvironment } from './environment.ts';
 import { executorTools, notingActs } from './executor-tools.ts';
+import { recordingSteps } from './recording-steps.ts';
 import { clearTurnScheduled, scheduleTurn } from './schedule-turn.ts';
 import { settleTurn } from './settle-turn.ts';
 import { hasWaitingCards, takeBatch } from './turn-inputs.ts';
@@ -84,7 +85,11 @@ async function turn(rt: Runtime, ticketId: string, turnId: string): Promise<Exec
       : (await isPaused(ctx, ticketId))
         ? stopTurn('paused')
         : proceed;
-  const tools = withStatusSteps(ctx, ticketId, notingActs(scope, executorTools(scope)));
+  const tools = withStatusSteps(
+    ctx,
+    ticketId,
+    notingActs(scope, recordingSteps(scope, executorTools(scope))),
+  );
   const outcome = await runTurn({
     sessionId,
     turnId,

@@ -77,6 +77,11 @@ export function createKeys(prefix: string) {
     ticketReports: (id: string) => k('ticket', id, 'reports'),
     /** The ticket's checkout: JSON `{ repo, dir, branch, base }` (issue 4 "Workspace"). */
     ticketWorkspace: (id: string) => k('ticket', id, 'workspace'),
+    /**
+     * The checkout's last recorded step (issue 19): hash `id`, `step`, `head`, `headRef`, `at` and
+     * `bundle` (a git bundle of its work-in-progress commit), so any worker can restore it.
+     */
+    ticketWorkspaceStep: (id: string) => k('ticket', id, 'workspace', 'step'),
     /** Verifications run for the ticket: JSON `{ command, exitCode, sha, at }`, newest last (R-C6). */
     ticketVerifications: (id: string) => k('ticket', id, 'verifications'),
     /** Screenshots attached for the ticket: JSON `{ path, when, sha, at }`, newest last (R-C6). */

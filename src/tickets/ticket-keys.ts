@@ -22,6 +22,7 @@ export function ticketOwnKeys(keys: Keys, id: string): string[] {
     keys.ticketUnrelated(id),
     keys.ticketReports(id),
     keys.ticketWorkspace(id),
+    keys.ticketWorkspaceStep(id),
     keys.ticketVerifications(id),
     keys.ticketScreenshots(id),
     keys.ticketScreenshotImages(id),

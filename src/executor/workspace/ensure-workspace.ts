@@ -8,8 +8,11 @@ import { cloneUrlProblem, gitProtocols } from './git-policy.ts';
 import { githubAccess } from './github-access.ts';
 import { makeCheckout } from './make-checkout.ts';
 import { chooseRepo } from './repo-choice.ts';
+import type { StepToRestore } from './restore-step.ts';
+import { readStepMarker, writeStepMarker } from './step-marker.ts';
 import { branchName, workspacePaths } from './workspace.ts';
 import { loadWorkspace, saveWorkspace, type Workspace } from './workspace-record.ts';
+import { loadWorkspaceStep, workspaceStepId } from './workspace-step-record.ts';
 
 export type EnsureResult = { ok: true; ws: Workspace; login: string } | { ok: false; why: string };
 
@@ -24,14 +27,21 @@ const exists = (p: string) =>
  * recorded on the ticket, its `clone_url` comes from the API (and must pass the protocol
  * allow-list, R-H4), and the ticket's branch is checked out from the host's mirror — the pushed
  * one when it exists (a later turn on another machine), else a new one from the default branch.
- * The branch is indexed on the ticket, so pushes and checks on it find it (R-B2).
+ * The branch is indexed on the ticket, so pushes and checks on it find it (R-B2). A checkout
+ * is this machine's only at its own path and at the last recorded step (issue 19): otherwise
+ * (another worker ran the turn's last steps, or died mid-turn) it is made again and restored to
+ * that step, uncommitted changes included.
  */
 export async function ensureWorkspace(scope: TurnScope): Promise<EnsureResult> {
   const { ctx } = scope.rt;
   const github = githubAccess(ctx);
   const login = await github.login();
   const known = await loadWorkspace(ctx, scope.ticket.id);
-  if (known && (await exists(`${known.dir}/.git`))) return { ok: true, ws: known, login };
+  const paths = workspacePaths(ctx, scope.ticket.id);
+  const stepId = known ? await workspaceStepId(ctx, scope.ticket.id) : undefined;
+  if (known?.dir === paths.dir && (await exists(`${known.dir}/.git`))) {
+    if ((await readStepMarker(ctx, scope.ticket.id)) === stepId) return { ok: true, ws: known, login };
+  }
   const choice = known ? { repo: known.repo, why: 'recorded' } : await chooseRepo(ctx, scope.ticket);
   if (!choice.repo) {
     return {
@@ -42,7 +52,6 @@ export async function ensureWorkspace(scope: TurnScope): Promise<EnsureResult> {
   const { data } = await (await github.client(choice.repo)).rest.repos.get(splitRepo(choice.repo));
   const refused = cloneUrlProblem(data.clone_url, gitProtocols(ctx.config));
   if (refused) return { ok: false, why: refused };
-  const paths = workspacePaths(ctx, scope.ticket.id);
   const ws: Workspace = {
     repo: data.full_name,
     cloneUrl: data.clone_url,
@@ -52,11 +61,42 @@ export async function ensureWorkspace(scope: TurnScope): Promise<EnsureResult> {
     base: data.default_branch,
   };
   await mkdir(`${ws.home}/tmp`, { recursive: true });
-  ws.baseSha = await makeCheckout(ctx, ws, login, await ticketPulls(ctx, scope.ticket.id, ws.repo));
+  const pulls = await ticketPulls(ctx, scope.ticket.id, ws.repo);
+  ws.baseSha = await checkoutAtStep(scope, ws, login, pulls, stepId);
   await saveWorkspace(ctx, scope.ticket.id, ws);
   await updateTicket(ctx, scope.ticket.id, { repo: ws.repo });
   scope.ticket.repo = ws.repo;
   await addTicketRefs(ctx, scope.ticket.id, [refKey({ type: 'branch', repo: ws.repo, name: ws.branch })]);
   ctx.log.info({ ticketId: scope.ticket.id, repo: ws.repo, why: choice.why }, 'workspace ready');
   return { ok: true, ws, login };
+}
+
+/**
+ * `makeCheckout`, restored to the recorded step when there is one. A step that cannot be restored
+ * (its base commit gone from the repository, a bundle failing fsck) is logged and the checkout is
+ * made from the pushed branch instead; the marker is set either way, so it is tried once.
+ */
+async function checkoutAtStep(
+  scope: TurnScope,
+  ws: Workspace,
+  login: string,
+  pulls: readonly number[],
+  stepId: string | undefined,
+): Promise<string> {
+  const { ctx } = scope.rt;
+  const ticketId = scope.ticket.id;
+  const got = stepId ? await loadWorkspaceStep(ctx, ticketId) : undefined;
+  const restore: StepToRestore | undefined = got && { ticketId, ...got };
+  let baseSha: string;
+  try {
+    baseSha = await makeCheckout(ctx, ws, login, pulls, restore);
+    if (restore)
+      ctx.log.info({ ticketId, step: restore.step.step }, 'workspace restored to its recorded step');
+  } catch (err) {
+    if (!restore || (err as Error).name !== 'GitError') throw err;
+    ctx.log.warn({ ticketId, step: restore.step.step, err }, 'workspace step could not be restored');
+    baseSha = await makeCheckout(ctx, ws, login, pulls);
+  }
+  await writeStepMarker(ctx, ticketId, restore?.step.id);
+  return baseSha;
 }

@@ -31,7 +31,7 @@ async function checkoutObjects(dir: string): Promise<string> {
 /**
  * Brings commit `sha` and what it needs from the checkout into the host's mirror, as
  * `refs/sy/tickets/<ticket>` (issue 13: "push by fetching the checkout's commit into the
- * mirror"). The mirror fetches from a scratch repository the host makes for the purpose, whose
+ * mirror"), or as `ref` (a workspace step's work-in-progress commit, issue 19). The mirror fetches from a scratch repository the host makes for the purpose, whose
  * config is the host's and whose objects are the checkout's (by alternates): nothing of the
  * checkout's config, hooks or attributes takes part, and every object is checked (fsck).
  */
@@ -41,6 +41,7 @@ export async function importCommit(
   dir: string,
   ticketId: string,
   sha: string,
+  ref = `refs/sy/tickets/${ticketId}`,
 ) {
   if (!SHA.test(sha)) throw new GitError(`refused: "${sha}" is not a commit id`);
   const objects = await checkoutObjects(dir);
@@ -54,14 +55,7 @@ export async function importCommit(
     await mirrorLocal(
       ctx,
       repo,
-      [
-        'fetch',
-        '-q',
-        '--no-tags',
-        '--no-write-fetch-head',
-        scratch,
-        `+refs/heads/import:refs/sy/tickets/${ticketId}`,
-      ],
+      ['fetch', '-q', '--no-tags', '--no-write-fetch-head', scratch, `+refs/heads/import:${ref}`],
       [['fetch.fsckObjects', 'true']],
     );
   } finally {

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdir, rename, rm } from 'node:fs/promises';
 import type { Ctx } from '../../context.ts';
 import { ensureMirror, fetchIntoMirror, localHostEnv, mirrorLocal, remoteSha } from './mirror.ts';
+import { applyStep, type StepToRestore, stepIntoMirror } from './restore-step.ts';
 import { git } from './run-git.ts';
 import type { Workspace } from './workspace.ts';
 
@@ -10,13 +11,16 @@ import type { Workspace } from './workspace.ts';
  * branch, the ticket's branch when it was pushed already (a later turn on another machine) and
  * the heads of the ticket's PRs; the checkout is then filled from the mirror by a local fetch in
  * a fresh repository, so no network git and no token ever touch it. Built beside the target and
- * renamed, so a crash never leaves a half checkout that looks whole. Returns the base commit.
+ * renamed, so a crash never leaves a half checkout that looks whole. With `restore`, the new
+ * checkout is put at a step another worker recorded (issue 19) before it takes the ticket's place.
+ * Returns the base commit.
  */
 export async function makeCheckout(
   ctx: Ctx,
   ws: Workspace,
   login: string,
   pulls: readonly number[] = [],
+  restore?: StepToRestore,
 ): Promise<string> {
   const pushed = await remoteSha(ctx, ws, `refs/heads/${ws.branch}`);
   const specs = [`+refs/heads/${ws.base}:refs/heads/${ws.base}`];
@@ -37,6 +41,7 @@ export async function makeCheckout(
     `refs/heads/${ws.base}^{commit}`,
   ]);
   const mirror = await ensureMirror(ctx, ws.repo);
+  if (restore) await stepIntoMirror(ctx, ws.repo, restore);
   const tmp = `${ws.dir}.clone-${randomUUID().slice(0, 8)}`;
   await mkdir(tmp, { recursive: true });
   try {
@@ -53,6 +58,7 @@ export async function makeCheckout(
     ];
     await run(['fetch', '-q', '--no-tags', '--no-write-fetch-head', mirror, ...local]);
     await run(['checkout', '-q', '-B', ws.branch, `origin/${pushed ? ws.branch : ws.base}`]);
+    if (restore) await applyStep(run, mirror, restore);
     await rm(ws.dir, { recursive: true, force: true });
     await rename(tmp, ws.dir);
   } finally {

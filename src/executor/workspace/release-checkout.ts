@@ -1,5 +1,6 @@
 import { readdir, rm } from 'node:fs/promises';
 import type { Ctx } from '../../context.ts';
+import { writeStepMarker } from './step-marker.ts';
 import { workspacePaths } from './workspace.ts';
 
 /**
@@ -11,6 +12,7 @@ export async function releaseCheckout(ctx: Pick<Ctx, 'config' | 'keys'>, ticketI
   const paths = workspacePaths(ctx, ticketId);
   await rm(paths.dir, { recursive: true, force: true });
   await rm(paths.home, { recursive: true, force: true });
+  await writeStepMarker(ctx, ticketId, undefined);
 }
 
 /** The ticket ids that have a checkout under this deployment's workspace root on this machine. */
