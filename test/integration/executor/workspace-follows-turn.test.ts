@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp, waitFor } from '../../kit/app.ts';
 import { type RecordedRequest, text, toolCalls } from '../../kit/fake-llm.ts';
 import { freshPrefix } from '../../kit/redis.ts';
@@ -14,9 +14,9 @@ const inputOf = (req: RecordedRequest) => req.messages.findLast((m) => m.role ==
 
 describe('issue 19: workspaces follow their turn (two workers, each its own WORKSPACE_DIR)', () => {
   let w: World;
-  const prefix = freshPrefix();
-  const apps: TestApp[] = [];
-  const seen: string[] = [];
+  let prefix: string;
+  let apps: TestApp[];
+  let seen: string[];
 
   const worker = async (dir: string) => {
     const app = await startTestApp({ ...w.env, KEY_PREFIX: prefix, WORKSPACE_DIR: join(w.root, dir) });
@@ -24,7 +24,10 @@ describe('issue 19: workspaces follow their turn (two workers, each its own WORK
     return app;
   };
 
-  beforeAll(async () => {
+  beforeEach(async () => {
+    prefix = freshPrefix();
+    apps = [];
+    seen = [];
     w = await startWorld({ KEY_PREFIX: prefix }, { workers: false });
     w.llm.respond((req) => {
       if (roleOf(req) === 'main')
@@ -54,7 +57,7 @@ describe('issue 19: workspaces follow their turn (two workers, each its own WORK
       return step ? toolCalls([step[0], step[1]]) : text('Done for now.');
     });
   });
-  afterAll(async () => {
+  afterEach(async () => {
     for (const app of apps) await app.close();
     await w.close();
   });
