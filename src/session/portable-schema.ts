@@ -16,7 +16,9 @@ function strip(node: unknown): unknown {
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(node)) {
     if (k === 'propertyNames' && isPlainStringType(v)) continue;
-    out[k] = strip(v);
+    // A discriminated union's branches exclude each other by their `const` tag, so `anyOf` says
+    // the same as zod's `oneOf`, in the keyword every provider accepts.
+    out[k === 'oneOf' ? 'anyOf' : k] = strip(v);
   }
   return out;
 }

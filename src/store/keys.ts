@@ -114,6 +114,8 @@ export function createKeys(prefix: string) {
     mainNotices: () => k('main', 'notices'),
     mainScheduled: () => k('main', 'scheduled'),
     mainBatch: (turnId: string) => k('main', 'batch', turnId),
+    /** The follow-up notices a main turn took (with its batch, so a resumed turn sees the same). */
+    mainNoticesBatch: (turnId: string) => k('main', 'batch', turnId, 'notices'),
     mainSeq: () => k('main', 'seq'),
     candidates: () => k('candidates'),
     cardOwners: (cardId: string) => k('card', cardId, 'owners'),

@@ -1,8 +1,9 @@
 import type { Ctx } from '../context.ts';
-import type { Attachment, TicketState } from './ticket.ts';
+import { readAttachments } from './attachment-record.ts';
+import type { TicketState } from './ticket.ts';
 import { cardKeys, ticketOwnKeys, ticketTransientKeys } from './ticket-keys.ts';
 
-type RetentionCtx = Pick<Ctx, 'redis' | 'keys' | 'config' | 'now'>;
+type RetentionCtx = Pick<Ctx, 'redis' | 'keys' | 'config' | 'now'> & Partial<Pick<Ctx, 'log'>>;
 
 const PAGE = 500;
 
@@ -53,9 +54,8 @@ export async function applyRetention(ctx: RetentionCtx, id: string, state: Ticke
   const ttl = retentionMs(ctx);
   for (const key of own) tx.pexpire(key, ttl);
   tx.pexpire(refs, ttl + REFS_GRACE_MS);
-  const cards = (await ctx.redis.lrange(ctx.keys.ticketCards(id), 0, -1)).map(
-    (s) => (JSON.parse(s) as Attachment).cardId,
-  );
+  const listed = await ctx.redis.lrange(ctx.keys.ticketCards(id), 0, -1);
+  const cards = readAttachments(ctx, listed, ctx.keys.ticketCards(id)).map((a) => a.cardId);
   for (const card of cards) for (const key of cardKeys(ctx.keys, card)) tx.pexpire(key, ttl);
   await tx.exec();
 }
@@ -94,8 +94,7 @@ export async function purgeTicket(ctx: RetentionCtx, id: string): Promise<void> 
   tx.del(...ticketOwnKeys(keys, id), ...ticketTransientKeys(keys, id), keys.ticketRefs(id));
   tx.zrem(keys.tickets(), id).zrem(keys.ticketActivity(), id);
   await tx.exec();
-  for (const raw of attachments) {
-    const { cardId } = JSON.parse(raw) as Attachment;
+  for (const { cardId } of readAttachments(ctx, attachments, keys.ticketCards(id))) {
     const card = cardKeys(keys, cardId);
     await ctx.redis.eval(
       RELEASE_CARD,

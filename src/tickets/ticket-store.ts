@@ -1,5 +1,6 @@
 import type { TriggerCard } from '../cards/card.ts';
 import type { Ctx } from '../context.ts';
+import { readAttachments } from './attachment-record.ts';
 import { threadKeys } from './ref-key.ts';
 import { indexRefs } from './refs.ts';
 import { applyRetention } from './retention.ts';
@@ -118,8 +119,15 @@ export async function setTicketState(
 /** Callers import it from here too; the reference index's owner is `refs.ts`. */
 export { addTicketRefs } from './refs.ts';
 
-export async function ticketAttachments(ctx: Pick<Ctx, 'redis' | 'keys'>, id: string): Promise<Attachment[]> {
-  return (await ctx.redis.lrange(ctx.keys.ticketCards(id), 0, -1)).map((s) => JSON.parse(s) as Attachment);
+export async function ticketAttachments(
+  ctx: Pick<Ctx, 'redis' | 'keys'> & Partial<Pick<Ctx, 'log'>>,
+  id: string,
+): Promise<Attachment[]> {
+  return readAttachments(
+    ctx,
+    await ctx.redis.lrange(ctx.keys.ticketCards(id), 0, -1),
+    ctx.keys.ticketCards(id),
+  );
 }
 
 /** Sessions besides the executor's that worked on the ticket (`ticketSessions`). */

@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import type { Origin } from '../cards/card.ts';
 
 export type TicketState = 'open' | 'working' | 'waiting' | 'done' | 'cancelled';
@@ -44,11 +45,8 @@ export interface Ticket {
 }
 
 /** Why a card is on a ticket: an explicit reference code found, or a routing decision. */
-export interface Attachment {
-  cardId: string;
-  why: string;
-  at: number;
-}
+export const AttachmentSchema = z.object({ cardId: z.string(), why: z.string(), at: z.number() });
+export type Attachment = z.infer<typeof AttachmentSchema>;
 
 export interface Pause {
   by: string;

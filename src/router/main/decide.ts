@@ -14,16 +14,9 @@ import { referenceHolds } from '../reference-holds.ts';
 import { standingOn } from '../ticket-standing.ts';
 import { countWords, LIMITS } from '../words.ts';
 import type { MainBatch } from './batch.ts';
+import type { AttachDecision, Decision, OpenDecision } from './decision.ts';
 
-export interface Decision {
-  card: string;
-  action: 'open' | 'attach' | 'ignore';
-  ticket?: string | undefined;
-  note?: string | undefined;
-  title?: string | undefined;
-  rules?: string[] | undefined;
-  crew?: string | undefined;
-}
+export type { Decision } from './decision.ts';
 
 /** A decision checked against every rule, ready to apply; or why it is refused. */
 export type Checked =
@@ -45,15 +38,14 @@ export async function checkDecision(rt: Runtime, batch: MainBatch, d: Decision):
       error: `note for ${d.card} has ${countWords(d.note)} words; a routing note is at most 30 (R-B1)`,
     };
   }
-  if (d.crew !== undefined && (d.action !== 'open' || !SKILL_NAME.test(d.crew)))
+  if (d.action === 'open' && d.crew !== undefined && !SKILL_NAME.test(d.crew))
     return { ok: false, error: `crew "${d.crew}" of ${d.card}: only an open names a crew, in kebab-case` };
   if (d.action === 'ignore') return { ok: true, d, card, why: 'ignored by the main session' };
   if (d.action === 'attach') return checkAttach(rt, card, d);
   return checkOpen(rt, card, d);
 }
 
-async function checkAttach(rt: Runtime, card: TriggerCard, d: Decision): Promise<Checked> {
-  if (!d.ticket) return { ok: false, error: `attach of ${d.card} names no ticket` };
+async function checkAttach(rt: Runtime, card: TriggerCard, d: AttachDecision): Promise<Checked> {
   if (!(await getTicket(rt.ctx, d.ticket))) return { ok: false, error: `ticket ${d.ticket} does not exist` };
   const ref = await referenceHolds(rt.ctx, card, d.ticket);
   if (!ref) {
@@ -65,7 +57,7 @@ async function checkAttach(rt: Runtime, card: TriggerCard, d: Decision): Promise
   return { ok: true, d, card, why: `routing decision: ${ref}` };
 }
 
-async function checkOpen(rt: Runtime, card: TriggerCard, d: Decision): Promise<Checked> {
+async function checkOpen(rt: Runtime, card: TriggerCard, d: OpenDecision): Promise<Checked> {
   if (!maySteer(card, rt.ctx.config))
     return { ok: false, error: `the author of ${d.card} may not start work (R-A5)` };
   if (card.request) return { ok: true, d, card, why: 'routing decision: explicit request' };
@@ -108,14 +100,14 @@ export async function applyDecision(
   const { ctx } = rt;
   batch.decided.set(c.card.id, c.d.action);
   if (c.d.action === 'ignore') return `${c.card.id}: ignored`;
-  let ticketId = c.d.ticket ?? '';
+  let ticketId = c.d.action === 'attach' ? c.d.ticket : '';
   let wakes = true;
   if (c.d.action === 'open') {
     const t = await createTicket(ctx, c.card, {
       why: c.why,
       ...(c.d.title ? { title: c.d.title } : {}),
       ...(c.inferred ? { inferred: { rules: c.inferred } } : {}),
-      ...crewOf(c),
+      ...crewOf(c.d, c.inferred),
     });
     ticketId = t.id;
     await statusOpened(ctx, t.id);
@@ -132,8 +124,8 @@ export async function applyDecision(
 }
 
 /** The ticket's crew (issue 7): the decision's, else the first matched rule's that names one. */
-function crewOf(c: Extract<Checked, { ok: true }>): { crew?: TicketCrew } {
-  if (c.d.crew) return { crew: { name: c.d.crew, from: 'routing' } };
-  const rule = c.inferred?.find((r) => r.crew);
+function crewOf(d: OpenDecision, inferred: MatchedRule[] | undefined): { crew?: TicketCrew } {
+  if (d.crew) return { crew: { name: d.crew, from: 'routing' } };
+  const rule = inferred?.find((r) => r.crew);
   return rule?.crew ? { crew: { name: rule.crew, from: 'policy' } } : {};
 }

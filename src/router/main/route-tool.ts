@@ -3,22 +3,7 @@ import type { Runtime } from '../../runtime.ts';
 import { defineTool, toolError, toolOk } from '../../session/tool.ts';
 import type { MainBatch } from './batch.ts';
 import { applyDecision, checkDecision } from './decide.ts';
-
-const DecisionSchema = z.object({
-  card: z.string().describe('the candidate card id'),
-  action: z.enum(['open', 'attach', 'ignore']),
-  ticket: z.string().optional().describe('for attach: the ticket the card explicitly references'),
-  note: z.string().optional().describe('routing note for the executor, at most 30 words'),
-  title: z.string().max(120).optional().describe('for open: a short ticket title'),
-  rules: z
-    .array(z.string())
-    .optional()
-    .describe('for open without an explicit request: the enabled policy rule ids it matches'),
-  crew: z
-    .string()
-    .optional()
-    .describe('for open: the crew to run it (orchestrator_read artifacts lists them)'),
-});
+import { DecisionSchema } from './decision.ts';
 
 /**
  * `orchestrator_route` (R-B1): decides several waiting candidates in one call. Every decision is
