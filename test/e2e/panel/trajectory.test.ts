@@ -35,7 +35,9 @@ describe('issue 17: the ticket trajectory', () => {
     expect(errors).toEqual([]);
   });
 
-  it('issue 17, R-C2, R-D2: every step in order — model requests with usage and latency, tools with summaries, the refusal marked, pause and resume', async () => {
+  it('issue 17, R-C2, R-D2: every step in order — model requests with usage and latency, tools with summaries, the refusal marked, pause and resume', {
+    timeout: 120_000,
+  }, async () => {
     const flow = executorFlow(w.llm, [
       () => toolCalls(['list_files', {}]),
       (_r, card) =>
@@ -112,11 +114,12 @@ describe('issue 17: the ticket trajectory', () => {
 
     await page.reload();
     const items = page.locator('ol.trajectory > li');
-    await waitFor(async () => (await items.count()) === steps.length, 'the trajectory on the page');
+    // The resume may start another turn, whose steps follow: the page shows at least these, in order.
+    await waitFor(async () => (await items.count()) >= steps.length, 'the trajectory on the page', 30_000);
     const kinds = await items.evaluateAll((els) =>
       els.map((e) => e.getAttribute('data-tool') ?? e.getAttribute('data-kind')),
     );
-    expect(kinds).toEqual(names);
+    expect(kinds.slice(0, names.length)).toEqual(names);
     const refused = page.locator('li[data-refused="true"]');
     await expect(refused.count()).resolves.toBe(1);
     await refused.getByText('list_files refused').waitFor();

@@ -107,7 +107,7 @@ export async function ticketDetailView(root, id) {
           )
         : none(),
     ),
-    trajectorySection(t.id),
+    trajectorySection(tk.id),
     block(
       t('ticket.sessions'),
       tk.usage
