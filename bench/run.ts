@@ -16,6 +16,7 @@ const BENCHES: [file: string, fn: string][] = [
   ['./load.ts', 'benchLoad'],
   ['./sandbox.ts', 'benchSandbox'],
   ['./trajectory.ts', 'benchTrajectory'],
+  ['./workspace-step.ts', 'benchWorkspaceStep'],
 ];
 
 const fmt = (n: number | undefined) =>
