@@ -105,5 +105,3 @@ export async function benchWorkspaceStep(
     },
   ];
 }
-
-if (import.meta.url === `file://${process.argv[1]}`) console.log(await benchWorkspaceStep());
