@@ -81,7 +81,7 @@ class Reader {
     this.pos += len;
     return b;
   }
-  skip(wire: number): void {
+  skipField(wire: number): void {
     if (wire === 0) this.varint();
     else if (wire === 2) this.bytes();
     else if (wire === 1) this.pos += 8;
@@ -98,7 +98,7 @@ function decodeHeader(buf: Buffer): [string, string] {
     const t = r.varint();
     if (t === 10) key = r.bytes().toString('utf8');
     else if (t === 18) value = r.bytes().toString('utf8');
-    else r.skip(t & 7);
+    else r.skipField(t & 7);
   }
   if (key === undefined || value === undefined) throw new Error('pbbp2: header without key or value');
   return [key, value];
@@ -121,7 +121,7 @@ export function decodeFrame(buf: Buffer): Frame {
       const [k, v] = decodeHeader(r.bytes());
       f.headers[k] = v;
     } else if (field === 8) f.payload = Buffer.from(r.bytes());
-    else r.skip(t & 7);
+    else r.skipField(t & 7);
   }
   for (const [field, name] of [
     [1, 'SeqID'],
