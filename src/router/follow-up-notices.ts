@@ -12,6 +12,8 @@ export const FollowUpNoticeSchema = z.object({
   /** The tickets whose work its author may steer (R-H5); on the others it is data only. */
   steers: z.array(z.string()).optional(),
   at: z.number(),
+  /** `opened` (issue 18): a ticket code opened for an explicit request no ticket could be meant for (R-B8). Absent: a follow-up. */
+  kind: z.literal('opened').optional(),
 });
 export type FollowUpNotice = z.infer<typeof FollowUpNoticeSchema>;
 
@@ -20,6 +22,8 @@ export interface NoticeRef {
   cardId: string;
   /** Whether its author may steer this ticket: only then may it justify `orchestrator_stop`. */
   steers: boolean;
+  /** The card opened this ticket by code (issue 18): news for the main session, never a reason to stop it. */
+  opened?: true;
 }
 
 /**
@@ -35,6 +39,29 @@ export async function noteFollowUp(
   steers: string[],
 ): Promise<void> {
   const notice: FollowUpNotice = { cardId, tickets, steers, at: ctx.now() };
+  await ctx.redis
+    .multi()
+    .rpush(ctx.keys.mainNotices(), JSON.stringify(notice))
+    .ltrim(ctx.keys.mainNotices(), -KEEP, -1)
+    .exec();
+}
+
+/**
+ * Issue 18: routing opened a ticket by code for an explicit request that no ticket could be meant
+ * for. The main session learns of it with its next turn, like a follow-up, and it starts none.
+ */
+export async function noteOpened(
+  ctx: Pick<Ctx, 'redis' | 'keys' | 'now'>,
+  cardId: string,
+  ticketId: string,
+): Promise<void> {
+  const notice: FollowUpNotice = {
+    cardId,
+    tickets: [ticketId],
+    steers: [ticketId],
+    at: ctx.now(),
+    kind: 'opened',
+  };
   await ctx.redis
     .multi()
     .rpush(ctx.keys.mainNotices(), JSON.stringify(notice))
@@ -61,8 +88,15 @@ export async function takeNotices(
     const n = read.value;
     // A notice written before R-H5 says nothing of standing: it counts as data (fail closed).
     for (const t of n.tickets) {
-      const ref: NoticeRef = { cardId: n.cardId, steers: n.steers?.includes(t) ?? false };
-      byTicket.set(t, [...(byTicket.get(t) ?? []), ref]);
+      const ref: NoticeRef = {
+        cardId: n.cardId,
+        steers: n.steers?.includes(t) ?? false,
+        ...(n.kind === 'opened' ? { opened: true as const } : {}),
+      };
+      const refs = byTicket.get(t) ?? [];
+      // A routing job retried after a crash may have noted the same opening twice.
+      if (!refs.some((r) => r.cardId === ref.cardId && r.opened === ref.opened)) refs.push(ref);
+      byTicket.set(t, refs);
     }
   }
   return byTicket;

@@ -14,7 +14,9 @@ import { addCandidate } from './candidates.ts';
 import { commandOf } from './command.ts';
 import { noteFollowUp } from './follow-up-notices.ts';
 import { applyLanguageCommand, languageCommandOf } from './language-command.ts';
+import { mayNameTicket } from './may-name-ticket.ts';
 import { maySteer } from './may-steer.ts';
+import { openedEarlier, openForced } from './open-forced.ts';
 import { politeRefusal } from './polite-refusal.ts';
 import { applyRepoCommand, repoCommandOf } from './repo-command.ts';
 import { resolveTickets } from './resolve-tickets.ts';
@@ -25,7 +27,8 @@ export type { RouteOutcome } from './route-outcome.ts';
 
 /**
  * Places one card (ARCHITECTURE "router", step 1): commands first, then explicit references,
- * then the main session for the rest. Runs as the card's routing job; the outcome is recorded
+ * then an explicit request no ticket could be meant for is opened by code (issue 18), then the
+ * main session for the rest. Runs as the card's routing job; the outcome is recorded
  * once, so a retried job does not place a card twice.
  */
 export async function routeCard(ctx: Ctx, cardId: string): Promise<RouteOutcome> {
@@ -41,6 +44,9 @@ export async function routeCard(ctx: Ctx, cardId: string): Promise<RouteOutcome>
 
 async function place(ctx: Ctx, card: TriggerCard): Promise<RouteOutcome> {
   if (card.author.type === 'self') return { kind: 'ignored', reason: 'our own event (R-A2)' };
+  // Issue 18: this job retried after its card opened a ticket; the ticket now holds its thread.
+  const earlier = card.request ? await openedEarlier(ctx, card) : undefined;
+  if (earlier) return earlier;
   if (card.kind === 'card_action' && !maySteer(card, ctx.config))
     return { kind: 'ignored', reason: 'a button press by someone not allowed changes nothing (R-A5)' };
   const language = languageCommandOf(card);
@@ -79,6 +85,9 @@ async function place(ctx: Ctx, card: TriggerCard): Promise<RouteOutcome> {
     if (card.request) await politeRefusal(ctx, card);
     return { kind: 'ignored', reason: 'author may not start work (R-A5)' };
   }
+  // Issue 18: an explicit request no ticket could be meant for: the decision is forced.
+  const opened = card.request && !mayNameTicket(card) ? await openForced(ctx, card) : undefined;
+  if (opened) return opened;
   await addCandidate(ctx, card.id);
   return { kind: 'candidate' };
 }

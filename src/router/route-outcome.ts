@@ -14,6 +14,8 @@ export const RouteOutcomeSchema = z.discriminatedUnion('kind', [
   /** `/repo` in a chat (issue 16): what became of it. */
   z.object({ kind: z.literal('chat_repo'), result: z.enum(['set', 'shown', 'invalid', 'refused']) }),
   z.object({ kind: z.literal('candidate') }),
+  /** Issue 18: opened by code, the decision being forced; `reason` is the decision record. */
+  z.object({ kind: z.literal('opened'), ticket: z.string(), reason: z.string() }),
   z.object({ kind: z.literal('ignored'), reason: z.string() }),
 ]);
 export type RouteOutcome = z.infer<typeof RouteOutcomeSchema>;

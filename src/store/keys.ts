@@ -121,6 +121,11 @@ export function createKeys(prefix: string) {
     cardOwners: (cardId: string) => k('card', cardId, 'owners'),
     cardHandbacks: (cardId: string) => k('card', cardId, 'handbacks'),
     mainLock: () => k('main', 'lock'),
+    /**
+     * Held (by a card id, briefly) while routing opens a ticket by code in a conversation no ticket
+     * owns (issue 18), so two requests arriving together cannot both find it free.
+     */
+    conversationClaim: (conversation: string) => k('conversation-claim', conversation),
 
     // sessions
     session: (id: string) => k('session', id),

@@ -33,6 +33,16 @@ export function sentMessageRefKey(channel: 'feishu' | 'github' | 'local', id: st
   return channel === 'github' && /^\d+$/.test(id) ? `msg:comment:${id}` : refKey({ type: 'message', id });
 }
 
+/**
+ * The index key of a ticket's conversation (issue 18): which tickets live in a chat or on an issue.
+ * It is never among a card's reference keys (`cardRefKeys`), so it attaches nothing (R-B2); it only
+ * tells routing whether some ticket could be meant by an unreferenced request there.
+ */
+export const conversationRefKey = (conversation: string): string => `conv:${conversation}`;
+
+/** Whether an index key is a conversation key rather than a reference (shown apart, never matched). */
+export const isConversationRefKey = (key: string): boolean => key.startsWith('conv:');
+
 /** Commits and branches attach only when exactly one ticket holds them (R-B2 "recent change"). */
 export const needsUniqueOwner = (key: string): boolean =>
   key.startsWith('commit:') || key.startsWith('branch:');

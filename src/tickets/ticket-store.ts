@@ -1,9 +1,9 @@
 import type { TriggerCard } from '../cards/card.ts';
 import type { Ctx } from '../context.ts';
 import { readAttachments } from './attachment-record.ts';
-import { threadKeys } from './ref-key.ts';
-import { indexRefs } from './refs.ts';
-import { applyRetention } from './retention.ts';
+import { conversationRefKey, threadKeys } from './ref-key.ts';
+import { holdersOf, indexRefs } from './refs.ts';
+import { applyRetention, isClosedState } from './retention.ts';
 import type { Attachment, MatchedRule, Ticket, TicketCrew, TicketState } from './ticket.ts';
 
 type StoreCtx = Pick<Ctx, 'redis' | 'keys' | 'now'>;
@@ -53,7 +53,8 @@ export async function createTicket(
     .multi()
     .hset(ctx.keys.ticket(ticket.id), toHash(ticket))
     .zadd(ctx.keys.tickets(), now, ticket.id);
-  indexRefs(ctx.keys, tx, ticket.id, threadKeys(card));
+  // Issue 18: the conversation key tells routing a ticket lives here; it never attaches anything.
+  indexRefs(ctx.keys, tx, ticket.id, [...threadKeys(card), conversationRefKey(card.conversation)]);
   const attachment: Attachment = { cardId: card.id, why: opts.why, at: now };
   tx.rpush(ctx.keys.ticketCards(ticket.id), JSON.stringify(attachment)).sadd(
     ctx.keys.cardOwners(card.id),
@@ -66,6 +67,25 @@ export async function createTicket(
 
 export async function getTicket(ctx: Pick<Ctx, 'redis' | 'keys'>, id: string): Promise<Ticket | undefined> {
   return fromHash(await ctx.redis.hgetall(ctx.keys.ticket(id)));
+}
+
+/**
+ * The open tickets of a conversation (issue 18): those created there, neither done nor cancelled
+ * (one round trip for the index, one for their states). A ticket whose record is gone is not open.
+ */
+export async function openTicketsIn(
+  ctx: Pick<Ctx, 'redis' | 'keys'>,
+  conversation: string,
+): Promise<string[]> {
+  const [ids = []] = await holdersOf(ctx, [conversationRefKey(conversation)]);
+  if (!ids.length) return [];
+  const tx = ctx.redis.multi();
+  for (const id of ids) tx.hget(ctx.keys.ticket(id), 'state');
+  const rows = (await tx.exec()) ?? [];
+  return ids.filter((_, i) => {
+    const raw = rows[i]?.[1] as string | null | undefined;
+    return typeof raw === 'string' && !isClosedState(JSON.parse(raw) as string);
+  });
 }
 
 /** Whether a ticket exists, without reading it. */

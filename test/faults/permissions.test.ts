@@ -51,7 +51,8 @@ describe.sequential('R-A5 on GitHub: only write/maintain/admin (looked up), narr
     const carol = await w.comment('carol', '@switchyard-bot please fix the footer', 10);
     w.gh.setPermission('acme/widgets', 'unlisted-admin', 'admin');
     const unlisted = await w.comment('unlisted-admin', '@switchyard-bot please fix the header', 10);
-    expect(await w.routed(maya)).toEqual({ kind: 'candidate' });
+    // Issue 18: nothing on issue 9 could be meant, so code opens her ticket (R-B8) at once.
+    expect(await w.routed(maya)).toMatchObject({ kind: 'opened' });
     expect(await w.routed(carol)).toMatchObject({ kind: 'ignored' });
     expect(await w.routed(unlisted)).toMatchObject({ kind: 'ignored' });
     await waitFor(async () => (await listTickets(w.app.ctx)).length === 2, 'one more ticket');

@@ -19,7 +19,8 @@ export function stopTool(rt: Runtime, batch: MainBatch) {
       'Stop a ticket’s work because of a follow-up notice shown in this turn (for example the requester withdrew the request). Give the reason in one sentence.',
     parameters: z.object({ ticket: z.string(), reason: z.string().min(1).max(300) }),
     async run({ ticket, reason }) {
-      const notices = batch.notices.get(ticket) ?? [];
+      // Issue 18: news that code opened a ticket is not a follow-up; R-B8 admitted that request.
+      const notices = (batch.notices.get(ticket) ?? []).filter((n) => !n.opened);
       if (!notices.length)
         return toolError(
           `refused: no follow-up notice about ${ticket} in this turn; the main session may stop work only because of one (R-B6)`,

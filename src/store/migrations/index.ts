@@ -1,4 +1,5 @@
 import { baseline } from './0001-baseline.ts';
+import { conversationIndex } from './0002-conversation-index.ts';
 import type { Migration } from './migration.ts';
 
 /**
@@ -6,4 +7,4 @@ import type { Migration } from './migration.ts';
  * next version, append it here, and test it on data written in the previous shape. Never edit or
  * reorder a step that has shipped: stores out there already ran it.
  */
-export const MIGRATIONS: readonly Migration[] = [baseline];
+export const MIGRATIONS: readonly Migration[] = [baseline, conversationIndex];

@@ -12,6 +12,7 @@ import type { ContextState } from '../../session/context/context-state.ts';
 import { addUsage, type SessionUsage } from '../../session/session-usage.ts';
 import { sessionUsage, transcriptOverview } from '../../session/transcript-store.ts';
 import { getPause } from '../../tickets/pause.ts';
+import { isConversationRefKey } from '../../tickets/ref-key.ts';
 import { refsOf } from '../../tickets/refs.ts';
 import { reportsOf, type TicketReport } from '../../tickets/reports.ts';
 import type { Ticket } from '../../tickets/ticket.ts';
@@ -63,7 +64,8 @@ export async function ticketDetail(ctx: ReadCtx, id: string): Promise<TicketDeta
   return {
     ...summarize(ticket, pause ?? null),
     ticket,
-    threads: refs.sort(),
+    // Issue 18: the conversation key only says where the ticket lives; it is no thread it follows.
+    threads: refs.filter((r) => !isConversationRefKey(r)).sort(),
     pr: pr ?? null,
     prs: refs.filter((r) => r.startsWith('gh:')).sort(),
     cards,

@@ -8,7 +8,7 @@ import { getTicket } from '../../../src/tickets/ticket-store.ts';
 import { waitFor } from '../../kit/app.ts';
 import { type RecordedRequest, text, toolCalls } from '../../kit/fake-llm.ts';
 import { cardsIn, lastToolResults, roleOf, ticketOf } from '../../kit/scripted-model.ts';
-import { localMessage, send } from '../routing/helpers.ts';
+import { localMessage, openTicketIn, send } from '../routing/helpers.ts';
 import { type ArtifactWorld, callCtx, startArtifactWorld, toolNames } from './harness.ts';
 
 const LENIENT = {
@@ -45,6 +45,9 @@ describe('crews in executor turns (R-G4, R-G5)', () => {
     crewToOpen = undefined;
     rulesToOpen = undefined;
     w = await startArtifactWorld(LENIENT);
+    // Issue 18: a ticket open in the chat sends every request here through the main session, which
+    // names the crew (with none, code would open them with the default crew).
+    await openTicketIn(w.app.ctx);
     w.llm.respond((req) => {
       if (roleOf(req) === 'main') {
         if (req.messages.at(-1)?.role === 'tool') return text('Routed.');

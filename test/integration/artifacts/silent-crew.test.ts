@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { waitFor } from '../../kit/app.ts';
 import { type RecordedRequest, text, toolCalls } from '../../kit/fake-llm.ts';
 import { cardsIn, lastToolResults, roleOf } from '../../kit/scripted-model.ts';
-import { botMessages, localMessage, send } from '../routing/helpers.ts';
+import { botMessages, localMessage, openTicketIn, send } from '../routing/helpers.ts';
 import { type ArtifactWorld, startArtifactWorld, toolNames } from './harness.ts';
 
 const QUIET = { 'crews/quiet.crew.md': '---\nname: quiet\nrole: worker\ntopology: silent\n---\n' };
@@ -40,6 +40,9 @@ describe('issue 15: a silent crew still asks people and reports done', () => {
       if (requests.length === 2) return toolCalls(['report', { status: 'done', summary: 'Nothing left.' }]);
       return text('Done.');
     });
+    // Issue 18: a ticket open in the chat sends the request through the main session, which
+    // names the crew (with none, code would open it).
+    await openTicketIn(w.app.ctx, 'quiet-room');
     await send(w.app.ctx, localMessage('Please change the export columns', { chat: 'quiet-room' }));
     await waitFor(() => results.length >= 2, 'both reports', 15_000);
     const offered = toolNames(requests[0] as RecordedRequest);

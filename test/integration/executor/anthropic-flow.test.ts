@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { FakeAnthropic } from '../../kit/fake-anthropic.ts';
 import { toolCalls } from '../../kit/fake-llm.ts';
 import { roleOf } from '../../kit/scripted-model.ts';
-import { botMessages, localMessage, send, ticketOpenedBy } from '../routing/helpers.ts';
+import { botMessages, localMessage, openTicketIn, send, ticketOpenedBy } from '../routing/helpers.ts';
 import { executorFlow, startWorld, type World } from './harness.ts';
 
 /**
@@ -36,6 +36,9 @@ describe('the executor flow on Anthropic’s Messages API (issue 12, R-H1)', () 
       () => toolCalls(['open_pr', { title: 'Fix the login redirect', body: 'Falls back to /.' }]),
       () => toolCalls(['report', { status: 'working', summary: 'Draft PR open; verifying next.' }]),
     ]);
+    // Issue 18: a ticket open in the chat sends the request through the main session, whose
+    // routing this test is about (with none, code would open it).
+    await openTicketIn(w.app.ctx);
     const card = await send(w.app.ctx, localMessage('Please fix the login redirect loop'));
     await flow.done();
     return { flow, card, ticket: await ticketOpenedBy(w.app.ctx, card) };

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { waitFor } from '../../kit/app.ts';
 import { toolCalls } from '../../kit/fake-llm.ts';
 import { roleOf } from '../../kit/scripted-model.ts';
-import { botMessages, localMessage, send, ticketOpenedBy } from '../routing/helpers.ts';
+import { botMessages, localMessage, openTicketIn, send, ticketOpenedBy } from '../routing/helpers.ts';
 import { executorFlow, startWorld, type World } from './harness.ts';
 
 describe('executor delivery flow (issue 4, R-C2, R-C6, R-C9)', () => {
@@ -79,6 +79,9 @@ describe('executor delivery flow (issue 4, R-C2, R-C6, R-C9)', () => {
       () => toolCalls(['read_file', { path: 'src/login.ts' }]),
       () => toolCalls(['report', { status: 'done', summary: 'Read it.' }]),
     ]);
+    // Issue 18: a ticket open in the chat sends the request through the main session, whose
+    // routing this test is about (with none, code would open it).
+    await openTicketIn(w.app.ctx);
     await send(w.app.ctx, localMessage('Please explain the login module'));
     await flow.done();
     const withAgents = w.llm.requests.filter((q) => q.system?.includes('Run `npm test` before you push.'));

@@ -4,7 +4,7 @@ import type { RecordedRequest } from '../../kit/fake-llm.ts';
 import { toolCalls } from '../../kit/fake-llm.ts';
 import { roleOf } from '../../kit/scripted-model.ts';
 import { call } from '../api/client.ts';
-import { localMessage, send, ticketOpenedBy } from '../routing/helpers.ts';
+import { localMessage, openTicketIn, send, ticketOpenedBy } from '../routing/helpers.ts';
 import { type ExecStep, executorFlow, SECRETS, startWorld, type World } from './harness.ts';
 
 const STEPS = 30;
@@ -34,6 +34,9 @@ describe('DeepSeek thinking mode through a whole executor turn (issue 12, R-H1, 
   /** The 30-step turn, run by each test for itself (issue 20: no test reads another's requests). */
   async function longTurn() {
     const flow = executorFlow(w.llm, steps);
+    // Issue 18: a ticket open in the chat sends the request through the main session, whose
+    // routing this test is about (with none, code would open it).
+    await openTicketIn(w.app.ctx);
     const card = await send(w.app.ctx, localMessage('Please review the login flow of the web app'));
     await flow.done();
     const job = await waitFor(

@@ -16,8 +16,10 @@ describe('routing by explicit reference (R-B2)', () => {
       async () => (await botMessages(w.app.ctx)).find((m) => m.text.includes(first)),
       'the acknowledgement',
     );
+    // Issue 18: the first request is opened by code (nothing it could refer to), so the main
+    // session was not asked for it either; the follow-up must not ask it.
+    expect(await routedOf(w.app.ctx, first)).toMatchObject({ kind: 'opened' });
     const mainBefore = mainRequests();
-    expect(mainBefore).toBeGreaterThan(0);
 
     const followUp = await send(
       w.app.ctx,

@@ -1,8 +1,8 @@
 import type { CardDraft } from '../../../src/cards/card.ts';
-import { ingest } from '../../../src/cards/ingest.ts';
+import { ingest, loadCard } from '../../../src/cards/ingest.ts';
 import type { Ctx } from '../../../src/context.ts';
 import { loadRouteOutcome, type RouteOutcome } from '../../../src/router/route-outcome.ts';
-import { listTickets, ticketAttachments } from '../../../src/tickets/ticket-store.ts';
+import { createTicket, listTickets, ticketAttachments } from '../../../src/tickets/ticket-store.ts';
 import { waitFor } from '../../kit/app.ts';
 
 let seq = 0;
@@ -80,4 +80,16 @@ export async function onlyTicket(ctx: Ctx): Promise<string> {
   if (tickets.length !== 1)
     throw new Error(`expected one ticket, found ${tickets.map((t) => t.id).join(', ')}`);
   return (tickets[0] as { id: string }).id;
+}
+
+/**
+ * An open ticket in a local chat, opened from a bot's card (routing ignores bots, so nothing else
+ * happens to it). Issue 18: with it, an unreferenced request in that chat is a candidate for the
+ * main session rather than a ticket opened by code.
+ */
+export async function openTicketIn(ctx: Ctx, chat = 'room'): Promise<string> {
+  const seed = await send(ctx, { ...localMessage('seed', { chat }), author: { id: 'ci', type: 'bot' } });
+  const card = await loadCard(ctx, seed);
+  if (!card) throw new Error('the seed card was not stored');
+  return (await createTicket(ctx, card, { why: 'test seed' })).id;
 }

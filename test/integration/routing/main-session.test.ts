@@ -7,7 +7,7 @@ import { waitFor } from '../../kit/app.ts';
 import { type RecordedRequest, text, toolCalls } from '../../kit/fake-llm.ts';
 import { useModelApp } from '../../kit/model-app.ts';
 import { ackAll, cardsIn, openAll, roleOf, scriptedModel } from '../../kit/scripted-model.ts';
-import { localMessage, routedOf, send, ticketCardIds } from './helpers.ts';
+import { localMessage, openTicketIn, routedOf, send, ticketCardIds, ticketOpenedBy } from './helpers.ts';
 
 describe('the main session (R-B1, R-B3, R-B8)', () => {
   const w = useModelApp();
@@ -17,8 +17,13 @@ describe('the main session (R-B1, R-B3, R-B8)', () => {
 
   it('R-B1: five candidates arriving together are decided in one orchestrator_route call', async () => {
     w.llm.respond(scriptedModel({ main: openAll, executor: ackAll }));
+    // Issue 18: with a ticket open in the chat no request is opened by code; all five are candidates.
+    const chat = `burst-${process.pid}-${Date.now()}`;
+    await openTicketIn(w.app.ctx, chat);
     const ids = await Promise.all(
-      [1, 2, 3, 4, 5].map((i) => send(w.app.ctx, localMessage(`task number ${i}: rename module ${i}`))),
+      [1, 2, 3, 4, 5].map((i) =>
+        send(w.app.ctx, localMessage(`task number ${i}: rename module ${i}`, { chat })),
+      ),
     );
     await waitFor(async () => {
       const routed = await Promise.all(ids.map((id) => routedOf(w.app.ctx, id)));
@@ -30,7 +35,7 @@ describe('the main session (R-B1, R-B3, R-B8)', () => {
       .flatMap((r) => r.messages.flatMap((m) => m.tool_calls ?? []))
       .filter((c) => c.function.name === 'orchestrator_route');
     expect(new Set(routeCalls.map((c) => c.id)).size).toBe(1);
-    await waitFor(async () => (await listTickets(w.app.ctx)).length >= 5, 'five tickets');
+    for (const id of ids) await ticketOpenedBy(w.app.ctx, id);
   });
 
   it('R-B2/R-B1/R-B3: a refused attach, a refused 31-word note and a refused sleep each return an error and change nothing', async () => {

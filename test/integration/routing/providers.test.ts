@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { metricsText, startTestApp, type TestApp, waitFor } from '../../kit/app.ts';
 import { type FakeDialect, type FakeLlm, startFakeLlm } from '../../kit/fake-llm.ts';
 import { ackAll, openAll, roleOf, scriptedModel } from '../../kit/scripted-model.ts';
-import { botMessages, localMessage, send } from './helpers.ts';
+import { botMessages, localMessage, openTicketIn, send } from './helpers.ts';
 
 /**
  * A request travelling through routing and an executor's acknowledgement against each provider
@@ -20,6 +20,9 @@ describe('providers: each gets only the fields of its own contract', () => {
   async function flow(dialect: FakeDialect, env: Record<string, string>): Promise<FakeLlm> {
     llm = await startFakeLlm({ dialect, handler: scriptedModel({ main: openAll, executor: ackAll }) });
     app = await startTestApp({ LLM_BASE_URL: llm.baseURL, LLM_API_KEY: 'k', ...env });
+    // Issue 18: a ticket open in the chat sends the request through the main session (otherwise
+    // code opens it), so both session kinds speak to the provider.
+    await openTicketIn(app.ctx);
     const card = await send(app.ctx, localMessage('Please bump the version of the app'));
     const ctx = app.ctx;
     await waitFor(
@@ -56,6 +59,7 @@ describe('providers: each gets only the fields of its own contract', () => {
   it('R-H1: a retired model name is refused by DeepSeek and the turn fails saying why', async () => {
     llm = await startFakeLlm({ handler: scriptedModel({ main: openAll, executor: ackAll }) });
     app = await startTestApp({ LLM_BASE_URL: llm.baseURL, LLM_API_KEY: 'k', LLM_MODEL: 'deepseek-chat' });
+    await openTicketIn(app.ctx);
     await send(app.ctx, localMessage('Please bump the version of the app'));
     const ctx = app.ctx;
     const job = await waitFor(

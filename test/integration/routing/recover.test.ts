@@ -7,7 +7,7 @@ import { startTestApp, type TestApp, waitFor } from '../../kit/app.ts';
 import { type FakeLlm, startFakeLlm } from '../../kit/fake-llm.ts';
 import { freshPrefix } from '../../kit/redis.ts';
 import { ackAll, openAll, roleOf, scriptedModel } from '../../kit/scripted-model.ts';
-import { localMessage, send } from './helpers.ts';
+import { localMessage, openTicketIn, send } from './helpers.ts';
 
 describe('work waiting at start-up (nothing lost)', () => {
   let llm: FakeLlm;
@@ -25,8 +25,10 @@ describe('work waiting at start-up (nothing lost)', () => {
     const env = { KEY_PREFIX: freshPrefix(), LLM_BASE_URL: llm.baseURL, LLM_API_KEY: 'k' };
     const web = await startTestApp(env, { workers: false });
     apps.push(web);
+    // Issue 18: a ticket open in the chat makes the request a candidate (not opened by code).
+    await openTicketIn(web.ctx);
     const card = await send(web.ctx, localMessage('please add a README badge'));
-    await routeCard(web.ctx, card);
+    expect(await routeCard(web.ctx, card)).toEqual({ kind: 'candidate' });
     // The process "died" after placing the card: no main-turn job survives.
     await web.ctx.queues.main.obliterate({ force: true });
     await web.ctx.redis.del(web.ctx.keys.mainScheduled());

@@ -9,6 +9,7 @@ import { namedRepos } from '../../../src/executor/workspace/repo-choice.ts';
 import { languageOfText } from '../../../src/i18n/detect-language.ts';
 import { commandOf } from '../../../src/router/command.ts';
 import { languageCommandOf } from '../../../src/router/language-command.ts';
+import { mayNameTicket } from '../../../src/router/may-name-ticket.ts';
 import { countWords } from '../../../src/router/words.ts';
 import { sanitizeUntrusted } from '../../../src/safety/sanitize-text.ts';
 import { exitCodeOf } from '../../../src/session/trajectory/call-summary.ts';
@@ -62,6 +63,7 @@ const readers: Record<string, (text: string) => unknown> = {
   truncateClean: (t) => truncateClean(t, 4000),
   commandOf: (t) => commandOf(asCard(t)),
   languageCommandOf: (t) => languageCommandOf(asCard(t)),
+  mayNameTicket: (t) => mayNameTicket({ text: t }),
   namedRepos: (t) => namedRepos(asCard(t)),
   languageOfText,
   exitCodeOf,
