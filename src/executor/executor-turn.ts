@@ -16,6 +16,7 @@ import { takeNotes } from '../tickets/notes.ts';
 import { isPaused } from '../tickets/pause.ts';
 import { executorSessionId } from '../tickets/ticket-keys.ts';
 import { getTicket } from '../tickets/ticket-store.ts';
+import { isEarlyAck } from './early-ack.ts';
 import { executorEnvironment } from './environment.ts';
 import { executorTools, notingActs } from './executor-tools.ts';
 import { recordingSteps } from './recording-steps.ts';
@@ -122,6 +123,8 @@ async function turn(rt: Runtime, ticketId: string, turnId: string): Promise<Exec
     log: ctx.log,
     metrics: ctx.metrics,
     signal: rt.shutdown.signal,
+    // Issue 18: the acknowledgement goes out as soon as it is complete in the streamed answer.
+    runEarly: isEarlyAck,
   });
   // Handed over (see `runExecutorTurn`): the batch stays with the turn for whoever resumes it.
   if (outcome.kind === 'stopped' && outcome.reason === 'shutdown') return outcome;

@@ -28,7 +28,14 @@ export function createModelForConfig(c: Config, kind: SessionKind): ModelClient 
     case 'deepseek':
     case 'openai':
     case 'compatible':
-      return createModelClient({ baseURL: c.LLM_BASE_URL, apiKey, model, contract: chatContract(c, kind) });
+      // Issue 18: executors stream, so their acknowledgement can go out before the answer ends.
+      return createModelClient({
+        baseURL: c.LLM_BASE_URL,
+        apiKey,
+        model,
+        contract: chatContract(c, kind),
+        stream: kind === 'executor',
+      });
   }
 }
 

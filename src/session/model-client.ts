@@ -19,11 +19,18 @@ export interface ModelRequest {
   tools: ChatCompletionFunctionTool[];
 }
 
+/**
+ * Told of each tool call as soon as it is complete in a streamed answer, before the answer ends
+ * (issue 18: the acknowledgement goes out early). `index` is the call's place in the answer.
+ * Clients that do not stream never call it; the answer itself still carries every call.
+ */
+export type ToolCallListener = (call: ToolCall, index: number) => void;
+
 /** One Chat Completions endpoint and model. */
 export interface ModelClient {
   readonly model: string;
   /** `signal` aborts the request in flight (a worker shutting down hands its turn over). */
-  complete(request: ModelRequest, signal?: AbortSignal): Promise<ModelReply>;
+  complete(request: ModelRequest, signal?: AbortSignal, onToolCall?: ToolCallListener): Promise<ModelReply>;
 }
 
 export interface ModelClientOptions {
@@ -50,7 +57,7 @@ export function createModelClient(opts: ModelClientOptions): ModelClient {
   });
   return {
     model: opts.model,
-    async complete(req, signal) {
+    async complete(req, signal, onToolCall) {
       // DeepSeek's fields (`thinking`, `reasoning_content` on messages) are not in the package's types.
       const body = chatRequestBody(
         opts.model,
@@ -63,7 +70,7 @@ export function createModelClient(opts: ModelClientOptions): ModelClient {
             { ...body, stream: true, stream_options: { include_usage: true } },
             options,
           );
-          return checkReply(await collectStream(stream));
+          return checkReply(await collectStream(stream, onToolCall));
         }
         return checkReply(fromCompletion(await client.chat.completions.create(body, options)));
       });

@@ -1,4 +1,5 @@
 import { requestInWindow } from './context/request-in-window.ts';
+import { earlyListener, settleStrayEarly } from './early-tool-calls.ts';
 import { recordRevision } from './record-revision.ts';
 import { limitBeforeModelRequest } from './turn-limits.ts';
 import { countRequest, countTokens, timeRequest } from './turn-metrics.ts';
@@ -20,13 +21,20 @@ export async function modelStep(run: TurnRun): Promise<StepResult> {
   const prompt = await run.hooks.systemPrompt();
   const started = performance.now();
   // R-H2: the transcript as the model sees it, compacted first when it nears the window.
-  const attempt = await requestInWindow(run, prompt.text, {
-    ...(run.signal ? { signal: run.signal } : {}),
-    onError: (err, n, willRetry) => {
-      countRequest(run.metrics, run.sessionKind, run.model.model, 'error');
-      run.log?.warn({ sessionId: run.sessionId, attempt: n, willRetry, err }, 'model request failed');
+  const attempt = await requestInWindow(
+    run,
+    prompt.text,
+    {
+      ...(run.signal ? { signal: run.signal } : {}),
+      onError: (err, n, willRetry) => {
+        countRequest(run.metrics, run.sessionKind, run.model.model, 'error');
+        run.log?.warn({ sessionId: run.sessionId, attempt: n, willRetry, err }, 'model request failed');
+      },
     },
-  });
+    earlyListener(run),
+  );
+  // Issue 18: calls an answer started early are done before the turn moves on, whatever follows.
+  if (!attempt.ok) await settleStrayEarly(run, undefined);
   if (!attempt.ok && attempt.aborted) {
     // Nothing of the answer was stored: the turn resumes with this same request elsewhere.
     return outcome(run, { kind: 'stopped', reason: 'shutdown', before: 'model_request' });
@@ -59,6 +67,7 @@ export async function modelStep(run: TurnRun): Promise<StepResult> {
     },
   });
   run.messages.push(message);
+  await settleStrayEarly(run, message);
   if (!message.tool_calls?.length) return outcome(run, { kind: 'ended', text: message.content });
   return goOn;
 }

@@ -1,4 +1,4 @@
-import type { ModelClient, ModelRequest } from './model-client.ts';
+import type { ModelClient, ModelRequest, ToolCallListener } from './model-client.ts';
 import type { ModelReply } from './model-reply.ts';
 import { describeModelError, type RetryPolicy, retryDelay } from './retry-policy.ts';
 
@@ -12,6 +12,8 @@ export interface RetryHooks {
   sleep?: (ms: number) => Promise<void>;
   /** Aborts the request in flight and stops retrying (the worker is shutting down). */
   signal?: AbortSignal;
+  /** Hears of each tool call complete in a streamed answer (issue 18), attempt by attempt. */
+  onToolCall?: ToolCallListener;
 }
 
 const realSleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
@@ -42,7 +44,7 @@ export async function requestWithRetry(
 ): Promise<ModelAttempt> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return { ok: true, reply: await model.complete(request, hooks.signal) };
+      return { ok: true, reply: await model.complete(request, hooks.signal, hooks.onToolCall) };
     } catch (err) {
       if (hooks.signal?.aborted) return { ok: false, reason: 'aborted', attempts: attempt, aborted: true };
       const delay = retryDelay(err, attempt, policy);

@@ -3,6 +3,7 @@ import {
   APIConnectionError as AnthropicConnectionError,
 } from '@anthropic-ai/sdk';
 import { APIConnectionError, APIError } from 'openai';
+import { IncompleteStreamError } from './errors/incomplete-stream-error.ts';
 import { MalformedToolCallError } from './errors/malformed-tool-call-error.ts';
 import { TruncatedAnswerError } from './errors/truncated-answer-error.ts';
 
@@ -32,6 +33,7 @@ export function retryDelay(err: unknown, attempt: number, policy: RetryPolicy): 
 export function isTransient(err: unknown): boolean {
   if (err instanceof MalformedToolCallError || err instanceof APIConnectionError) return true;
   if (err instanceof AnthropicConnectionError || err instanceof TruncatedAnswerError) return true;
+  if (err instanceof IncompleteStreamError) return true;
   // An error event in the middle of an Anthropic stream (after the 200) has no status, only a type.
   if (err instanceof AnthropicAPIError && err.status === undefined)
     return ['overloaded_error', 'api_error', 'rate_limit_error', 'timeout_error'].includes(err.type ?? '');

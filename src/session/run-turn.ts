@@ -1,5 +1,6 @@
 import { storeHandle } from '../store/store-handle.ts';
 import { defaultContextTokens } from './context/context-window.ts';
+import { redoEarlyCalls } from './early-tool-calls.ts';
 import { modelStep } from './model-step.ts';
 import { openTurn } from './open-turn.ts';
 import { defaultRetryPolicy } from './retry-policy.ts';
@@ -51,8 +52,11 @@ export async function runTurn(opts: RunTurnOptions): Promise<TurnOutcome> {
       window: opts.contextTokens ?? defaultContextTokens(opts.model.model),
       factor: 1,
     },
+    runEarly: opts.runEarly,
+    early: new Map(),
   };
   if (opened.resumed) run.log?.info({ step: transcript.step }, 'resuming turn from transcript');
+  if (opened.resumed) await redoEarlyCalls(run, transcript.early);
   return finish(run, (opened.resumed ? endedBeforeCrash(run) : undefined) ?? (await loop(run)));
 }
 

@@ -2,7 +2,7 @@ import type { ChainableCommander } from 'ioredis';
 import type { Ctx } from '../context.ts';
 import { readRecord } from '../store/parse-record.ts';
 import type { StoreHandle } from '../store/store-handle.ts';
-import type { ChatMessage } from './chat-message.ts';
+import type { ChatMessage, ToolCall } from './chat-message.ts';
 import { type ContextState, ContextStateSchema, freshContext } from './context/context-state.ts';
 import type { ModelUsage } from './model-reply.ts';
 import { noUsage, type SessionUsage, USAGE_FIELDS, USAGE_KEYS } from './session-usage.ts';
@@ -25,11 +25,13 @@ export interface Transcript {
   results: Map<string, ToolResult>;
   /** How the model's view of the messages is compacted (R-H2); the messages themselves are never rewritten. */
   context: ContextState;
+  /** Calls started early, while their answer streamed (issue 18), whose result is not recorded yet. */
+  early: Map<string, ToolCall>;
 }
 
 /**
  * The transcript in Redis: a list of messages (`transcript`) and a hash beside it
- * (`transcriptMeta`: `step`, `turn`, `result:<call key>`, `context`). Every write is one MULTI that appends
+ * (`transcriptMeta`: `step`, `turn`, `result:<call key>`, `early:<call key>`, `context`). Every write is one MULTI that appends
  * and bumps the step together, so a worker killed at any instant leaves a transcript that ends at
  * a whole step and never a tool result without its message.
  */
@@ -43,9 +45,12 @@ export function createTranscriptStore({ redis, keys }: StoreHandle) {
       redis.hgetall(meta(sessionId)),
     ]);
     const results = new Map<string, ToolResult>();
+    const early = new Map<string, ToolCall>();
     for (const [field, value] of Object.entries(fields)) {
       if (field.startsWith('result:'))
         results.set(field.slice('result:'.length), JSON.parse(value) as ToolResult);
+      else if (field.startsWith('early:'))
+        early.set(field.slice('early:'.length), JSON.parse(value) as ToolCall);
     }
     return {
       messages: raw.map((m) => JSON.parse(m) as ChatMessage),
@@ -53,6 +58,7 @@ export function createTranscriptStore({ redis, keys }: StoreHandle) {
       turn: fields.turn ? (JSON.parse(fields.turn) as TurnState) : undefined,
       results,
       context: fields.context ? (JSON.parse(fields.context) as ContextState) : freshContext(),
+      early,
     };
   }
 
@@ -91,10 +97,23 @@ export function createTranscriptStore({ redis, keys }: StoreHandle) {
     const m = redis
       .multi()
       .hset(meta(sessionId), `result:${callKey}`, JSON.stringify(result))
+      .hdel(meta(sessionId), `early:${callKey}`)
       .rpush(list(sessionId), JSON.stringify(message))
       .hincrby(meta(sessionId), 'step', 1);
     if (step) addStepRecord(m, keys, sessionId, step);
     await m.exec();
+  }
+
+  /**
+   * Notes a call about to run early, before its answer is stored (issue 18), so a turn resumed
+   * after a crash can finish it under the same key (`early:<call key>`, gone once its result is).
+   */
+  async function noteEarlyCall(sessionId: string, callKey: string, call: ToolCall): Promise<void> {
+    await redis.hset(meta(sessionId), `early:${callKey}`, JSON.stringify(call));
+  }
+
+  async function clearEarlyCalls(sessionId: string, callKeys: string[]): Promise<void> {
+    if (callKeys.length) await redis.hdel(meta(sessionId), ...callKeys.map((k) => `early:${k}`));
   }
 
   /** Saves the turn's state; `step` records how it ended (issue 17). */
@@ -125,7 +144,7 @@ export function createTranscriptStore({ redis, keys }: StoreHandle) {
     await m.exec();
   }
 
-  return { load, appendStep, recordToolResult, saveTurn, saveContext };
+  return { load, appendStep, recordToolResult, noteEarlyCall, clearEarlyCalls, saveTurn, saveContext };
 }
 
 /** Adds one request's usage to the session's totals, inside the caller's MULTI. */

@@ -55,6 +55,11 @@ export interface RunTurnOptions extends StoreHandle {
    * Defaults to the working window of `model.model` (see `defaultContextTokens`).
    */
   contextTokens?: number;
+  /**
+   * Issue 18: which tool calls may run as soon as they are complete in a streamed answer, before
+   * the answer ends (the executor's acknowledgement). Such a call must be idempotent by its key.
+   */
+  runEarly?: (call: ToolCall) => boolean;
 }
 
 /** One turn in progress: its options resolved, and the transcript mirrored in memory. */
@@ -77,6 +82,9 @@ export interface TurnRun extends StoreHandle {
   signal: AbortSignal | undefined;
   /** The compaction state, the window and the estimate's factor (R-H2). */
   context: TurnContext;
+  runEarly: ((call: ToolCall) => boolean) | undefined;
+  /** Calls started while their answer streamed, by call key, until their result is recorded. */
+  early: Map<string, Promise<ToolResult | undefined>>;
 }
 
 /** A step either finishes the turn with an outcome or lets it go on. */

@@ -36,6 +36,13 @@ export type FakeReply =
       usage?: Partial<FakeUsage>;
       /** Answer after this many milliseconds (for time-outs and wall-time budgets). */
       delayMs?: number;
+      /**
+       * Streamed (issue 18): the answer's chunks are spread evenly over this many milliseconds
+       * after `delayMs`, as a model writes them; not streamed, the answer waits this much longer.
+       */
+      streamMs?: number;
+      /** Streamed: wait this long before the tool call at `index` (a model thinking between calls). */
+      pauseBeforeCall?: { index: number; ms: number };
     }
   | { type: 'error'; status: number; message?: string; retryAfterSeconds?: number };
 
@@ -54,6 +61,8 @@ export interface RecordedRequest {
   usage?: Record<string, unknown>;
   /** Fields the provider ignored in this request (DeepSeek: sampling fields with thinking on). */
   ignored?: string[];
+  /** When the answer's last byte was sent (`Date.now()`), once it was. */
+  answeredAt?: number;
 }
 
 export interface RecordedMessage {
@@ -160,8 +169,12 @@ export async function startFakeLlm(
       usage: dialect.usage(recorded, reply.usage),
     };
     recorded.usage = answer.usage;
-    if (recorded.stream) return sendStream(res, recorded, answer);
-    return sendJson(res, 200, completion(recorded, answer));
+    if (recorded.stream) await sendStream(res, recorded, answer);
+    else {
+      if (reply.streamMs) await new Promise((r) => setTimeout(r, reply.streamMs));
+      sendJson(res, 200, completion(recorded, answer));
+    }
+    recorded.answeredAt = Date.now();
   }
 
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -257,12 +270,17 @@ function completion(req: RecordedRequest, { reply, reasoning, usage }: Answer) {
  * SSE chunks as OpenAI sends them: role, reasoning pieces (DeepSeek thinking mode), content,
  * tool-call deltas (name then argument pieces), finish, usage.
  */
-function sendStream(res: ServerResponse, req: RecordedRequest, { reply, reasoning, usage }: Answer): void {
+async function sendStream(
+  res: ServerResponse,
+  req: RecordedRequest,
+  { reply, reasoning, usage }: Answer,
+): Promise<void> {
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
   const id = `chatcmpl-${++callSeq}`;
   const created = Math.floor(Date.now() / 1000);
+  const events: (string | number)[] = [];
   const chunk = (choices: unknown[], extra: Record<string, unknown> = {}) =>
-    res.write(
+    events.push(
       `data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model: req.model, choices, ...extra })}\n\n`,
     );
   const delta = (d: Record<string, unknown>, finish: string | null = null) =>
@@ -272,6 +290,7 @@ function sendStream(res: ServerResponse, req: RecordedRequest, { reply, reasonin
   if (reply.text) for (const piece of split(reply.text)) delta({ content: piece });
   const calls = wireToolCalls(reply);
   calls.forEach((c, index) => {
+    if (reply.pauseBeforeCall?.index === index) events.push(reply.pauseBeforeCall.ms);
     delta({
       tool_calls: [{ index, id: c.id, type: 'function', function: { name: c.function.name, arguments: '' } }],
     });
@@ -281,7 +300,16 @@ function sendStream(res: ServerResponse, req: RecordedRequest, { reply, reasonin
   delta({}, calls.length ? 'tool_calls' : 'stop');
   const options = req.body.stream_options as { include_usage?: boolean } | undefined;
   if (options?.include_usage) chunk([], { usage });
-  res.end('data: [DONE]\n\n');
+  events.push('data: [DONE]\n\n');
+  // Paced (issue 18): each event after an even share of `streamMs`, as a model writes its answer.
+  const gap = reply.streamMs ? reply.streamMs / events.length : 0;
+  for (const event of events) {
+    const wait = typeof event === 'number' ? event : gap;
+    if (wait) await new Promise((r) => setTimeout(r, wait));
+    if (res.destroyed) return;
+    if (typeof event === 'string') res.write(event);
+  }
+  res.end();
 }
 
 function split(s: string, size = 8): string[] {

@@ -1,4 +1,5 @@
 import type { ChatMessage } from '../chat-message.ts';
+import type { ToolCallListener } from '../model-client.ts';
 import type { ModelAttempt, RetryHooks } from '../request-with-retry.ts';
 import { requestWithRetry } from '../request-with-retry.ts';
 import type { TurnRun } from '../turn-run.ts';
@@ -17,11 +18,14 @@ export async function requestInWindow(
   run: TurnRun,
   system: string,
   hooks: RetryHooks,
+  onToolCall?: ToolCallListener,
 ): Promise<ModelAttempt> {
   let prepared = await compactTranscript(run, system, hooks);
   if (!prepared.ok) return { ok: false, reason: 'aborted', attempts: 0, aborted: true };
+  // Only the turn's own answer runs calls early (issue 18), never a summarising call.
+  const asking: RetryHooks = onToolCall ? { ...hooks, onToolCall } : hooks;
   const ask = (messages: ChatMessage[]) =>
-    requestWithRetry(run.model, { system, messages, tools: run.functionTools }, run.retry, hooks);
+    requestWithRetry(run.model, { system, messages, tools: run.functionTools }, run.retry, asking);
   let attempt = await ask(prepared.messages);
   const overflow = attempt.ok || attempt.aborted ? undefined : contextOverflow(attempt.error);
   if (overflow) {

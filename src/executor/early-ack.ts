@@ -1,0 +1,18 @@
+import type { ToolCall } from '../session/chat-message.ts';
+
+/**
+ * Issue 18: the executor's acknowledgement (`reply` with purpose `ack`, the default) runs as soon
+ * as it is complete in the streamed answer, so the person hears back one model round trip after
+ * asking. It is safe to run early: the card's one acknowledgement is claimed by the call's key
+ * (R-C2) and its message queued under that key, so a repeat sends nothing twice. Other replies
+ * wait for the whole answer, like every other call.
+ */
+export function isEarlyAck(call: ToolCall): boolean {
+  if (call.function.name !== 'reply') return false;
+  try {
+    const args = JSON.parse(call.function.arguments) as { purpose?: unknown };
+    return args.purpose === undefined || args.purpose === 'ack';
+  } catch {
+    return false;
+  }
+}
