@@ -38,8 +38,14 @@ export async function takeSlot(
   )) as number;
 }
 
-/** Feishu allows 5 messages per second per chat; GitHub's secondary limits want content creation spread out. */
+/**
+ * By the scope's kind (before its first `:`): Feishu allows 5 messages per second per chat;
+ * GitHub's secondary limits want content creation spread out — comments 20 a minute per
+ * repository, and reactions within the account's 80 content-creating requests a minute (GitHub's
+ * documented secondary limit), since the client spaces writes per repository only (issue 18).
+ */
 export const RATE_LIMITS: Record<string, { limit: number; windowMs: number }> = {
   feishu: { limit: 5, windowMs: 1000 },
   github: { limit: 20, windowMs: 60_000 },
+  'github-account': { limit: 80, windowMs: 60_000 },
 };

@@ -27,6 +27,9 @@ function rateScope(effect: Effect): string | undefined {
     case 'github.comment':
     case 'github.review_reply':
       return `github:${effect.repo}`;
+    case 'github.react':
+      // Issue 18: spaced per repository by the client no more; GitHub's content limit is per account.
+      return 'github-account:reactions';
     default:
       return undefined;
   }
@@ -58,7 +61,7 @@ async function deliverOne(ctx: Ctx, senders: Senders, job: Job, token?: string):
   const sender = senders[channel];
   if (!sender) throw new UnrecoverableError(`channel ${channel} is off: no credentials configured`);
   const scope = rateScope(data.effect);
-  const rule = RATE_LIMITS[channel];
+  const rule = RATE_LIMITS[scope?.split(':')[0] ?? channel];
   if (scope && rule) {
     const wait = await takeSlot(ctx, scope, rule, job.id ?? data.key, ctx.now());
     if (wait > 0) {

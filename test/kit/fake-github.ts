@@ -27,6 +27,8 @@ export interface FakeCall {
   body: unknown;
   auth: string | undefined;
   status: number;
+  /** When the fake answered it (`Date.now()`); absent for git and hung calls. */
+  at?: number;
 }
 export interface FakeUser {
   login: string;
@@ -829,6 +831,7 @@ export async function startFakeGitHub(
       body,
       auth: req.headers.authorization,
       status: reply.status,
+      at: Date.now(),
     });
     res.writeHead(reply.status, { 'content-type': 'application/json; charset=utf-8', ...reply.headers });
     const text = typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body);

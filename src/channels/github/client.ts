@@ -28,6 +28,12 @@ export interface GitHubClientOptions {
   log?: Logger | undefined;
   /** In-process retries of idempotent reads (GET/HEAD) on 5xx and network errors. */
   readRetries?: number;
+  /**
+   * Whose writes are spaced together (issue 18): the repository a client works on. Clients with
+   * the same scope share one queue; other repositories' writes never wait behind it. Default: one
+   * scope per API host.
+   */
+  throttleScope?: string;
 }
 
 /**
@@ -36,7 +42,11 @@ export interface GitHubClientOptions {
  * the error goes back to the caller with its headers — and non-idempotent requests (POST, PATCH,
  * GraphQL mutations) are never retried in-process, because GitHub has no idempotency keys and a
  * blind retry after a lost answer would post twice. Only reads retry briefly here. The throttling
- * plugin still spaces writes a second apart, as GitHub's secondary-limit guidance asks.
+ * plugin still spaces writes a second apart, as GitHub's secondary-limit guidance asks — per
+ * `throttleScope` (issue 18: the plugin's queues are shared by every client with the same id, so
+ * one id per host held every repository's 👀 behind every other's comments). The account-wide
+ * content limit is the outbox's (`RATE_LIMITS`), and a secondary-limit answer still goes back to it
+ * with its `Retry-After`.
  */
 export function createGitHubClient(opts: GitHubClientOptions): GitHubClient {
   const log = opts.log?.child({ channel: 'github' });
@@ -52,7 +62,7 @@ export function createGitHubClient(opts: GitHubClientOptions): GitHubClient {
       error: (msg: string) => log?.error(msg),
     },
     throttle: {
-      id: opts.baseUrl,
+      id: opts.throttleScope ? `${opts.baseUrl} ${opts.throttleScope.toLowerCase()}` : opts.baseUrl,
       onRateLimit: (retryAfter: number, options: { method: string; url: string }) => {
         log?.warn({ retryAfter, method: options.method, url: options.url }, 'github rate limit hit');
         return false;

@@ -22,9 +22,9 @@ const tokenCaches = new WeakMap<Config, InstallationTokens>();
 
 /**
  * The one way to get "a GitHub client for this repository", shared by the outbox sender, the
- * executor and the permission look-up; each builds it once and keeps it (its own clients, so its
- * own throttling queue, as before), while the token cache is one per process and config. Token
- * mode: one client with `GITHUB_TOKEN`, exactly as before. App mode: one client per repository whose
+ * executor and the permission look-up; each builds it once and keeps it, while the token cache is
+ * one per process and config. Both modes keep one client per repository, whose writes are spaced
+ * on their own (issue 18). Token mode: clients with `GITHUB_TOKEN`. App mode: clients whose
  * requests carry its installation token; a 401 mints a fresh token and sends the request once
  * more (GitHub processed nothing, so a write is not doubled). App-level calls (`/app`,
  * `/app/hook/deliveries`) keep using an App JWT and do not come through here.
@@ -33,8 +33,18 @@ export function githubRepoAccess(config: Config, log?: Logger): GitHubRepoAccess
   const baseUrl = config.GITHUB_API_URL;
   const { GITHUB_TOKEN: token, GITHUB_APP_ID: appId, GITHUB_PRIVATE_KEY: privateKey } = config;
   if (token || !appId || !privateKey) {
-    const client = createGitHubClient({ baseUrl, auth: token, log });
-    return { mode: 'token', clientFor: async () => client, tokenFor: async () => token };
+    // Issue 18: a client per repository, so each repository's writes are spaced on their own.
+    const clients = new Map<string, GitHubClient>();
+    const clientFor = async (repo: string) => {
+      const key = repo.toLowerCase();
+      let client = clients.get(key);
+      if (!client) {
+        client = createGitHubClient({ baseUrl, auth: token, log, ...(key ? { throttleScope: key } : {}) });
+        clients.set(key, client);
+      }
+      return client;
+    };
+    return { mode: 'token', clientFor, tokenFor: async () => token };
   }
   let shared = tokenCaches.get(config);
   if (!shared) {
@@ -64,7 +74,7 @@ function installationClient(
   repo: string,
   log: Logger | undefined,
 ): GitHubClient {
-  const client = createGitHubClient({ baseUrl, log });
+  const client = createGitHubClient({ baseUrl, log, throttleScope: repo });
   client.hook.wrap('request', async (request, options) => {
     const used = await tokens.tokenFor(repo);
     options.headers.authorization = `token ${used}`;

@@ -153,4 +153,41 @@ describe('GitHub out through the outbox (no comment twice)', () => {
       ['review_comment', rc.id],
     ]);
   });
+
+  it('issue 18: 👀 reactions on six repositories go out together; writes to one repository stay a second apart', async () => {
+    const run = Date.now().toString(36);
+    const react = (key: string, repo: string, id: number) =>
+      enqueueEffect(app.ctx, {
+        key,
+        effect: { op: 'github.react', repo, target: 'issue', id, content: 'eyes' },
+      });
+    const keys = [1, 2, 3, 4, 5, 6].map((i) => `burst-${run}-${i}`);
+    await Promise.all(keys.map((key, i) => react(key, `burst-${run}/repo-${i}`, 1)));
+    const sameRepo = [1, 2, 3].map((i) => `same-${run}-${i}`);
+    await Promise.all(sameRepo.map((key, i) => react(key, `same-${run}/repo`, i + 1)));
+    const finished = async (ks: string[]) =>
+      waitFor(
+        async () => {
+          const jobs = await Promise.all(ks.map((k) => app.ctx.queues.outbox.getJob(outboxJobId(k))));
+          const times = jobs.map((j) => j?.finishedOn);
+          return times.every((t) => t !== undefined) ? (times as number[]) : undefined;
+        },
+        'the reactions',
+        20_000,
+      );
+    await finished([...keys, ...sameRepo]);
+    const at = (prefix: string) =>
+      gh.calls
+        .filter((c) => c.method === 'POST' && c.path.startsWith(`/repos/${prefix}`))
+        .map((c) => c.at ?? 0);
+    const burst = at(`burst-${run}/`);
+    // Spaced a second apart (the plugin's old single queue per host) these would span 5 s or more.
+    expect(Math.max(...burst) - Math.min(...burst)).toBeLessThan(3000);
+    // GitHub's guidance still holds per repository: its writes start a second apart, so three
+    // span about two seconds (less a first request's own delay; at once they would span ~0).
+    const same = at(`same-${run}/`);
+    expect(same).toHaveLength(3);
+    expect(Math.max(...same) - Math.min(...same)).toBeGreaterThanOrEqual(1500);
+    expect(gh.reactions.filter((r) => r.repo.startsWith(`burst-${run}/`))).toHaveLength(6);
+  });
 });
