@@ -9,6 +9,7 @@ const BENCHES: [file: string, fn: string][] = [
   ['./ingest-feishu.ts', 'benchFeishuIngest'],
   ['./routing.ts', 'benchRouting'],
   ['./latency.ts', 'benchLatency'],
+  ['./ack.ts', 'benchAck'],
   ['./prompts.ts', 'benchPrompts'],
   ['./agent-loop.ts', 'benchAgentLoop'],
   ['./prompt-cache.ts', 'benchPromptCache'],

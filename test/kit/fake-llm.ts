@@ -61,6 +61,8 @@ export interface RecordedRequest {
   usage?: Record<string, unknown>;
   /** Fields the provider ignored in this request (DeepSeek: sampling fields with thinking on). */
   ignored?: string[];
+  /** When the request arrived (`Date.now()`). */
+  receivedAt?: number;
   /** When the answer's last byte was sent (`Date.now()`), once it was. */
   answeredAt?: number;
 }
@@ -211,6 +213,7 @@ function record(path: string, req: IncomingMessage, body: Record<string, unknown
     system: system ?? undefined,
     body,
     ignored: [],
+    receivedAt: Date.now(),
   };
 }
 
