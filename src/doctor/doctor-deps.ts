@@ -1,7 +1,6 @@
 import type { Config } from '../config.ts';
 import type { Ctx } from '../context.ts';
 import type { ModelClient } from '../session/model-client.ts';
-import type { RedisConnection } from '../store/redis.ts';
 
 /** What the checks use; the script and start-up build it from the configuration. */
 export interface DoctorDeps {

@@ -54,10 +54,10 @@ describe('issue 16: the panel in English and Chinese, with a switch it remembers
   it('an English browser gets English; pressing 中文 turns the page Chinese, and a reload keeps it', async () => {
     await page.goto(`${app.url}/panel/#/tickets`);
     await page.getByRole('heading', { name: 'Tickets', exact: true }).waitFor();
-    expect(await nav().innerText()).toContain('Prompt settings');
+    expect(await nav().textContent()).toContain('Prompt settings');
     await page.getByRole('button', { name: '中文' }).click();
     await page.getByRole('heading', { name: '工单', exact: true }).waitFor();
-    expect(await nav().innerText()).toContain('Prompt 设置');
+    expect(await nav().textContent()).toContain('Prompt 设置');
     expect(await page.locator('html').getAttribute('lang')).toBe('zh-CN');
     await expect.poll(() => page.getByRole('button', { name: `暂停 ${ticketId}` }).count()).toBe(1);
     await page.reload();

@@ -264,7 +264,7 @@ function transcriptLine(s) {
  * @param {{ requests: number, promptTokens: number, completionTokens: number, cacheHitTokens: number } | undefined} u
  */
 function usageLine(u) {
-  if (!u || !u.requests) return t('ticket.no-requests');
+  if (!u?.requests) return t('ticket.no-requests');
   const share = u.promptTokens ? Math.round((100 * u.cacheHitTokens) / u.promptTokens) : 0;
   return t('ticket.usage-line', {
     requests: u.requests,
