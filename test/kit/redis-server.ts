@@ -6,7 +6,11 @@ import { freePort, redisAnswersAt } from './local-net.ts';
 
 export interface LocalRedis {
   url: string;
+  port: number;
+  /** Stops it (SIGTERM) and removes its data directory. */
   stop(): Promise<void>;
+  /** Kills it at once (SIGKILL), as a crashed machine would; `stop` still cleans up after. */
+  kill(): void;
 }
 
 /**
@@ -26,7 +30,7 @@ export async function startRedisServer(args: string[]): Promise<LocalRedis> {
   );
   const url = `redis://127.0.0.1:${port}`;
   const stop = async () => {
-    if (child.exitCode === null) {
+    if (child.exitCode === null && child.signalCode === null) {
       const exited = new Promise((r) => child.once('exit', r));
       child.kill('SIGTERM');
       await exited;
@@ -34,7 +38,7 @@ export async function startRedisServer(args: string[]): Promise<LocalRedis> {
     rmSync(dir, { recursive: true, force: true });
   };
   for (let i = 0; i < 100; i++) {
-    if (await redisAnswersAt(url)) return { url, stop };
+    if (await redisAnswersAt(url)) return { url, port, stop, kill: () => void child.kill('SIGKILL') };
     await new Promise((r) => setTimeout(r, 50));
   }
   await stop();

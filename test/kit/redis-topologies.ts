@@ -1,9 +1,10 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { freePort, redisAnswersAt } from './local-net.ts';
+import { freePort } from './local-net.ts';
+import { type LocalRedis, startRedisServer } from './redis-server.ts';
 
 const run = promisify(execFile);
 
@@ -20,14 +21,12 @@ export interface LocalCluster {
  * create` (issue 19: the core flows run against it).
  */
 export async function startRedisCluster(size = 3): Promise<LocalCluster> {
-  const dir = mkdtempSync(join(tmpdir(), 'sy-cluster-'));
-  const nodes: { port: number; child: ChildProcess }[] = [];
+  const nodes: LocalRedis[] = [];
   const stop = async () => {
-    await Promise.all(nodes.map(({ child }) => stopChild(child)));
-    rmSync(dir, { recursive: true, force: true });
+    await Promise.all(nodes.map((n) => n.stop()));
   };
   try {
-    for (let i = 0; i < size; i++) nodes.push(await startNode(join(dir, `n${i}`)));
+    for (let i = 0; i < size; i++) nodes.push(await startClusterNode());
     const addrs = nodes.map((n) => `127.0.0.1:${n.port}`);
     await run('redis-cli', ['--cluster', 'create', ...addrs, '--cluster-replicas', '0', '--cluster-yes']);
     await waitClusterOk(nodes.map((n) => n.port));
@@ -38,40 +37,23 @@ export async function startRedisCluster(size = 3): Promise<LocalCluster> {
   }
 }
 
-async function startNode(dir: string): Promise<{ port: number; child: ChildProcess }> {
-  const port = await freePort();
+/** One cluster node: `startRedisServer` with the cluster bus on a free port of its own. */
+async function startClusterNode(): Promise<LocalRedis> {
   const bus = await freePort();
-  mkdirSync(dir, { recursive: true });
-  const child = spawn(
-    'redis-server',
-    [
-      '--port',
-      String(port),
-      '--bind',
-      '127.0.0.1',
-      '--dir',
-      dir,
-      '--cluster-enabled',
-      'yes',
-      '--cluster-port',
-      String(bus),
-      '--cluster-config-file',
-      'nodes.conf',
-      '--cluster-node-timeout',
-      '5000',
-      '--save',
-      '',
-      '--appendonly',
-      'no',
-    ],
-    { stdio: 'ignore' },
-  );
-  for (let i = 0; i < 100; i++) {
-    if (await redisAnswersAt(`redis://127.0.0.1:${port}`)) return { port, child };
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  await stopChild(child);
-  throw new Error(`cluster node on port ${port} never answered`);
+  return startRedisServer([
+    '--cluster-enabled',
+    'yes',
+    '--cluster-port',
+    String(bus),
+    '--cluster-config-file',
+    'nodes.conf',
+    '--cluster-node-timeout',
+    '5000',
+    '--save',
+    '',
+    '--appendonly',
+    'no',
+  ]);
 }
 
 /** Every node reports `cluster_state:ok` (all slots covered and agreed). */
@@ -110,28 +92,21 @@ export interface LocalSentinel {
  */
 export async function startRedisSentinel(name = 'sy-primary'): Promise<LocalSentinel> {
   const dir = mkdtempSync(join(tmpdir(), 'sy-sentinel-'));
-  const children: ChildProcess[] = [];
+  const servers: LocalRedis[] = [];
+  let sentinelProcess: ChildProcess | undefined;
   const stop = async () => {
-    await Promise.all(children.map(stopChild));
+    await Promise.all([...servers.map((r) => r.stop()), sentinelProcess && stopChild(sentinelProcess)]);
     rmSync(dir, { recursive: true, force: true });
   };
-  const server = async (sub: string, args: string[]) => {
-    const port = await freePort();
-    mkdirSync(join(dir, sub), { recursive: true });
-    const child = spawn(
-      'redis-server',
-      ['--port', String(port), '--bind', '127.0.0.1', '--dir', join(dir, sub), '--save', '', ...args],
-      { stdio: 'ignore' },
-    );
-    children.push(child);
-    for (let i = 0; i < 100 && !(await redisAnswersAt(`redis://127.0.0.1:${port}`)); i++)
-      await new Promise((r) => setTimeout(r, 50));
-    return { port, child };
+  const server = async (args: string[]) => {
+    const r = await startRedisServer(['--save', '', ...args]);
+    servers.push(r);
+    return r;
   };
   try {
     // A replica syncs at once (the default waits 5 s for more replicas before a diskless sync).
-    const primary = await server('primary', ['--repl-diskless-sync-delay', '0']);
-    const replica = await server('replica', ['--replicaof', '127.0.0.1', String(primary.port)]);
+    const primary = await server(['--repl-diskless-sync-delay', '0']);
+    const replica = await server(['--replicaof', '127.0.0.1', String(primary.port)]);
     await waitUntil(
       async () =>
         (await run('redis-cli', ['-p', String(replica.port), 'info', 'replication'])).stdout.includes(
@@ -150,10 +125,10 @@ export async function startRedisSentinel(name = 'sy-primary'): Promise<LocalSent
       ].join('\n'),
     );
     const sentinelPort = await freePort();
-    children.push(
-      spawn('redis-server', [conf, '--sentinel', '--port', String(sentinelPort), '--bind', '127.0.0.1'], {
-        stdio: 'ignore',
-      }),
+    sentinelProcess = spawn(
+      'redis-server',
+      [conf, '--sentinel', '--port', String(sentinelPort), '--bind', '127.0.0.1'],
+      { stdio: 'ignore' },
     );
     const primaryNamed = async () =>
       (
@@ -170,7 +145,7 @@ export async function startRedisSentinel(name = 'sy-primary'): Promise<LocalSent
       primaryPort: primary.port,
       replicaPort: replica.port,
       async failOver() {
-        primary.child.kill('SIGKILL');
+        primary.kill();
         await waitUntil(async () => (await primaryNamed()) === String(replica.port), 'the fail-over', 30_000);
       },
       stop,
