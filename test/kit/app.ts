@@ -10,7 +10,8 @@ import { migrateStore } from '../../src/store/migrations/migrate-store.ts';
 import { apiRoutes } from '../../src/web/api-routes.ts';
 import { createApp } from '../../src/web/app.ts';
 import { startWorkers } from '../../src/workers.ts';
-import { freshPrefix, redisUrl } from './redis.ts';
+import { Redis } from 'ioredis';
+import { dropKeysStartingWith, freshPrefix, redisUrl } from './redis.ts';
 
 export interface TestApp {
   ctx: Ctx;
@@ -27,9 +28,10 @@ export async function startTestApp(
   env: Record<string, string> = {},
   opts: { workers?: boolean } = {},
 ): Promise<TestApp> {
+  const minted = freshPrefix();
   const config = loadConfig({
     REDIS_URL: redisUrl(),
-    KEY_PREFIX: freshPrefix(),
+    KEY_PREFIX: minted,
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     // The kit's fake model is DeepSeek (the default provider): speak its contract to it (issue 12).
     LLM_PROVIDER: 'deepseek',
@@ -58,11 +60,27 @@ export async function startTestApp(
     closing ??= (async () => {
       await new Promise((resolve) => server.close(() => resolve(undefined)));
       await workers?.stop();
+      const ownKeys = ctx.redis instanceof Redis && config.REDIS_URL === redisUrl() && config.KEY_PREFIX === minted;
+      if (ownKeys) await dropOwnKeys(ctx.redis as Redis, minted);
       await closeContext(ctx);
     })();
     return closing;
   };
   return { ctx, url: `http://127.0.0.1:${port}`, close };
+}
+
+/**
+ * Deletes the keys of a prefix the kit minted, on the suite's Redis: a test that gave its own
+ * `KEY_PREFIX` (one app after another on the same data) keeps them. Best effort, within 5 s: a
+ * slow shared Redis never fails the test's close.
+ */
+async function dropOwnKeys(redis: Redis, prefix: string): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, 5_000);
+  });
+  await Promise.race([dropKeysStartingWith(redis, `${prefix}:`).catch(() => 0), late]);
+  clearTimeout(timer);
 }
 
 /** The `/metrics` bearer token every test app has unless its env says otherwise (issue 14). */

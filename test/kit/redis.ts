@@ -9,28 +9,47 @@ export const redisUrl = (): string => process.env.REDIS_URL ?? 'redis://127.0.0.
 /** A fresh key prefix for one test: nothing it writes is seen by another. */
 export const freshPrefix = (): string => `t-${randomUUID().slice(0, 12)}`;
 
+/** `s` with Redis glob characters escaped, for a literal MATCH. */
+const globLiteral = (s: string): string => s.replace(/[*?[\]\\]/g, '\\$&');
+
 /**
- * A Redis connection and key set for one test file; the connection closes and the prefix's keys
- * are deleted after the file.
+ * Deletes every key that starts with `start` (a test's own prefix, ending in `:` or `-`), and
+ * nothing else: one SCAN pass with MATCH on that literal start and a large COUNT (the shared
+ * Redis holds every running helper's keys, so a small COUNT means many round trips), UNLINK in
+ * batches (freed off the main thread). Resolves to how many keys went.
+ */
+export async function dropKeysStartingWith(redis: Redis, start: string): Promise<number> {
+  if (!/[:-]$/.test(start) || start.length < 4) throw new Error(`refusing to drop keys under "${start}"`);
+  let dropped = 0;
+  let cursor = '0';
+  do {
+    const [next, found] = await redis.scan(cursor, 'MATCH', `${globLiteral(start)}*`, 'COUNT', 10_000);
+    cursor = next;
+    for (let i = 0; i < found.length; i += 500) dropped += await redis.unlink(...found.slice(i, i + 500));
+  } while (cursor !== '0');
+  return dropped;
+}
+
+/**
+ * A Redis connection for one test file, and `keys()`: a fresh key set per call (each test its own
+ * prefix, `<file root>-<n>`). After the file the connection closes and every key of those prefixes
+ * is deleted in one SCAN pass over the file root (an explicit `keys(prefix)` adds its own pass).
  */
 export function testRedis() {
   const redis = new Redis(redisUrl(), { maxRetriesPerRequest: null });
-  const prefixes: string[] = [];
+  const root = freshPrefix();
+  let made = 0;
+  const explicit: string[] = [];
   afterAll(async () => {
-    for (const p of prefixes) {
-      let cursor = '0';
-      do {
-        const [next, found] = await redis.scan(cursor, 'MATCH', `${p}:*`, 'COUNT', 500);
-        cursor = next;
-        if (found.length) await redis.unlink(...found);
-      } while (cursor !== '0');
-    }
+    if (made) await dropKeysStartingWith(redis, `${root}-`);
+    for (const p of explicit) await dropKeysStartingWith(redis, `${p}:`);
     redis.disconnect();
   });
   return {
     redis,
-    keys(prefix = freshPrefix()) {
-      prefixes.push(prefix);
+    keys(prefix?: string) {
+      if (prefix === undefined) return createKeys(`${root}-${++made}`);
+      explicit.push(prefix);
       return createKeys(prefix);
     },
   };
