@@ -1,5 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
+import { Redis } from 'ioredis';
 import { loadConfig } from '../../src/config.ts';
 import type { Ctx } from '../../src/context.ts';
 import { closeContext, createContext } from '../../src/create-context.ts';
@@ -10,7 +11,6 @@ import { migrateStore } from '../../src/store/migrations/migrate-store.ts';
 import { apiRoutes } from '../../src/web/api-routes.ts';
 import { createApp } from '../../src/web/app.ts';
 import { startWorkers } from '../../src/workers.ts';
-import { Redis } from 'ioredis';
 import { dropKeysStartingWith, freshPrefix, redisUrl } from './redis.ts';
 
 export interface TestApp {
@@ -60,7 +60,8 @@ export async function startTestApp(
     closing ??= (async () => {
       await new Promise((resolve) => server.close(() => resolve(undefined)));
       await workers?.stop();
-      const ownKeys = ctx.redis instanceof Redis && config.REDIS_URL === redisUrl() && config.KEY_PREFIX === minted;
+      const ownKeys =
+        ctx.redis instanceof Redis && config.REDIS_URL === redisUrl() && config.KEY_PREFIX === minted;
       if (ownKeys) await dropOwnKeys(ctx.redis as Redis, minted);
       await closeContext(ctx);
     })();
