@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DEFAULT_UI_FILE_GLOBS } from './executor/ui-files.ts';
+import { langFromName } from './i18n/locale.ts';
 import { channelChats, channelUsers } from './safety/channel-entries.ts';
 import { defaultContextTokens } from './session/context/context-window.ts';
 import { parseRedisUrl, RedisUrlError } from './store/redis-url.ts';
@@ -199,6 +200,19 @@ export const EnvSchema = z
     SIGN_IN_FAILURES_GLOBAL: z.coerce.number().int().positive().default(100),
     /** The doctor's checks in the background at start-up (issue 12): `quick` skips the model round trip. */
     STARTUP_DOCTOR: z.enum(['full', 'quick', 'off'], { message: 'full, quick or off' }).default('quick'),
+    /**
+     * The doctor's language (issue 16): `en` or `zh-CN` (`zh`, `zh_CN.UTF-8` work too). Unset, the
+     * start-up line is English and `npm run doctor` follows the locale (`LANG`, `LC_ALL`).
+     */
+    DOCTOR_LANG: z
+      .string()
+      .optional()
+      .transform((v, ctx) => {
+        if (v === undefined || v === '') return undefined;
+        const lang = langFromName(v);
+        if (!lang) ctx.addIssue({ code: 'custom', message: 'en or zh-CN' });
+        return lang;
+      }),
   })
   .superRefine((env, ctx) => {
     // Issue 19: a multi-key script or MULTI on Redis Cluster needs all its keys in one slot.

@@ -1,4 +1,5 @@
 import type { Config } from '../config.ts';
+import type { Say } from './doctor-text.ts';
 import { type Finding, off, ok, problem } from './finding.ts';
 import { withTimeout } from './with-timeout.ts';
 
@@ -24,9 +25,10 @@ async function call(url: string, init: RequestInit, timeoutMs: number): Promise<
  * then how events arrive (issue 16): in `ws` mode the long-connection endpoint must hand out a
  * connection URL (it opens no connection).
  */
-export async function checkFeishu(config: Config, timeoutMs: number): Promise<Finding[]> {
-  if (!config.feishuEnabled) return [off(CHECK, 'off (no FEISHU_APP_ID/FEISHU_APP_SECRET)')];
+export async function checkFeishu(config: Config, timeoutMs: number, say: Say): Promise<Finding[]> {
+  if (!config.feishuEnabled) return [off(CHECK, say('feishu.off'))];
   const base = config.FEISHU_DOMAIN.replace(/\/+$/, '');
+  const refusal = (a: FeishuAnswer) => ({ code: a.code ?? '?', message: a.msg ?? say('feishu.no-message') });
   try {
     const token = await call(
       `${base}/open-apis/auth/v3/tenant_access_token/internal`,
@@ -41,8 +43,8 @@ export async function checkFeishu(config: Config, timeoutMs: number): Promise<Fi
       return [
         problem(
           CHECK,
-          `tenant access token refused (code ${token.code}: ${token.msg ?? 'no message'})`,
-          `check FEISHU_APP_ID and FEISHU_APP_SECRET against the app's credentials page at ${base}`,
+          say('feishu.token-refused', refusal(token)),
+          say('feishu.token-refused.fix', { base }),
         ),
       ];
     const info = await call(
@@ -51,31 +53,22 @@ export async function checkFeishu(config: Config, timeoutMs: number): Promise<Fi
       timeoutMs,
     );
     if (info.code !== 0 || !info.bot?.open_id)
-      return [
-        problem(
-          CHECK,
-          `bot info refused (code ${info.code}: ${info.msg ?? 'no message'})`,
-          'enable the Bot capability for the app in the Feishu developer console and publish a version',
-        ),
-      ];
-    return [
-      await eventMode(config, base, `bot "${info.bot.app_name ?? '?'}" (${info.bot.open_id})`, timeoutMs),
-    ];
+      return [problem(CHECK, say('feishu.bot-refused', refusal(info)), say('feishu.bot-refused.fix'))];
+    const bot = say('feishu.bot', { name: info.bot.app_name ?? '?', openId: info.bot.open_id });
+    if (config.feishuEventMode === 'http') return [ok(CHECK, say('feishu.ok-http', { bot }))];
+    const endpoint = await wsEndpoint(config, base, timeoutMs);
+    if (endpoint.code !== 0 || !endpoint.data?.URL)
+      return [problem(CHECK, say('feishu.ws-refused', refusal(endpoint)), say('feishu.ws-refused.fix'))];
+    return [ok(CHECK, say('feishu.ok-ws', { bot }))];
   } catch (err) {
-    return [
-      problem(
-        CHECK,
-        `cannot reach ${base}: ${(err as Error).message}`,
-        'check FEISHU_DOMAIN and the network',
-      ),
-    ];
+    const vars = { base, error: (err as Error).message };
+    return [problem(CHECK, say('feishu.unreachable', vars), say('feishu.unreachable.fix'))];
   }
 }
 
-/** Issue 16: how events arrive; in `ws` mode the endpoint must hand out a connection URL. */
-async function eventMode(config: Config, base: string, bot: string, timeoutMs: number): Promise<Finding> {
-  if (config.feishuEventMode === 'http') return ok(CHECK, `${bot}; events at POST /webhooks/feishu`);
-  const endpoint = await call(
+/** Issue 16: in `ws` mode the long-connection endpoint must hand out a connection URL. */
+function wsEndpoint(config: Config, base: string, timeoutMs: number): Promise<FeishuAnswer> {
+  return call(
     `${base}/callback/ws/endpoint`,
     {
       method: 'POST',
@@ -84,11 +77,4 @@ async function eventMode(config: Config, base: string, bot: string, timeoutMs: n
     },
     timeoutMs,
   );
-  if (endpoint.code !== 0 || !endpoint.data?.URL)
-    return problem(
-      CHECK,
-      `long connection refused (code ${endpoint.code}: ${endpoint.msg ?? 'no message'})`,
-      'the long connection needs a self-built app (docs/feishu-setup.md); or set PUBLIC_URL or FEISHU_EVENT_MODE=http to take events over HTTP',
-    );
-  return ok(CHECK, `${bot}; events over the long connection`);
 }

@@ -1,6 +1,7 @@
 import { appJwt } from '../channels/github/app-auth.ts';
 import { missingFromApp } from '../channels/github/app-needs.ts';
 import type { Config } from '../config.ts';
+import type { Say } from './doctor-text.ts';
 import { type Finding, ok, problem } from './finding.ts';
 import { githubGet } from './github-get.ts';
 
@@ -13,50 +14,39 @@ const CHECK = 'github';
  */
 export async function checkGitHubApp(
   config: Config,
-  appId: string,
-  key: string,
+  app: { appId: string; key: string },
   timeoutMs: number,
+  say: Say,
 ): Promise<Finding[]> {
   let jwt: string;
   try {
-    jwt = await appJwt(appId, key);
+    jwt = await appJwt(app.appId, app.key);
   } catch (err) {
-    return [
-      problem(
-        CHECK,
-        `GITHUB_PRIVATE_KEY cannot sign: ${(err as Error).message}`,
-        "put the App's private key (the PEM file's text, in double quotes over several lines, or on one line with \\n) into GITHUB_PRIVATE_KEY",
-      ),
-    ];
+    const error = (err as Error).message;
+    return [problem(CHECK, say('github.key-cannot-sign', { error }), say('github.key-cannot-sign.fix'))];
   }
-  const app = await githubGet(config.GITHUB_API_URL, '/app', `Bearer ${jwt}`, timeoutMs);
-  if (app.status !== 200)
-    return [
-      problem(
-        CHECK,
-        `GET /app answered ${app.status}: ${String(app.body.message ?? '')}`,
-        "check GITHUB_APP_ID and GITHUB_PRIVATE_KEY against the App's settings page (and the machine's clock: the JWT is time-bound)",
-      ),
-    ];
-  const slug = String(app.body.slug ?? appId);
-  const missing = missingFromApp(app.body);
+  const got = await githubGet(config.GITHUB_API_URL, '/app', `Bearer ${jwt}`, timeoutMs);
+  if (got.status !== 200) {
+    const vars = { status: got.status, message: String(got.body.message ?? '') };
+    return [problem(CHECK, say('github.app-refused', vars), say('github.app-refused.fix'))];
+  }
+  const slug = String(got.body.slug ?? app.appId);
+  const missing = missingFromApp(got.body);
   const out: Finding[] = [];
-  if (missing.permissions.length)
+  if (missing.permissions.length) {
+    const vars = { slug, permissions: missing.permissions.join(', ') };
     out.push(
       problem(
         CHECK,
-        `App ${slug} lacks permissions ${missing.permissions.join(', ')}`,
-        `grant ${missing.permissions.join(', ')} in the App's "Permissions & events" settings, then accept the new permissions on each installation`,
+        say('github.app-lacks-permissions', vars),
+        say('github.app-lacks-permissions.fix', vars),
       ),
     );
-  if (missing.events.length)
-    out.push(
-      problem(
-        CHECK,
-        `App ${slug} does not subscribe to ${missing.events.join(', ')}`,
-        `subscribe the App to ${missing.events.join(', ')} in its "Permissions & events" settings`,
-      ),
-    );
-  if (!out.length) out.push(ok(CHECK, `App ${slug}: permissions and events in place`));
+  }
+  if (missing.events.length) {
+    const vars = { slug, events: missing.events.join(', ') };
+    out.push(problem(CHECK, say('github.app-lacks-events', vars), say('github.app-lacks-events.fix', vars)));
+  }
+  if (!out.length) out.push(ok(CHECK, say('github.app-ok', { slug })));
   return out;
 }

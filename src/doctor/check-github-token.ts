@@ -1,4 +1,5 @@
 import type { Config } from '../config.ts';
+import type { Say } from './doctor-text.ts';
 import { type Finding, ok, problem } from './finding.ts';
 import { githubGet } from './github-get.ts';
 
@@ -10,20 +11,23 @@ const CHECK = 'github';
  * only); a fine-grained token has no such header, so its write access is read per repository
  * from `CHAT_REPOS` (`permissions.push`).
  */
-export async function checkGitHubToken(config: Config, token: string, timeoutMs: number): Promise<Finding[]> {
+export async function checkGitHubToken(
+  config: Config,
+  token: string,
+  timeoutMs: number,
+  say: Say,
+): Promise<Finding[]> {
   const base = config.GITHUB_API_URL;
   const user = await githubGet(base, '/user', `token ${token}`, timeoutMs);
   if (user.status === 401)
+    return [problem(CHECK, say('github.token-refused'), say('github.token-refused.fix'))];
+  if (user.status !== 200)
     return [
       problem(
         CHECK,
-        'GITHUB_TOKEN was refused (401 Bad credentials)',
-        'create a new token for the bot account and set GITHUB_TOKEN',
+        say('github.user-refused', { status: user.status }),
+        say('github.user-refused.fix', { base }),
       ),
-    ];
-  if (user.status !== 200)
-    return [
-      problem(CHECK, `GET /user answered ${user.status}`, `check GITHUB_API_URL (${base}) and the token`),
     ];
   const login = String(user.body.login ?? '?');
   const scopes = user.headers.get('x-oauth-scopes');
@@ -32,35 +36,46 @@ export async function checkGitHubToken(config: Config, token: string, timeoutMs:
       .split(',')
       .map((s) => s.trim())
       .filter(Boolean);
+    const vars = { login, scopes: list.join(', ') };
     if (!list.includes('repo') && !list.includes('public_repo'))
-      return [
-        problem(
-          CHECK,
-          `token of ${login} has scopes [${list.join(', ')}], without repo`,
-          'give the classic token the repo scope (or public_repo for public repositories only), or use a fine-grained token with Contents, Issues and Pull requests: read and write',
-        ),
-      ];
-    return [ok(CHECK, `token of ${login}, scopes ${list.join(', ')}`)];
+      return [problem(CHECK, say('github.token-without-repo', vars), say('github.token-without-repo.fix'))];
+    return [ok(CHECK, say('github.token-ok', vars))];
   }
+  return fineGrained(config, token, login, timeoutMs, say);
+}
+
+/** A fine-grained token: push access on each `CHAT_REPOS` repository. */
+async function fineGrained(
+  config: Config,
+  token: string,
+  login: string,
+  timeoutMs: number,
+  say: Say,
+): Promise<Finding[]> {
   const repos = [...new Set(config.CHAT_REPOS.values())];
   const out: Finding[] = [];
   for (const repo of repos) {
-    const r = await githubGet(base, `/repos/${repo}`, `token ${token}`, timeoutMs);
+    const r = await githubGet(config.GITHUB_API_URL, `/repos/${repo}`, `token ${token}`, timeoutMs);
     const push = (r.body.permissions as { push?: boolean } | undefined)?.push;
     if (r.status !== 200 || push !== true)
       out.push(
         problem(
           CHECK,
           r.status === 200
-            ? `token of ${login} cannot push to ${repo}`
-            : `token of ${login} cannot see ${repo} (${r.status})`,
-          `grant the fine-grained token access to ${repo} with Contents, Issues and Pull requests: read and write`,
+            ? say('github.token-cannot-push', { login, repo })
+            : say('github.token-cannot-see', { login, repo, status: r.status }),
+          say('github.token-repo.fix', { repo }),
         ),
       );
   }
   if (!out.length)
     out.push(
-      ok(CHECK, `fine-grained token of ${login}${repos.length ? `, can push to ${repos.join(', ')}` : ''}`),
+      ok(
+        CHECK,
+        repos.length
+          ? say('github.fine-token-pushes', { login, repos: repos.join(', ') })
+          : say('github.fine-token-ok', { login }),
+      ),
     );
   return out;
 }

@@ -1,6 +1,7 @@
 import type { Config } from '../config.ts';
 import type { ChatMessage } from '../session/chat-message.ts';
 import type { ModelClient, ModelRequest } from '../session/model-client.ts';
+import type { Say } from './doctor-text.ts';
 import { type Finding, off, ok, problem } from './finding.ts';
 import { modelFix } from './model-fix.ts';
 import { withTimeout } from './with-timeout.ts';
@@ -26,10 +27,11 @@ export async function checkModel(
   config: Config,
   models: { main?: ModelClient; executor?: ModelClient },
   timeoutMs: number,
+  say: Say,
 ): Promise<Finding[]> {
   const kinds = (['main', 'executor'] as const).filter((k) => models[k]);
-  if (!kinds.length) return [off('model', 'off (no LLM_API_KEY)')];
-  return Promise.all(kinds.map((k) => roundTrip(config, k, models[k] as ModelClient, timeoutMs)));
+  if (!kinds.length) return [off('model', say('model.off'))];
+  return Promise.all(kinds.map((k) => roundTrip(config, k, models[k] as ModelClient, timeoutMs, say)));
 }
 
 async function roundTrip(
@@ -37,6 +39,7 @@ async function roundTrip(
   kind: 'main' | 'executor',
   model: ModelClient,
   timeoutMs: number,
+  say: Say,
 ): Promise<Finding> {
   const check = `model (${kind})`;
   const started = Date.now();
@@ -49,19 +52,15 @@ async function roundTrip(
     );
     const calls = first.message.tool_calls ?? [];
     if (!calls.length)
-      return problem(
-        check,
-        `${model.model} answered without calling the offered tool`,
-        'pick a model that supports tool (function) calls: set LLM_MODEL, or MAIN_MODEL / EXECUTOR_MODEL',
-      );
+      return problem(check, say('model.no-tool-call', { model: model.model }), say('model.no-tool-call.fix'));
     messages.push(
       first.message,
       ...calls.map((c) => ({ role: 'tool' as const, tool_call_id: c.id, content: 'pong' })),
     );
     await withTimeout(model.complete({ system: SYSTEM, messages, tools: [PING] }), timeoutMs, 'model');
-    return ok(check, `${model.model}: tool-call round trip in ${Date.now() - started} ms`);
+    return ok(check, say('model.ok', { model: model.model, ms: Date.now() - started }));
   } catch (err) {
-    const { detail, fix } = modelFix(err, config, model.model);
-    return problem(check, detail, fix);
+    const { detail, fix } = modelFix(err, config, model.model, say);
+    return problem(check, say('model.failed', { error: detail }), fix);
   }
 }

@@ -1,4 +1,5 @@
 import type { Ctx } from '../context.ts';
+import type { Say } from './doctor-text.ts';
 import { type Finding, ok, problem } from './finding.ts';
 
 const CHECK = 'redis';
@@ -24,36 +25,26 @@ export function versionAtLeast(version: string, min: [number, number]): boolean 
  * an evicted or lost key is a lost ticket, transcript or idempotency record. Read from `INFO`
  * (managed services often disable `CONFIG`), with `CONFIG GET save` for RDB where it answers.
  */
-export async function checkRedis({ redis }: Pick<Ctx, 'redis'>): Promise<Finding[]> {
+export async function checkRedis({ redis }: Pick<Ctx, 'redis'>, say: Say): Promise<Finding[]> {
   let info: Map<string, string>;
   try {
     info = parseInfo(await redis.info());
   } catch (err) {
     return [
-      problem(
-        CHECK,
-        `no answer: ${(err as Error).message}`,
-        'start RedisConnection or set REDIS_URL to one that answers',
-      ),
+      problem(CHECK, say('redis.no-answer', { error: (err as Error).message }), say('redis.no-answer.fix')),
     ];
   }
   const out: Finding[] = [];
   const version = info.get('redis_version') ?? '0';
   if (!versionAtLeast(version, [6, 2]))
-    out.push(
-      problem(
-        CHECK,
-        `version ${version} is older than 6.2`,
-        'upgrade RedisConnection to 6.2 or newer (BullMQ and our scripts need it)',
-      ),
-    );
+    out.push(problem(CHECK, say('redis.too-old', { version }), say('redis.too-old.fix')));
   const policy = info.get('maxmemory_policy') ?? (await configValue(redis, 'maxmemory-policy'));
   if (policy !== 'noeviction')
     out.push(
       problem(
         CHECK,
-        `maxmemory-policy is ${policy ?? 'unknown'}: RedisConnection may evict tickets, transcripts and queue jobs`,
-        'set maxmemory-policy noeviction (redis.conf, or CONFIG SET maxmemory-policy noeviction and CONFIG REWRITE)',
+        say('redis.evicting', { policy: policy ?? say('redis.policy-unknown') }),
+        say('redis.evicting.fix'),
       ),
     );
   const aof = info.get('aof_enabled') === '1';
@@ -62,13 +53,14 @@ export async function checkRedis({ redis }: Pick<Ctx, 'redis'>): Promise<Finding
     out.push(
       problem(
         CHECK,
-        save === ''
-          ? 'persistence is off (no AOF, no RDB snapshots)'
-          : 'AOF is off and RDB snapshots cannot be read (CONFIG disabled)',
-        'turn on AOF (appendonly yes) or RDB snapshots (save 60 1000): a restart would lose every ticket',
+        say(save === '' ? 'redis.no-persistence' : 'redis.persistence-unknown'),
+        say('redis.persistence.fix'),
       ),
     );
-  if (!out.length) out.push(ok(CHECK, `${version}, noeviction, ${aof ? 'AOF' : `RDB (save ${save})`}`));
+  if (!out.length)
+    out.push(
+      ok(CHECK, aof ? say('redis.ok-aof', { version }) : say('redis.ok-rdb', { version, save: save ?? '' })),
+    );
   return out;
 }
 

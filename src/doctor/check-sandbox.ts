@@ -1,5 +1,6 @@
 import type { Config } from '../config.ts';
 import { probeSandbox } from '../executor/sandbox/probe-sandbox.ts';
+import type { Say } from './doctor-text.ts';
 import { type Finding, ok, problem } from './finding.ts';
 
 const CHECK = 'sandbox';
@@ -7,22 +8,20 @@ const CHECK = 'sandbox';
 /**
  * R-H3: repository commands run only in the sandbox. The executor's own probe runs `true` in a
  * real sandbox with the configured network and limits; `SANDBOX=none` is reported as a problem,
- * since repository code then runs unconfined.
+ * since repository code then runs unconfined. The words are the doctor's own (issue 16): the
+ * probe's reasons are quoted, its English fix and warnings are not.
  */
-export async function checkSandbox(config: Config): Promise<Finding[]> {
+export async function checkSandbox(config: Config, say: Say): Promise<Finding[]> {
   const p = await probeSandbox(config);
-  if (p.mode === 'none')
+  if (p.mode === 'none') return [problem(CHECK, say('sandbox.none'), say('sandbox.none.fix'))];
+  if (!p.ok)
     return [
       problem(
         CHECK,
-        'SANDBOX=none: repository code runs unconfined',
-        'install bubblewrap and set SANDBOX=bwrap (the default), unless every repository and person is trusted',
+        say('sandbox.cannot-run', { why: p.why ?? say('sandbox.unknown') }),
+        say('sandbox.cannot-run.fix'),
       ),
     ];
-  if (!p.ok)
-    return [
-      problem(CHECK, `bwrap cannot run commands: ${p.why ?? 'unknown'}`, p.fix ?? 'install bubblewrap'),
-    ];
-  const notes = p.warnings.length ? `; ${p.warnings.join('; ')}` : '';
-  return [ok(CHECK, `bwrap, network ${p.network}, limits by ${p.limits}${notes}`)];
+  const vars = { network: p.network, limits: p.limits };
+  return [ok(CHECK, say(p.limits === 'rlimit' ? 'sandbox.ok-rlimit' : 'sandbox.ok', vars))];
 }

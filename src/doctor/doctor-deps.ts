@@ -1,6 +1,7 @@
 import type { Config } from '../config.ts';
 import type { Ctx } from '../context.ts';
 import type { ModelClient } from '../session/model-client.ts';
+import type { Say } from './doctor-text.ts';
 
 /** What the checks use; the script and start-up build it from the configuration. */
 export interface DoctorDeps {
@@ -13,4 +14,6 @@ export interface DoctorDeps {
   modelRoundTrip: boolean;
   /** How long one outside call may take before it counts as a problem. */
   timeoutMs: number;
+  /** The findings' words, in the language chosen for the report (`doctorLang`, issue 16). */
+  say: Say;
 }

@@ -1,6 +1,7 @@
 import type { Config } from '../config.ts';
 import { TruncatedAnswerError } from '../session/errors/truncated-answer-error.ts';
 import { describeModelError } from '../session/retry-policy.ts';
+import type { DoctorTextKey, Say } from './doctor-text.ts';
 
 /** HTTP status of an SDK error (either SDK), if it has one. */
 function statusOf(err: unknown): number | undefined {
@@ -8,30 +9,31 @@ function statusOf(err: unknown): number | undefined {
   return typeof s === 'number' ? s : undefined;
 }
 
+/** Which fix a failed model request calls for. */
+function fixKey(err: unknown, detail: string): DoctorTextKey {
+  const status = statusOf(err);
+  if (err instanceof TruncatedAnswerError) return 'model.truncated.fix';
+  if (status === 401 || status === 403) return 'model.bad-key.fix';
+  if (status === 404 || /model.{0,20}(not exist|not found|does not exist)|model: /i.test(detail))
+    return 'model.unknown-model.fix';
+  if (status === 400) return 'model.bad-request.fix';
+  if (status === 429) return 'model.rate-limited.fix';
+  if (status !== undefined && status >= 500) return 'model.server-error.fix';
+  return 'model.unreachable.fix';
+}
+
 /**
  * What a failed model request says to fix. A retired or misspelt model answers 404 (Anthropic,
  * OpenAI) or 400 "Model Not Exist" (DeepSeek); a bad key 401/403; anything else names the
- * endpoint.
+ * endpoint. `detail` is the error as the provider described it.
  */
-export function modelFix(err: unknown, config: Config, model: string): { detail: string; fix: string } {
+export function modelFix(
+  err: unknown,
+  config: Config,
+  model: string,
+  say: Say,
+): { detail: string; fix: string } {
   const detail = describeModelError(err);
-  const status = statusOf(err);
-  const url = config.LLM_BASE_URL;
-  if (err instanceof TruncatedAnswerError)
-    return { detail, fix: `raise LLM_MAX_TOKENS (now ${config.LLM_MAX_TOKENS})` };
-  if (status === 401 || status === 403) return { detail, fix: `set LLM_API_KEY to a valid key for ${url}` };
-  if (status === 404 || /model.{0,20}(not exist|not found|does not exist)|model: /i.test(detail))
-    return {
-      detail,
-      fix: `"${model}" is not served at ${url} (retired or misspelt): set LLM_MODEL (or MAIN_MODEL / EXECUTOR_MODEL) to a current model name`,
-    };
-  if (status === 400)
-    return { detail, fix: `the endpoint refused the request: check that LLM_PROVIDER matches ${url}` };
-  if (status === 429) return { detail, fix: 'the key is rate-limited or out of credit: check the account' };
-  if (status !== undefined && status >= 500)
-    return {
-      detail,
-      fix: `the endpoint at ${url} is failing; try again later or check the provider's status page`,
-    };
-  return { detail, fix: `check that LLM_BASE_URL (${url}) is right and reachable from here` };
+  const fix = say(fixKey(err, detail), { url: config.LLM_BASE_URL, model, max: config.LLM_MAX_TOKENS });
+  return { detail, fix };
 }

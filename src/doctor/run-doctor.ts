@@ -13,22 +13,22 @@ import { withTimeout } from './with-timeout.ts';
  * check that throws is itself a problem, never a crash of the doctor.
  */
 export async function runDoctor(deps: DoctorDeps): Promise<Finding[]> {
-  const { config, timeoutMs } = deps;
+  const { config, timeoutMs, say } = deps;
   const guarded = (name: string, work: () => Promise<Finding[]>) =>
     work().catch((err: unknown) => [
-      problem(name, `check failed: ${(err as Error).message}`, 'see the error'),
+      problem(name, say('run.check-failed', { error: (err as Error).message }), say('run.check-failed.fix')),
     ]);
   const results = await Promise.all([
     guarded('model', () =>
       deps.modelRoundTrip
-        ? checkModel(config, deps.models, timeoutMs)
-        : Promise.resolve([ok('model', 'configured (round trip skipped: STARTUP_DOCTOR=quick)')]),
+        ? checkModel(config, deps.models, timeoutMs, say)
+        : Promise.resolve([ok('model', say('model.skipped'))]),
     ),
-    guarded('redis', () => withTimeout(checkRedis(deps.store), timeoutMs, 'redis')),
-    guarded('feishu', () => checkFeishu(config, timeoutMs)),
-    guarded('github', () => checkGitHub(config, timeoutMs)),
-    guarded('workspace', () => checkWorkspace(config)),
-    guarded('sandbox', () => withTimeout(checkSandbox(config), timeoutMs, 'sandbox')),
+    guarded('redis', () => withTimeout(checkRedis(deps.store, say), timeoutMs, 'redis')),
+    guarded('feishu', () => checkFeishu(config, timeoutMs, say)),
+    guarded('github', () => checkGitHub(config, timeoutMs, say)),
+    guarded('workspace', () => checkWorkspace(config, say)),
+    guarded('sandbox', () => withTimeout(checkSandbox(config, say), timeoutMs, 'sandbox')),
   ]);
   return results.flat();
 }

@@ -12,3 +12,6 @@ export const FEISHU_LOCALE: Record<Lang, 'en_us' | 'zh_cn'> = { en: 'en_us', 'zh
 
 /** How a list of ticket ids is joined: punctuation, not words. */
 export const LIST_SEPARATOR: Record<Lang, string> = { en: ', ', 'zh-CN': '、' };
+
+/** How clauses of one line are joined: punctuation, not words. */
+export const CLAUSE_SEPARATOR: Record<Lang, string> = { en: '; ', 'zh-CN': '；' };

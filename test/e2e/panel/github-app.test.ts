@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { APP_EVENTS, APP_PERMISSIONS } from '../../../src/channels/github/app-needs.ts';
 import { loadConfig } from '../../../src/config.ts';
 import { checkGitHubApp } from '../../../src/doctor/check-github-app.ts';
+import { sayIn } from '../../../src/doctor/doctor-text.ts';
 import { parseEnvFile } from '../../../src/env-file.ts';
 import { chooseRepo } from '../../../src/executor/workspace/repo-choice.ts';
 import { getChatRepo } from '../../../src/router/chat-repos.ts';
@@ -104,7 +105,12 @@ describe('panel: create the GitHub App from a manifest (issue 16)', () => {
       GITHUB_PRIVATE_KEY: vars.GITHUB_PRIVATE_KEY ?? '',
       GITHUB_WEBHOOK_SECRET: vars.GITHUB_WEBHOOK_SECRET ?? '',
     });
-    const findings = await checkGitHubApp(config, String(made.id), vars.GITHUB_PRIVATE_KEY ?? '', 10_000);
+    const findings = await checkGitHubApp(
+      config,
+      { appId: String(made.id), key: vars.GITHUB_PRIVATE_KEY ?? '' },
+      10_000,
+      sayIn('en'),
+    );
     expect(findings).toEqual([
       { check: 'github', status: 'ok', detail: 'App yard-e2e: permissions and events in place' },
     ]);

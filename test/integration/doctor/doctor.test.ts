@@ -25,10 +25,15 @@ const root = fileURLToPath(new URL('../../../', import.meta.url));
 
 /** The real `npm run doctor` script as its own process: its exit code and what it printed. */
 function doctor(env: Record<string, string>): Promise<{ code: number; out: string }> {
+  return doctorArgs([], env);
+}
+
+/** `npm run doctor -- <args>`. */
+function doctorArgs(args: string[], env: Record<string, string>): Promise<{ code: number; out: string }> {
   return new Promise((resolve) => {
     execFile(
       process.execPath,
-      ['--import', 'tsx', 'scripts/doctor.ts'],
+      ['--import', 'tsx', 'scripts/doctor.ts', ...args],
       {
         cwd: root,
         env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...env },
@@ -129,6 +134,44 @@ describe('npm run doctor (issue 12)', () => {
       await bad.close();
     }
   }, 60_000);
+
+  it('issue 16: under a Chinese locale every finding, fix and the total are Chinese; --lang and DOCTOR_LANG choose too', async () => {
+    const bad = await startFakeGitHub({ token: 'ghp_doctor', tokenScopes: 'read:org' });
+    try {
+      const broken = {
+        ...env,
+        LLM_API_KEY: 'wrong-key',
+        REDIS_URL: lru.url,
+        FEISHU_APP_SECRET: 'not-the-secret',
+        GITHUB_API_URL: bad.url,
+        SANDBOX: 'none',
+      };
+      const zh = await doctor({ ...broken, LANG: 'zh_CN.UTF-8' });
+      expect(zh.code).toBe(1);
+      expect(zh.out).toMatch(/^问题 +redis：maxmemory-policy 为 allkeys-lru：Redis 可能会淘汰工单/m);
+      expect(zh.out).toMatch(/^ +修复：设置 maxmemory-policy noeviction/m);
+      expect(zh.out).toMatch(/^问题 +redis：持久化已关闭/m);
+      expect(zh.out).toMatch(/^问题 +model \(main\)：模型请求失败：model endpoint answered 401/m);
+      expect(zh.out).toMatch(/^问题 +feishu：获取 tenant access token 被拒绝（错误码 10014/m);
+      expect(zh.out).toMatch(/^问题 +github：switchyard-bot 的令牌的权限范围为 \[read:org\]，缺少 repo/m);
+      expect(zh.out).toMatch(/^问题 +sandbox：SANDBOX=none：仓库代码在没有隔离的情况下运行/m);
+      expect(zh.out).toMatch(/^正常 +workspace：.* 可写$/m);
+      expect(zh.out).toMatch(/^共 \d+ 个问题：修复后请再次运行 npm run doctor$/m);
+      // No English sentence left: every printed line has Chinese words in it.
+      const lines = zh.out.split('\n').filter((l) => l.trim());
+      expect(lines.filter((l) => !/[\u4e00-\u9fff]/.test(l))).toEqual([]);
+      // The flag wins over the locale, DOCTOR_LANG over the locale; an unknown language is refused.
+      const flagged = await doctorArgs(['--lang', 'en'], { ...broken, LANG: 'zh_CN.UTF-8' });
+      expect(flagged.out).toMatch(/^PROBLEM +redis: persistence is off/m);
+      const named = await doctor({ ...broken, DOCTOR_LANG: 'zh-CN', LANG: 'en_US.UTF-8' });
+      expect(named.out).toMatch(/^问题 +redis：持久化已关闭/m);
+      const unknown = await doctorArgs(['--lang=fr'], broken);
+      expect(unknown.code).toBe(2);
+      expect(unknown.out).toContain('unknown language "fr": use en or zh-CN');
+    } finally {
+      await bad.close();
+    }
+  }, 90_000);
 
   it('GitHub: a fine-grained token needs push on each CHAT_REPOS repository; an App needs its permissions and events', async () => {
     const fine = await startFakeGitHub({ token: 'ghp_doctor', tokenScopes: null });
