@@ -142,6 +142,10 @@ export const EnvSchema = z
     MAIN_CONTEXT_TOKENS: contextTokens,
     EXECUTOR_CONTEXT_TOKENS: contextTokens,
     WORKSPACE_DIR: z.string().min(1).default('./data/workspaces'),
+    /** Issue 19: how often each worker sweeps its own disk for checkouts no turn needs. */
+    WORKSPACE_SWEEP_MS: z.coerce.number().int().min(1000).default(600_000),
+    /** A checkout touched on this machine more recently than this is left for the next sweep. */
+    WORKSPACE_SWEEP_GRACE_MS: z.coerce.number().int().min(0).default(600_000),
     CHAT_REPOS: chatRepos,
     ALLOWED_USERS: channelUsers,
     ALLOWED_CHATS: channelChats,

@@ -2,6 +2,7 @@ import type { Worker } from 'bullmq';
 import { createSenders } from './channels/senders.ts';
 import type { Ctx } from './context.ts';
 import { startExecutorWorker } from './executor/executor-worker.ts';
+import { startCheckoutSweep } from './executor/workspace/start-checkout-sweep.ts';
 import { startOutboxWorker } from './outbox/worker.ts';
 import { startMainWorker } from './router/main/main-worker.ts';
 import { recoverWaitingWork } from './router/recover.ts';
@@ -34,13 +35,15 @@ export async function startWorkers(
   await recoverWaitingWork(ctx);
   // Issue 8: the watchdog and the missed-delivery sweep.
   const safety = await startSafetyJobs(ctx);
+  // Issue 19: each worker's disk is its own, so each sweeps its own checkouts.
+  const sweep = startCheckoutSweep(ctx);
   return {
     workers,
     // Worker.close() waits for active jobs to finish; an unfinished one is picked up elsewhere.
     stop: async () => {
       // Running turns stop at their next step (or now, mid model request) and go back to the queue.
       rt.shutdown.abort();
-      await Promise.all([...workers.map((w) => w.close()), safety.stop()]);
+      await Promise.all([...workers.map((w) => w.close()), safety.stop(), sweep.stop()]);
     },
   };
 }

@@ -27,7 +27,9 @@ import { withTurnLock } from './turn-lock.ts';
 import type { TurnScope } from './turn-scope.ts';
 import { readAgentsMd } from './workspace/agents-md.ts';
 import { noteBotRounds } from './workspace/bot-rounds.ts';
+import { usingCheckout } from './workspace/checkout-use.ts';
 import { involvesForkCode } from './workspace/fork-code.ts';
+import { workspacePaths } from './workspace/workspace.ts';
 
 export type ExecutorTurnResult = TurnOutcome | { kind: 'nothing' | 'paused' | 'no_model' };
 
@@ -41,7 +43,11 @@ export async function runExecutorTurn(rt: Runtime, job: Job, token?: string): Pr
   const ticketId = (job.data as { ticketId: string }).ticketId;
   const turnId = job.id ?? `turn-${ticketId}`;
   await clearTurnScheduled(ctx, ticketId);
-  const result = await withTurnLock(ctx, ticketId, turnId, () => turn(rt, ticketId, turnId));
+  // Issue 19: this worker's sweep leaves the checkout alone while the turn holds it.
+  const checkout = workspacePaths(ctx, ticketId).dir;
+  const result = await withTurnLock(ctx, ticketId, turnId, () =>
+    usingCheckout(checkout, () => turn(rt, ticketId, turnId)),
+  );
   if (result === 'locked') {
     await job.moveToDelayed(Date.now() + 500, token);
     throw new DelayedError();

@@ -40,8 +40,3 @@ export async function withTurnLock<T>(
     );
   }
 }
-
-/** Whether an executor turn of the ticket holds its lock right now (the sweep leaves its checkout). */
-export async function turnRunning(ctx: Pick<Ctx, 'redis' | 'keys'>, ticketId: string): Promise<boolean> {
-  return (await ctx.redis.exists(ctx.keys.turnLock(ticketId))) === 1;
-}

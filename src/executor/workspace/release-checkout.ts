@@ -1,4 +1,4 @@
-import { readdir, rm } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import type { Ctx } from '../../context.ts';
 import { writeStepMarker } from './step-marker.ts';
 import { workspacePaths } from './workspace.ts';
@@ -13,10 +13,4 @@ export async function releaseCheckout(ctx: Pick<Ctx, 'config' | 'keys'>, ticketI
   await rm(paths.dir, { recursive: true, force: true });
   await rm(paths.home, { recursive: true, force: true });
   await writeStepMarker(ctx, ticketId, undefined);
-}
-
-/** The ticket ids that have a checkout under this deployment's workspace root on this machine. */
-export async function localCheckouts(ctx: Pick<Ctx, 'config' | 'keys'>): Promise<string[]> {
-  const entries = await readdir(workspacePaths(ctx, '').root, { withFileTypes: true }).catch(() => []);
-  return entries.filter((e) => e.isDirectory() && /^T\d+$/.test(e.name)).map((e) => e.name);
 }

@@ -1,0 +1,29 @@
+import type { Ctx } from '../../context.ts';
+import { sweepCheckouts } from './sweep-checkouts.ts';
+
+/**
+ * Runs the workspace sweep in this worker process (issue 19): once at start-up — a worker back
+ * from a crash finds what it left — and every `WORKSPACE_SWEEP_MS`. Not a queue job: BullMQ would
+ * hand each tick to one worker, and each worker's disk is its own. A sweep still running when the
+ * next is due is not doubled; `stop` waits for it.
+ */
+export function startCheckoutSweep(ctx: Ctx): { stop: () => Promise<void> } {
+  let running: Promise<void> | undefined;
+  const tick = () => {
+    running ??= sweepCheckouts(ctx)
+      .then(() => {})
+      .catch((err: unknown) => ctx.log.warn({ err }, 'workspace sweep failed'))
+      .finally(() => {
+        running = undefined;
+      });
+  };
+  tick();
+  const timer = setInterval(tick, ctx.config.WORKSPACE_SWEEP_MS);
+  timer.unref();
+  return {
+    stop: async () => {
+      clearInterval(timer);
+      await running;
+    },
+  };
+}
