@@ -97,6 +97,15 @@ export const EnvSchema = z
       .string()
       .min(32, 'must be at least 32 characters (e.g. `openssl rand -hex 32`); a short token is guessable')
       .optional(),
+    /**
+     * Issue 17: OTLP/HTTP base URL (`/v1/traces` is appended) where spans are exported; unset, no
+     * tracing SDK is started (src/tracing/start.ts).
+     */
+    OTEL_EXPORTER_OTLP_ENDPOINT: z
+      .url({ protocol: /^https?$/, message: 'must be an http(s) URL such as http://collector:4318' })
+      .optional(),
+    /** The `service.name` of the exported spans. */
+    OTEL_SERVICE_NAME: z.string().min(1).default('switchyard'),
     /** Bearer token for `/metrics`; without it `/metrics` answers 401 (issue 14). */
     METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
     FEISHU_APP_ID: z.string().min(1).optional(),

@@ -10,6 +10,7 @@ import { createLogger } from './logger.ts';
 import { secretValuesOf } from './redact-log.ts';
 import { createRuntime, type Runtime } from './runtime.ts';
 import { migrateStore } from './store/migrations/migrate-store.ts';
+import { startTracing } from './tracing/start.ts';
 import { apiRoutes } from './web/api-routes.ts';
 import { createApp } from './web/app.ts';
 import { createHealthApp } from './web/health-routes.ts';
@@ -29,6 +30,8 @@ async function main(): Promise<void> {
     throw err;
   }
   const log = createLogger(config.LOG_LEVEL, { role: config.ROLE }, { secrets: secretValuesOf(config) });
+  // Issue 17: before anything can start a span; nothing is loaded when no endpoint is set.
+  const tracing = await startTracing(config);
   const ctx = createContext(config, { log, defaultMetrics: true });
   const channels = [
     feishuLine(config),
@@ -71,6 +74,7 @@ async function main(): Promise<void> {
     force.unref();
     for (const stop of stops) await stop().catch((err) => log.error({ err }, 'shutdown step failed'));
     await closeContext(ctx);
+    await tracing?.shutdown().catch((err) => log.warn({ err }, 'tracing shutdown failed'));
     process.exit(0);
   };
   process.on('SIGTERM', () => void shutdown('SIGTERM'));

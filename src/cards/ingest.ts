@@ -1,5 +1,7 @@
 import type { Ctx } from '../context.ts';
 import { enqueueEffect } from '../outbox/enqueue.ts';
+import { inSpan } from '../tracing/in-span.ts';
+import { withTraceContext } from '../tracing/job-context.ts';
 import { buildCard } from './build-card.ts';
 import type { CardDraft, TriggerCard } from './card.ts';
 import { seenReactionFor } from './seen-reaction.ts';
@@ -42,10 +44,27 @@ export type IngestResult = { status: 'new'; card: TriggerCard } | { status: 'dup
  * `replayKey` names what the body is about (GitHub: `githubReplayKey`): a second delivery id for
  * it is a duplicate too, in the same script.
  */
-export async function ingest(
+export function ingest(
   ctx: Ctx,
   draft: CardDraft,
   opts: { replayKey?: string | undefined } = {},
+): Promise<IngestResult> {
+  // Issue 17: the root of a webhook's trace below the HTTP span; ids only, never the card's text.
+  const attributes = { 'switchyard.card.source': draft.source, 'switchyard.card.kind': draft.kind };
+  return inSpan('card.ingest', attributes, async (span) => {
+    const result = await claimStoreAndQueue(ctx, draft, opts);
+    span.setAttributes({
+      'switchyard.card.id': result.status === 'new' ? result.card.id : result.cardId,
+      'switchyard.ingest.status': result.status,
+    });
+    return result;
+  });
+}
+
+async function claimStoreAndQueue(
+  ctx: Ctx,
+  draft: CardDraft,
+  opts: { replayKey?: string | undefined },
 ): Promise<IngestResult> {
   const { card, fullText } = buildCard(draft, ctx.now());
   const { keys } = ctx;
@@ -81,11 +100,11 @@ export async function ingest(
     reaction
       ? enqueueEffect(ctx, { key: `seen:${card.id}`, effect: reaction, exemptFromPause: true })
       : undefined,
-    ctx.queues.route.add(
-      'route',
-      { cardId: card.id },
-      { jobId: card.id, removeOnComplete: { age: 3600 }, removeOnFail: false },
-    ),
+    ctx.queues.route.add('route', withTraceContext({ cardId: card.id }), {
+      jobId: card.id,
+      removeOnComplete: { age: 3600 },
+      removeOnFail: false,
+    }),
   ]);
   await ctx.redis.set(seenKey, 'queued', 'KEEPTTL');
   if (state !== 'new') {

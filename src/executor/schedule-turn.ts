@@ -1,4 +1,5 @@
 import type { Ctx } from '../context.ts';
+import { withTraceContext } from '../tracing/job-context.ts';
 
 type ScheduleCtx = Pick<Ctx, 'redis' | 'keys'>;
 
@@ -15,18 +16,14 @@ export async function scheduleTurn(
   const set = await ctx.redis.set(ctx.keys.turnScheduled(ticketId), '1', 'EX', 3600, 'NX');
   if (set !== 'OK') return false;
   const n = await ctx.redis.incr(ctx.keys.turnSeq(ticketId));
-  await ctx.queues.executor.add(
-    'turn',
-    { ticketId },
-    {
-      jobId: `turn-${ticketId}-${n}`,
-      delay: delayMs,
-      attempts: 5,
-      backoff: { type: 'exponential', delay: 1000 },
-      removeOnComplete: { age: 24 * 3600 },
-      removeOnFail: false,
-    },
-  );
+  await ctx.queues.executor.add('turn', withTraceContext({ ticketId }), {
+    jobId: `turn-${ticketId}-${n}`,
+    delay: delayMs,
+    attempts: 5,
+    backoff: { type: 'exponential', delay: 1000 },
+    removeOnComplete: { age: 24 * 3600 },
+    removeOnFail: false,
+  });
   return true;
 }
 

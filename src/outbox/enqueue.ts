@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Ctx } from '../context.ts';
+import { withTraceContext } from '../tracing/job-context.ts';
 import type { Effect, OutboxJob } from './effect.ts';
 
 /** BullMQ custom ids may not contain `:`; a hash of the idempotency key is stable and safe. */
@@ -22,7 +23,7 @@ export async function enqueueEffect(ctx: Pick<Ctx, 'queues' | 'now'>, e: Enqueue
   const data: OutboxJob = { key: e.key, effect: e.effect, queuedAt: ctx.now() };
   if (e.ticketId) data.ticketId = e.ticketId;
   if (e.exemptFromPause) data.exemptFromPause = true;
-  await ctx.queues.outbox.add(e.effect.op, data, {
+  await ctx.queues.outbox.add(e.effect.op, withTraceContext(data), {
     jobId: outboxJobId(e.key),
     attempts: OUTBOX_ATTEMPTS,
     backoff: { type: 'outbox' },

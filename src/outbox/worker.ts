@@ -4,6 +4,7 @@ import { admitTicketMessage } from '../safety/circuit-breaker.ts';
 import { workerOptions } from '../store/worker-options.ts';
 import { isPaused } from '../tickets/pause.ts';
 import { sentMessageRefKey } from '../tickets/ref-key.ts';
+import { inJobSpan } from '../tracing/job-context.ts';
 import { type Effect, type OutboxJob, OutboxJobSchema, type Sender } from './effect.ts';
 import { isDeliveryError } from './errors.ts';
 import { RATE_LIMITS, takeSlot } from './rate-limit.ts';
@@ -86,9 +87,25 @@ async function deliverOne(ctx: Ctx, senders: Senders, job: Job, token?: string):
   }
 }
 
+/** One delivery in a consumer span (issue 17): the effect's operation and channel, never its text. */
+function tracedDelivery(ctx: Ctx, senders: Senders, job: Job, token?: string): Promise<OutboxOutcome> {
+  const data = job.data as Partial<OutboxJob>;
+  const attributes: Record<string, string> = {};
+  if (data.effect?.op) {
+    attributes['switchyard.outbox.op'] = data.effect.op;
+    attributes['switchyard.outbox.channel'] = channelOf(data.effect);
+  }
+  if (data.ticketId) attributes['switchyard.ticket.id'] = data.ticketId;
+  return inJobSpan(job, 'outbox.deliver', attributes, async (span) => {
+    const outcome = await deliverOne(ctx, senders, job, token);
+    span.setAttribute('switchyard.outbox.outcome', outcome.status);
+    return outcome;
+  });
+}
+
 /** Starts the outbox worker: one delivery per job, idempotent by key, retried on 429/5xx. */
 export function startOutboxWorker(ctx: Ctx, senders: Senders, concurrency: number): Worker {
-  const worker = new Worker('outbox', (job, token) => deliverOne(ctx, senders, job, token), {
+  const worker = new Worker('outbox', (job, token) => tracedDelivery(ctx, senders, job, token), {
     ...workerOptions(ctx, concurrency),
     settings: { backoffStrategy: outboxBackoff },
   });

@@ -1,5 +1,6 @@
 import type { Ctx } from '../context.ts';
 import { moveIntoBatch } from '../store/take-batch.ts';
+import { withTraceContext } from '../tracing/job-context.ts';
 
 /** How long a main-session turn waits for more candidates to arrive, so a burst is one request. */
 export const MAIN_DEBOUNCE_MS = 100;
@@ -22,18 +23,14 @@ export async function scheduleMainTurn(
 ): Promise<void> {
   if ((await ctx.redis.set(ctx.keys.mainScheduled(), '1', 'EX', 600, 'NX')) !== 'OK') return;
   const n = await ctx.redis.incr(ctx.keys.mainSeq());
-  await ctx.queues.main.add(
-    'main',
-    {},
-    {
-      jobId: `main-${n}`,
-      delay: delayMs,
-      attempts: 5,
-      backoff: { type: 'exponential', delay: 1000 },
-      removeOnComplete: { age: 3600 },
-      removeOnFail: false,
-    },
-  );
+  await ctx.queues.main.add('main', withTraceContext({}), {
+    jobId: `main-${n}`,
+    delay: delayMs,
+    attempts: 5,
+    backoff: { type: 'exponential', delay: 1000 },
+    removeOnComplete: { age: 3600 },
+    removeOnFail: false,
+  });
 }
 
 /**

@@ -1,6 +1,8 @@
+import { annotateSpan } from '../tracing/in-span.ts';
 import { requestInWindow } from './context/request-in-window.ts';
 import { earlyListener, settleStrayEarly } from './early-tool-calls.ts';
 import { recordRevision } from './record-revision.ts';
+import { usageAttributes } from './step-spans.ts';
 import { limitBeforeModelRequest } from './turn-limits.ts';
 import { countRequest, countTokens, timeRequest } from './turn-metrics.ts';
 import { proceed } from './turn-outcome.ts';
@@ -48,6 +50,7 @@ export async function modelStep(run: TurnRun): Promise<StepResult> {
   const { message, usage } = attempt.reply;
   countRequest(run.metrics, run.sessionKind, run.model.model, 'ok');
   countTokens(run.metrics, run.sessionKind, run.model.model, usage);
+  annotateSpan(usageAttributes(usage));
   run.turn.modelRequests += 1;
   run.turn.tokens += usage.promptTokens + usage.completionTokens;
   // Issue 17: the request's latency (retries and compaction included) and cost, for the trajectory.

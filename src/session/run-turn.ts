@@ -1,4 +1,5 @@
 import { storeHandle } from '../store/store-handle.ts';
+import { inSpan } from '../tracing/in-span.ts';
 import { defaultContextTokens } from './context/context-window.ts';
 import { redoEarlyCalls } from './early-tool-calls.ts';
 import { modelStep } from './model-step.ts';
@@ -6,6 +7,7 @@ import { openTurn } from './open-turn.ts';
 import { defaultRetryPolicy } from './retry-policy.ts';
 import { runToolCalls } from './run-tool-calls.ts';
 import { endRecord } from './step-end.ts';
+import { modelSpanAttributes, modelSpanName } from './step-spans.ts';
 import { toFunctionTools } from './tool-schema.ts';
 import { createTranscriptStore } from './transcript-store.ts';
 import { defaultTurnLimits } from './turn-limits.ts';
@@ -71,7 +73,7 @@ async function loop(run: TurnRun): Promise<TurnOutcome> {
   for (;;) {
     const tools = await runToolCalls(run);
     if (tools.done) return tools.outcome;
-    const step = await modelStep(run);
+    const step = await inSpan(modelSpanName(run), modelSpanAttributes(run), () => modelStep(run));
     if (step.done) return step.outcome;
   }
 }

@@ -1,4 +1,5 @@
 import type { Ctx } from '../context.ts';
+import { withTraceContext } from '../tracing/job-context.ts';
 import { nextStatusSeq } from './status-message.ts';
 import { claimStatusDirty } from './sync-flags.ts';
 
@@ -19,16 +20,12 @@ export async function markStatusDirty(
 ): Promise<void> {
   if (!(await claimStatusDirty(ctx, ticketId))) return;
   const n = await nextStatusSeq(ctx, ticketId, 'jobs');
-  await ctx.queues.status.add(
-    'sync',
-    { ticketId },
-    {
-      jobId: `status-${ticketId}-${n}`,
-      delay: Math.max(0, Math.ceil(delayMs)),
-      attempts: 5,
-      backoff: { type: 'exponential', delay: 500 },
-      removeOnComplete: true,
-      removeOnFail: { count: 1000 },
-    },
-  );
+  await ctx.queues.status.add('sync', withTraceContext({ ticketId }), {
+    jobId: `status-${ticketId}-${n}`,
+    delay: Math.max(0, Math.ceil(delayMs)),
+    attempts: 5,
+    backoff: { type: 'exponential', delay: 500 },
+    removeOnComplete: true,
+    removeOnFail: { count: 1000 },
+  });
 }

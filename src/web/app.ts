@@ -9,6 +9,7 @@ import { requireAdminOrPanel } from './panel/panel-auth.ts';
 import { panelRoutes } from './panel/panel-routes.ts';
 import { queueMetrics } from './queue-metrics.ts';
 import { registerStoreGauges } from './store-gauges.ts';
+import { webhookSpan } from './webhook-span.ts';
 
 /** Routes an API module adds under `/api` (behind the admin token). */
 export type ApiRoutes = (api: Hono) => void;
@@ -40,8 +41,8 @@ export function createApp(ctx: Ctx, apiRoutes: ApiRoutes[] = []): Hono {
     return c.body(`${own}\n${jobs}`);
   });
 
-  app.post('/webhooks/feishu', feishuWebhook(ctx));
-  app.post('/webhooks/github', githubWebhook(ctx));
+  app.post('/webhooks/feishu', webhookSpan(), feishuWebhook(ctx));
+  app.post('/webhooks/github', webhookSpan(), githubWebhook(ctx));
 
   panelRoutes(ctx)(app);
 
