@@ -18,6 +18,7 @@ const BENCHES: [file: string, fn: string][] = [
   ['./sandbox.ts', 'benchSandbox'],
   ['./trajectory.ts', 'benchTrajectory'],
   ['./workspace-step.ts', 'benchWorkspaceStep'],
+  ['./tracing.ts', 'benchTracing'],
 ];
 
 const fmt = (n: number | undefined) =>
