@@ -1,8 +1,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { RouteOutcome } from '../../src/router/route-card.ts';
+import { loadRouteOutcome, type RouteOutcome } from '../../src/router/route-outcome.ts';
+import { hasAcked } from '../../src/tickets/acks.ts';
 import { getTicket } from '../../src/tickets/ticket-store.ts';
+import { ticketOpenedBy } from '../integration/routing/helpers.ts';
 import { startTestApp, type TestApp, waitFor } from '../kit/app.ts';
 import { type FakeGitHub, startFakeGitHub } from '../kit/fake-github.ts';
 import { type FakeLlm, startFakeLlm } from '../kit/fake-llm.ts';
@@ -20,6 +22,11 @@ export interface GitHubWorld {
   comment(author: GitHubUserLike | string, body: string, number?: number): Promise<string>;
   /** Waits until the card was routed and returns how. */
   routed(cardId: string): Promise<RouteOutcome>;
+  /**
+   * Comments a request on `acme/widgets#number` and waits for the ticket it opened to acknowledge
+   * it; resolves to that ticket's id (issue 20: ids come from what happened, never assumed).
+   */
+  open(author: GitHubUserLike | string, body: string, number?: number): Promise<string>;
   /** Model requests so far, by session (and, for executors, ticket). */
   requests(role: 'main' | 'executor', ticketId?: string): number;
   /** The bot's comments on `acme/widgets#number`. */
@@ -44,7 +51,7 @@ export async function startGitHubWorld(env: Record<string, string> = {}): Promis
     WORKSPACE_DIR: join(root, 'ws'),
     ...env,
   });
-  return {
+  const world: GitHubWorld = {
     app,
     gh,
     llm,
@@ -54,14 +61,15 @@ export async function startGitHubWorld(env: Record<string, string> = {}): Promis
       if (res.status !== 202) throw new Error(`webhook answered ${res.status}`);
       return ((await res.json()) as { card: string }).card;
     },
-    async routed(cardId) {
+    routed(cardId) {
       // A failing permission look-up is retried with back-off inside the routing job: allow for it.
-      const raw = await waitFor(
-        () => app.ctx.redis.get(app.ctx.keys.cardRouted(cardId)),
-        `routing of ${cardId}`,
-        15_000,
-      );
-      return JSON.parse(raw) as RouteOutcome;
+      return waitFor(() => loadRouteOutcome(app.ctx, cardId), `routing of ${cardId}`, 15_000);
+    },
+    async open(author, body, number) {
+      const card = await world.comment(author, body, number);
+      const ticket = await ticketOpenedBy(app.ctx, card);
+      await ticketAcked(world, ticket);
+      return ticket;
     },
     requests: (role, ticketId) =>
       llm.requests.filter(
@@ -76,15 +84,13 @@ export async function startGitHubWorld(env: Record<string, string> = {}): Promis
       rmSync(root, { recursive: true, force: true });
     },
   };
+  return world;
 }
 
 /** Waits for the ticket to exist and its opening request to be acknowledged. */
-export async function ticketAcked(w: GitHubWorld, ticketId = 'T1'): Promise<void> {
+export async function ticketAcked(w: GitHubWorld, ticketId: string): Promise<void> {
   await waitFor(() => getTicket(w.app.ctx, ticketId), `ticket ${ticketId}`);
-  await waitFor(
-    () => w.app.ctx.redis.hlen(w.app.ctx.keys.ticketAcked(ticketId)),
-    `${ticketId}'s acknowledgement`,
-  );
+  await waitFor(() => hasAcked(w.app.ctx, ticketId), `${ticketId}'s acknowledgement`);
 }
 
 /** Lets queued jobs run, for assertions that something did *not* happen. */

@@ -1,6 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { reportsOf } from '../../src/tickets/reports.ts';
 import { getTicket } from '../../src/tickets/ticket-store.ts';
-import { botMessages, localMessage, send } from '../integration/routing/helpers.ts';
+import { botMessages, localMessage, send, ticketOpenedBy } from '../integration/routing/helpers.ts';
 import { startTestApp, type TestApp, waitFor } from '../kit/app.ts';
 import { type FakeLlm, startFakeLlm, text, toolCalls } from '../kit/fake-llm.ts';
 import { ackAll, cardsIn, openAll, roleOf } from '../kit/scripted-model.ts';
@@ -11,7 +12,8 @@ const STALL_MS = 400;
 describe('the watchdog: acknowledged, then silent past the limit → stalled, the requester told once (issue 8)', () => {
   let llm: FakeLlm;
   let app: TestApp;
-  beforeAll(async () => {
+  // Each test its own product and key prefix (issue 20).
+  beforeEach(async () => {
     llm = await startFakeLlm();
     llm.respond((req) => {
       if (roleOf(req) === 'main')
@@ -34,7 +36,7 @@ describe('the watchdog: acknowledged, then silent past the limit → stalled, th
       WATCHDOG_INTERVAL_MS: '100',
     });
   });
-  afterAll(async () => {
+  afterEach(async () => {
     await app?.close();
     await llm?.close();
   });
@@ -45,27 +47,28 @@ describe('the watchdog: acknowledged, then silent past the limit → stalled, th
     );
 
   it('a ticket that acknowledged and then took no step is marked stalled and its requester told once, with the reason', async () => {
-    await send(app.ctx, localMessage('please migrate the database', { chat: 'quiet' }));
+    const card = await send(app.ctx, localMessage('please migrate the database', { chat: 'quiet' }));
+    const ticket = await ticketOpenedBy(app.ctx, card);
     await waitFor(async () => (await stalledNotes('quiet')).length, 'the stall notice', 10_000);
-    const ticket = await getTicket(app.ctx, 'T1');
-    expect(ticket?.state).toBe('waiting');
-    const reports = (await app.ctx.redis.lrange(app.ctx.keys.ticketReports('T1'), 0, -1)).map((r) =>
-      JSON.parse(r),
-    );
+    expect((await getTicket(app.ctx, ticket))?.state).toBe('waiting');
+    const reports = await reportsOf(app.ctx, ticket);
     expect(reports.at(-1)).toMatchObject({ kind: 'stalled', by: 'host', status: 'blocked' });
     const [note] = await stalledNotes('quiet');
     expect(note?.text).toMatch(
-      /T1 has stalled: after acknowledging, its executor took no step for \d+ (seconds|minutes)/,
+      new RegExp(
+        `${ticket} has stalled: after acknowledging, its executor took no step for \\d+ (seconds|minutes)`,
+      ),
     );
     await settle(STALL_MS * 3);
     expect(await stalledNotes('quiet')).toHaveLength(1);
   });
 
   it('a ticket that finished is not stalled', async () => {
-    await send(app.ctx, localMessage('please finish this now', { chat: 'done' }));
-    await waitFor(async () => (await getTicket(app.ctx, 'T2'))?.state === 'done', 'T2 done');
+    const card = await send(app.ctx, localMessage('please finish this now', { chat: 'done' }));
+    const ticket = await ticketOpenedBy(app.ctx, card);
+    await waitFor(async () => (await getTicket(app.ctx, ticket))?.state === 'done', `${ticket} done`);
     await settle(STALL_MS * 3);
     expect(await stalledNotes('done')).toHaveLength(0);
-    expect((await getTicket(app.ctx, 'T2'))?.state).toBe('done');
+    expect((await getTicket(app.ctx, ticket))?.state).toBe('done');
   });
 });
