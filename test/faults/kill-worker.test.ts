@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { botMessages, localMessage, send } from '../integration/routing/helpers.ts';
 import { startTestApp, type TestApp, waitFor } from '../kit/app.ts';
 import { type FakeLlm, startFakeLlm, text } from '../kit/fake-llm.ts';
@@ -9,8 +9,8 @@ import { type BotProcess, startBotProcess } from '../kit/worker-process.ts';
 describe('a worker killed mid-turn (nothing lost, nothing twice)', () => {
   let llm: FakeLlm;
   let web: TestApp;
-  const workers: BotProcess[] = [];
-  const prefix = freshPrefix();
+  let workers: BotProcess[] = [];
+  let prefix = '';
   const env = () => ({
     ROLE: 'worker',
     REDIS_URL: redisUrl(),
@@ -21,7 +21,11 @@ describe('a worker killed mid-turn (nothing lost, nothing twice)', () => {
   });
   let hung = false;
 
-  beforeAll(async () => {
+  // One test, but its own product, worker processes and key prefix all the same (issue 20).
+  beforeEach(async () => {
+    prefix = freshPrefix();
+    workers = [];
+    hung = false;
     llm = await startFakeLlm();
     llm.respond((req) => {
       if (roleOf(req) === 'main') return req.messages.at(-1)?.role === 'tool' ? text('ok') : openAll(req);
@@ -38,7 +42,7 @@ describe('a worker killed mid-turn (nothing lost, nothing twice)', () => {
       { workers: false },
     );
   });
-  afterAll(async () => {
+  afterEach(async () => {
     await Promise.all(workers.map((w) => w.stop()));
     await web.close();
     await llm.close();

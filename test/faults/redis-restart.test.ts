@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { outboxJobId } from '../../src/outbox/enqueue.ts';
 import { startTestApp, type TestApp, waitFor } from '../kit/app.ts';
 import { type FakeGitHub, startFakeGitHub } from '../kit/fake-github.ts';
@@ -30,7 +30,8 @@ describe('Redis restarts during a burst of webhooks', () => {
   let github: FakeGitHub;
   let app: TestApp;
 
-  beforeAll(async () => {
+  // Its own Redis, product and key prefix per test (issue 20).
+  beforeEach(async () => {
     redis = await startOwnRedis();
     github = await startFakeGitHub();
     app = await startTestApp({
@@ -44,7 +45,7 @@ describe('Redis restarts during a burst of webhooks', () => {
       JOB_LOCK_MS: '5000',
     });
   });
-  afterAll(async () => {
+  afterEach(async () => {
     await app?.close();
     await github?.close();
     await redis?.destroy();

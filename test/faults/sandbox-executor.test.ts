@@ -1,8 +1,8 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { executorFlow, SECRETS, startWorld, type World } from '../integration/executor/harness.ts';
-import { localMessage, send } from '../integration/routing/helpers.ts';
+import { localMessage, openTicketIn, send } from '../integration/routing/helpers.ts';
 import { waitFor } from '../kit/app.ts';
 import { type RecordedRequest, text, toolCalls } from '../kit/fake-llm.ts';
 import { redisUrl } from '../kit/redis.ts';
@@ -31,14 +31,16 @@ function readmes(root: string): string[] {
 describe('R-H3: run_command through an executor turn runs in the sandbox (real bubblewrap, Redis and HTTP server)', () => {
   let w: World;
   const saved = { ...process.env };
-  beforeAll(async () => {
+  // Each test its own product, workspaces and key prefix (issue 20): the reviewer test reads every
+  // checkout of its world, and counts its executor's turns from the first.
+  beforeEach(async () => {
     // The bot's own process holds its secrets, as in production.
     Object.assign(process.env, SECRETS);
     w = await startWorld({ SANDBOX_MEMORY_MB: '128', SANDBOX_DISK_MB: '32', SANDBOX_NETWORK: 'egress' });
   });
-  afterAll(async () => {
-    await w.close();
-    process.env = saved;
+  afterEach(async () => {
+    await w?.close();
+    process.env = { ...saved };
   });
 
   it('R-H3: a command reads no other process’s environment and reaches neither Redis, the bot’s port nor 169.254.169.254', async () => {
@@ -109,6 +111,9 @@ describe('R-H3: run_command through an executor turn runs in the sandbox (real b
         return run('echo pwned >> README.md; touch new.txt; git commit -qam x --allow-empty; echo end');
       return text('Reviewed.');
     });
+    // A ticket already open in the chat, so the request goes to the main session (which opens it
+    // with the review crew) instead of being opened by code with the default crew (issue 18).
+    await openTicketIn(w.app.ctx, 'room');
     await send(w.app.ctx, localMessage('Please review the web app'));
     await waitFor(() => results.length >= 2, 'the reviewer’s command', 30_000);
     const out = results[1]?.join('\n') ?? '';

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { botMessages, localMessage, send } from '../integration/routing/helpers.ts';
 import { startTestApp, type TestApp, waitFor } from '../kit/app.ts';
 import { type FakeLlm, startFakeLlm, text } from '../kit/fake-llm.ts';
@@ -11,8 +11,8 @@ const GRACE_MS = 8000;
 describe('SIGTERM during a turn (graceful hand-over)', () => {
   let llm: FakeLlm;
   let web: TestApp;
-  const workers: BotProcess[] = [];
-  const prefix = freshPrefix();
+  let workers: BotProcess[] = [];
+  let prefix = '';
   // A long job lock: were the turn not handed back, nobody could resume it within the test's wait.
   const env = () => ({
     ROLE: 'worker',
@@ -25,7 +25,11 @@ describe('SIGTERM during a turn (graceful hand-over)', () => {
   });
   let hung = false;
 
-  beforeAll(async () => {
+  // One test, but its own product, worker processes and key prefix all the same (issue 20).
+  beforeEach(async () => {
+    prefix = freshPrefix();
+    workers = [];
+    hung = false;
     llm = await startFakeLlm();
     llm.respond((req) => {
       if (roleOf(req) === 'main') return req.messages.at(-1)?.role === 'tool' ? text('ok') : openAll(req);
@@ -42,7 +46,7 @@ describe('SIGTERM during a turn (graceful hand-over)', () => {
       { workers: false },
     );
   });
-  afterAll(async () => {
+  afterEach(async () => {
     await Promise.all(workers.map((w) => w.stop()));
     await web.close();
     await llm.close();

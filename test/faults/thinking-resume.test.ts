@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeBareRepo, SECRETS } from '../integration/executor/harness.ts';
 import { localMessage, send } from '../integration/routing/helpers.ts';
 import { startTestApp, type TestApp, waitFor } from '../kit/app.ts';
@@ -24,8 +24,8 @@ describe('a thinking executor killed mid-turn resumes on another worker without 
   let gh: FakeGitHub;
   let web: TestApp;
   let root: string;
-  const workers: BotProcess[] = [];
-  const prefix = freshPrefix();
+  let workers: BotProcess[] = [];
+  let prefix = '';
   let hung = false;
   let card = '';
   const env = () => ({
@@ -44,7 +44,12 @@ describe('a thinking executor killed mid-turn resumes on another worker without 
     CHAT_REPOS: 'room=acme/web',
   });
 
-  beforeAll(async () => {
+  // One test, but its own product, worker processes and key prefix all the same (issue 20).
+  beforeEach(async () => {
+    prefix = freshPrefix();
+    workers = [];
+    hung = false;
+    card = '';
     root = mkdtempSync(join(tmpdir(), 'sy-think-'));
     const repo = makeBareRepo(root, { 'README.md': '# web\n', 'src/login.ts': 'export const next = 1;\n' });
     gh = await startFakeGitHub({ token: SECRETS.GITHUB_TOKEN });
@@ -76,7 +81,7 @@ describe('a thinking executor killed mid-turn resumes on another worker without 
       { workers: false },
     );
   });
-  afterAll(async () => {
+  afterEach(async () => {
     await Promise.all(workers.map((w) => w.stop()));
     await web.close();
     await llm.close();
@@ -88,7 +93,7 @@ describe('a thinking executor killed mid-turn resumes on another worker without 
     const first = startBotProcess(env());
     workers.push(first);
     await send(web.ctx, localMessage('Please read through the login code of the web app'));
-    await waitFor(() => hung, 'the executor to reach the step where it hangs', 30_000);
+    await waitFor(() => hung, 'the executor to reach the step where it hangs', 40_000);
     first.kill9();
 
     const second = startBotProcess(env());
