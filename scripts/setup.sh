@@ -57,6 +57,15 @@ else
   missing+=(chromium)
 fi
 
+# Chinese glyphs for the zh-CN panel and its screenshots (issue 16): WenQuanYi Zen Hei, 16 MB
+# installed against 91 MB for fonts-noto-cjk. fontconfig comes with chromium.
+if command -v fc-list >/dev/null 2>&1 && [ -n "$(fc-list :lang=zh family 2>/dev/null | head -n 1)" ]; then
+  say "CJK font: present ($(fc-list :lang=zh family | head -n 1))"
+else
+  say "CJK font: missing (fonts-wqy-zenhei: Chinese in the panel and its screenshots)"
+  missing+=(fonts-wqy-zenhei)
+fi
+
 if [ "${#missing[@]}" -gt 0 ]; then
   if [ -n "$check_only" ]; then
     say "PROBLEM missing: ${missing[*]} (run npm run setup)"

@@ -1,6 +1,7 @@
 import type { Ctx } from '../context.ts';
 import type { Runtime } from '../runtime.ts';
 import { cardsRoutes } from './api/cards-routes.ts';
+import { chatLanguagesRoutes } from './api/chat-languages-routes.ts';
 import { chatReposRoutes } from './api/chat-repos-routes.ts';
 import { localChatRoutes } from './api/local-chat-routes.ts';
 import { policyRoutes } from './api/policy-routes.ts';
@@ -21,5 +22,6 @@ export function apiRoutes(ctx: Ctx, rt: Runtime): ApiRoutes[] {
     localChatRoutes(ctx),
     queuesRoutes(ctx),
     chatReposRoutes(ctx),
+    chatLanguagesRoutes(ctx),
   ];
 }

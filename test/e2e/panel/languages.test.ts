@@ -1,7 +1,11 @@
-import { mkdirSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { getChatLanguage } from '../../../src/i18n/chat-language-store.ts';
+import { parseCatalog } from '../../../src/i18n/parse-catalog.ts';
+import { ASSETS_DIR } from '../../../src/web/panel/static-assets.ts';
 import { startTestApp, type TestApp, waitFor } from '../../kit/app.ts';
 import { type FakeLlm, startFakeLlm } from '../../kit/fake-llm.ts';
 import { ackAll, openAll, scriptedModel } from '../../kit/scripted-model.ts';
@@ -9,11 +13,21 @@ import { api, TOKEN } from './api.ts';
 import { ARTIFACTS, launchChromium, signIn } from './browser.ts';
 
 /**
- * The panel in Chinese, in `test/artifacts/panel/` (gitignored) like every panel screenshot: a
- * test never rewrites the committed docs/panel-tickets.zh-CN.png (README "Languages"); copy it
- * there by hand when the page changes.
+ * The panel in Chinese, in `test/artifacts/panel/` (gitignored) like every panel screenshot. The
+ * committed docs/panel-tickets.zh-CN.png (README "Languages") is rewritten only when asked:
+ * `UPDATE_DOCS_SCREENSHOTS=1` (look at it before committing).
  */
 const DOCS_SHOT = join(ARTIFACTS, '30-tickets-zh-CN.png');
+const COMMITTED_SHOT = fileURLToPath(new URL('../../../docs/panel-tickets.zh-CN.png', import.meta.url));
+
+/** The local chat's bot message answering `messageId`, once it is there. */
+async function answerTo(app: TestApp, chat: string, messageId: string) {
+  return waitFor(async () => {
+    const { body } = await api(app, 'GET', `/local/messages?chat=${chat}`);
+    // biome-ignore lint/suspicious/noExplicitAny: the conversation's JSON
+    return body.items.find((m: any) => m.type === 'message' && m.from === 'bot' && m.replyTo === messageId);
+  }, `the answer to ${messageId}`);
+}
 
 describe('issue 16: the panel in English and Chinese, with a switch it remembers', () => {
   let llm: FakeLlm;
@@ -66,6 +80,7 @@ describe('issue 16: the panel in English and Chinese, with a switch it remembers
     await page.locator(`tr[data-ticket="${ticketId}"]`).waitFor();
     mkdirSync(ARTIFACTS, { recursive: true });
     await page.screenshot({ path: DOCS_SHOT });
+    if (process.env.UPDATE_DOCS_SCREENSHOTS) copyFileSync(DOCS_SHOT, COMMITTED_SHOT);
   });
 
   it('the ticket page speaks Chinese too, and English comes back with the switch', async () => {
@@ -103,4 +118,64 @@ describe('issue 16: the panel in English and Chinese, with a switch it remembers
     await page.getByRole('link', { name: 'Prompt settings' }).click();
     await page.getByRole('heading', { name: 'Team paragraphs' }).waitFor();
   });
+
+  it('the Setup page is Chinese too; its chat-language field fixes a chat’s language, and the host’s next confirmation there is Chinese', async () => {
+    const chat = `lang-${Date.now().toString(36)}`;
+    const request = await api(app, 'POST', '/local/messages', { text: 'please add a health check', chat });
+    const ack = await answerTo(app, chat, request.body.messageId);
+    const ticket = ack.tickets[0] as string;
+    expect(ticket).toBeTruthy();
+    // Only an admin sets it, and only to a language the host has.
+    const anonymous = await fetch(`${app.url}/api/chat-languages/${chat}`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ lang: 'zh-CN' }),
+    });
+    expect(anonymous.status).toBe(401);
+    expect(await api(app, 'PUT', `/chat-languages/${chat}`, { lang: 'fr' })).toMatchObject({
+      status: 422,
+      body: { errors: [{ key: 'lang', code: 'invalid_lang' }] },
+    });
+    expect((await api(app, 'PUT', `/chat-languages/${chat}`, { lang: 7 })).status).toBe(400);
+    expect(await getChatLanguage(app.ctx, chat)).toBeUndefined();
+
+    await page.goto(`${app.url}/panel/#/setup`);
+    await page.getByRole('button', { name: '中文' }).click();
+    await page.getByRole('heading', { name: '接入设置', exact: true }).waitFor();
+    await page.getByRole('columnheader', { name: '用途' }).waitFor();
+    // None of the Setup page's English words is left on it.
+    const en = parseCatalog(readFileSync(join(ASSETS_DIR, 'i18n', 'en.md'), 'utf8')).texts;
+    const zh = parseCatalog(readFileSync(join(ASSETS_DIR, 'i18n', 'zh-CN.md'), 'utf8')).texts;
+    const shown = (await page.locator('#view').textContent()) ?? '';
+    const english = [...en]
+      .filter(([k, v]) => k.startsWith('setup.') && !v.includes('{') && !(zh.get(k) ?? '').includes(v))
+      .map(([, v]) => v)
+      .filter((v) => shown.includes(v));
+    expect(english).toEqual([]);
+    expect(shown).toContain('克隆和拉取仓库');
+
+    await page.getByLabel('聊天 ID').fill(chat);
+    await page.getByLabel('聊天语言').selectOption('zh-CN');
+    await page.getByRole('button', { name: '保存聊天语言' }).click();
+    await page.locator(`#chat-repos-list tr[data-chat="${chat}"] td[data-lang="zh-CN"]`).waitFor();
+    expect(await getChatLanguage(app.ctx, chat)).toBe('zh-CN');
+    mkdirSync(ARTIFACTS, { recursive: true });
+    await page.screenshot({ path: join(ARTIFACTS, '31-setup-zh-CN.png'), fullPage: true });
+
+    // An English command in that chat now gets a Chinese confirmation.
+    const pause = await api(app, 'POST', '/local/messages', { text: '/pause', chat, replyTo: ack.id });
+    expect((await answerTo(app, chat, pause.body.messageId)).text).toBe(
+      `已暂停 ${ticket}；在有人说“继续”（/resume）之前，不会再有任何动作。`,
+    );
+
+    // Back to automatic: the row goes, and the next English command is answered in English.
+    await page.getByLabel('聊天语言').selectOption('auto');
+    await page.getByRole('button', { name: '保存聊天语言' }).click();
+    await page.locator(`#chat-repos-list tr[data-chat="${chat}"]`).waitFor({ state: 'detached' });
+    expect(await getChatLanguage(app.ctx, chat)).toBeUndefined();
+    const resume = await api(app, 'POST', '/local/messages', { text: '/resume', chat, replyTo: ack.id });
+    expect((await answerTo(app, chat, resume.body.messageId)).text).toBe(`Resumed ${ticket}.`);
+    await page.getByRole('button', { name: 'English' }).click();
+    await page.getByRole('heading', { name: 'Setup', exact: true }).waitFor();
+  }, 60_000);
 });

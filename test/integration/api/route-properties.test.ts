@@ -46,6 +46,8 @@ const ROUTES: { method: string; path: string; fields?: string[] }[] = [
   { method: 'GET', path: '/api/queues' },
   { method: 'GET', path: '/api/chat-repos' },
   { method: 'PUT', path: '/api/chat-repos/:chat', fields: ['repo'] },
+  { method: 'GET', path: '/api/chat-languages' },
+  { method: 'PUT', path: '/api/chat-languages/:chat', fields: ['lang'] },
 ];
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'];
@@ -170,7 +172,7 @@ describe('every /api and /panel route under arbitrary requests', () => {
     ['policy', /^\/api\/policy/],
     ['tickets and cards', /^\/api\/(tickets|cards)/],
     ['local chat and queues', /^\/api\/(local|queues)/],
-    ['chat repositories', /^\/api\/chat-repos/],
+    ['chat repositories and languages', /^\/api\/chat-(repos|languages)/],
     ['GitHub App manifest flow', /^\/panel\/(api\/)?github-app/],
   ];
 

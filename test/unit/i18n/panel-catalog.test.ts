@@ -1,6 +1,8 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { APP_NEEDS } from '../../../src/channels/github/app-needs.ts';
+import { LANGS } from '../../../src/i18n/lang.ts';
 import { parseCatalog, placeholdersOf } from '../../../src/i18n/parse-catalog.ts';
 import { ASSETS_DIR } from '../../../src/web/panel/static-assets.ts';
 
@@ -30,6 +32,10 @@ const BUILT_KEYS = [
   ...['sections', 'team', 'preview'].map((k) => `prompts.tab.${k}`),
   ...['about', 'process', 'conventions'].map((k) => `team.help.${k}`),
   ...['revision', 'saved', 'source', 'who', 'changed'].map((c) => `versions.col.${c}`),
+  // The Setup page (issue 16): each permission of APP_NEEDS, each chat language, each refusal code.
+  ...APP_NEEDS.map((n) => `setup.app.why.${n.permission.replaceAll('_', '-')}`),
+  ...['auto', ...LANGS].map((l) => `setup.chats.lang.${l.toLowerCase()}`),
+  ...['invalid-repo', 'invalid-lang'].map((c) => `setup.error.${c}`),
 ];
 
 describe('issue 16: the panel’s words come from one catalog per language', () => {

@@ -22,6 +22,8 @@ describe('scripts/setup.sh --check', () => {
     for (const tool of ['redis-server', 'bwrap', 'pasta', 'ip', 'nsenter', 'chromium']) {
       expect(out).toMatch(new RegExp(`setup: ${tool}: present`));
     }
+    // Issue 16: Chinese glyphs for the zh-CN panel and its screenshots.
+    expect(out).toMatch(/setup: CJK font: present \(.+\)/);
     expect(out).toContain('nothing to install');
     expect(code).toBe(0);
   });
@@ -30,7 +32,7 @@ describe('scripts/setup.sh --check', () => {
     await symlink(process.execPath, join(bin, 'node'));
     const { code, out } = check({ PATH: bin, CHROMIUM_PATH: join(bin, 'no-chromium') });
     expect(out).toContain(
-      'PROBLEM missing: redis-server bubblewrap passt iproute2 util-linux chromium (run npm run setup)',
+      'PROBLEM missing: redis-server bubblewrap passt iproute2 util-linux chromium fonts-wqy-zenhei (run npm run setup)',
     );
     expect(out).not.toContain('installing');
     expect(code).toBe(1);

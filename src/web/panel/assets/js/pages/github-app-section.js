@@ -1,5 +1,6 @@
 import { get, request } from '../api.js';
 import { h, notice, replace, toast } from '../dom.js';
+import { t, tOr } from '../i18n.js';
 
 export const CALLBACK_PATH = '/panel/github-app/callback';
 
@@ -38,16 +39,8 @@ function createdView(/** @type {any} */ body) {
   return h(
     'div',
     { id: 'github-app-result' },
-    notice('ok', 'GitHub App ', h('strong', null, body.app.slug), ` created (id ${body.app.id}).`),
-    h(
-      'p',
-      null,
-      'Put these lines into the deployment’s ',
-      h('code', null, '.env'),
-      ' and restart. They are shown this once and not stored: the key stays a PEM over several lines, no ',
-      h('code', null, '\\n'),
-      ' escapes needed.',
-    ),
+    notice('ok', t('setup.app.created'), ' ', h('strong', null, body.app.slug), ` (id ${body.app.id})`),
+    h('p', null, t('setup.app.env-help')),
     env,
     h(
       'div',
@@ -56,14 +49,14 @@ function createdView(/** @type {any} */ body) {
         'button',
         {
           type: 'button',
-          onclick: () => navigator.clipboard?.writeText(body.env).then(() => toast('Copied')),
+          onclick: () => navigator.clipboard?.writeText(body.env).then(() => toast(t('setup.app.copied'))),
         },
-        'Copy',
+        t('setup.app.copy'),
       ),
       h(
         'a',
         { class: 'button primary', href: body.app.installUrl, id: 'github-app-install' },
-        'Install the App on repositories',
+        t('setup.app.install'),
       ),
     ),
   );
@@ -75,7 +68,7 @@ async function redeem(/** @type {HTMLElement} */ out) {
   if (!taken) return;
   const res = await request('POST', '/panel/api/github-app/conversions', taken);
   if (res.ok) replace(out, createdView(res.body));
-  else replace(out, notice('problem', `GitHub App not created: ${res.body?.error ?? res.status}`));
+  else replace(out, notice('problem', t('setup.app.not-created', { error: res.body?.error ?? res.status })));
 }
 
 function needsTable(/** @type {any[]} */ needs) {
@@ -88,10 +81,10 @@ function needsTable(/** @type {any[]} */ needs) {
       h(
         'tr',
         null,
-        h('th', null, 'Permission'),
-        h('th', null, 'Access'),
-        h('th', null, 'Events'),
-        h('th', null, 'Why'),
+        h('th', null, t('setup.app.col.permission')),
+        h('th', null, t('setup.app.col.access')),
+        h('th', null, t('setup.app.col.events')),
+        h('th', null, t('setup.app.col.why')),
       ),
     ),
     h(
@@ -104,7 +97,7 @@ function needsTable(/** @type {any[]} */ needs) {
           h('td', null, h('code', null, n.permission)),
           h('td', null, n.level),
           h('td', null, n.events.join(', ') || '—'),
-          h('td', { class: 'muted small' }, n.why),
+          h('td', { class: 'muted small' }, tOr(`setup.app.why.${n.permission.replaceAll('_', '-')}`, n.why)),
         ),
       ),
     ),
@@ -126,18 +119,18 @@ export async function githubAppSection() {
     h(
       'div',
       { class: 'row' },
-      field('github-app-name', 'App name', {
+      field('github-app-name', t('setup.app.name'), {
         value: `switchyard-${Math.random().toString(36).slice(2, 7)}`,
         maxlength: 34,
         required: true,
       }),
-      field('github-app-org', 'Organization (empty: your account)', { placeholder: 'my-org' }),
-      field('github-app-url', 'Public URL of this deployment', {
+      field('github-app-org', t('setup.app.org'), { placeholder: 'my-org' }),
+      field('github-app-url', t('setup.app.url'), {
         value: info.publicUrl ?? location.origin,
         required: true,
       }),
     ),
-    h('button', { type: 'submit', class: 'primary' }, 'Create GitHub App on GitHub'),
+    h('button', { type: 'submit', class: 'primary' }, t('setup.app.create')),
   );
   form.addEventListener('submit', async (e) => {
     e.preventDefault();
@@ -148,32 +141,35 @@ export async function githubAppSection() {
       org: value('github-app-org'),
       publicUrl: value('github-app-url'),
     });
-    if (!res.ok) return replace(out, notice('problem', res.body?.error ?? `answered ${res.status}`));
+    if (!res.ok)
+      return replace(out, notice('problem', res.body?.error ?? t('setup.answered', { status: res.status })));
     postToGitHub(res.body.action, res.body.manifest);
   });
   const made = info.created;
   const section = h(
     'section',
     { class: 'card', id: 'github-app' },
-    h('h2', null, 'GitHub App'),
+    h('h2', null, t('setup.app.title')),
     h(
       'p',
       { class: 'muted small' },
-      `Creates an App on ${info.webUrl} with exactly what the bot needs, webhooks to this deployment’s /webhooks/github. `,
+      t('setup.app.intro', { webUrl: info.webUrl }),
+      ' ',
       info.mode === 'token'
-        ? 'This deployment uses GITHUB_TOKEN now (token mode), which wins over an App.'
+        ? t('setup.app.mode.token')
         : info.mode === 'app'
-          ? `This deployment runs as App ${info.appId}.`
-          : 'GitHub is off on this deployment.',
+          ? t('setup.app.mode.app', { appId: info.appId })
+          : t('setup.app.mode.off'),
     ),
     needsTable(info.needs),
     made
       ? notice(
           'info',
-          'Created here before: ',
+          t('setup.app.created-before'),
+          ' ',
           h('a', { href: made.htmlUrl, id: 'github-app-created' }, `${made.slug} (id ${made.id})`),
           ' · ',
-          h('a', { href: made.installUrl }, 'install it'),
+          h('a', { href: made.installUrl }, t('setup.app.install-it')),
         )
       : null,
     form,

@@ -1,8 +1,9 @@
 import { h, replace } from '../dom.js';
+import { t } from '../i18n.js';
 import { chatReposSection } from './chat-repos-section.js';
 import { githubAppSection } from './github-app-section.js';
 
-/** Connecting the deployment (issue 16): the GitHub App, and each chat's default repository. */
+/** Connecting the deployment (issue 16): the GitHub App, and each chat's repository and language. */
 export async function setupPage(/** @type {HTMLElement} */ root) {
   const sections = [await githubAppSection(), await chatReposSection()];
   replace(
@@ -10,12 +11,7 @@ export async function setupPage(/** @type {HTMLElement} */ root) {
     h(
       'div',
       { class: 'page-head' },
-      h(
-        'div',
-        null,
-        h('h1', null, 'Setup'),
-        h('p', { class: 'muted small' }, 'Connect GitHub and choose each chat’s repository.'),
-      ),
+      h('div', null, h('h1', null, t('page.setup')), h('p', { class: 'muted small' }, t('setup.intro'))),
     ),
     ...sections,
   );
