@@ -39,6 +39,7 @@ async function main(): Promise<void> {
       ? 'github on'
       : 'github off (no GITHUB_WEBHOOK_SECRET with GITHUB_TOKEN or GITHUB_APP_ID)',
     config.LLM_API_KEY ? 'model on' : 'model off (no LLM_API_KEY)',
+    tracing ? 'tracing on (OTLP/HTTP)' : 'tracing off (no OTEL_EXPORTER_OTLP_ENDPOINT)',
   ];
   log.info({ channels }, `channels: ${channels.join(', ')}`);
 

@@ -81,6 +81,8 @@ describe('npm start (CONTRACT "Commands")', () => {
     expect(line).toMatch(/feishu off/);
     expect(line).toMatch(/github off/);
     expect(line).toMatch(/model off/);
+    // Issue 17: no OTEL_EXPORTER_OTLP_ENDPOINT, no tracing SDK.
+    expect(line).toMatch(/tracing off/);
 
     // SIGTERM to the group (npm re-raises it on itself, so its own exit code says nothing): the bot
     // logs its shutdown and the whole tree is gone well within the grace.
