@@ -10,6 +10,7 @@ import { githubAppRoutes } from './github-app-routes.ts';
 import { panelSessionOf, requireAdminOrPanel } from './panel-auth.ts';
 import { previewDraft } from './panel-preview.ts';
 import { csrfTokenOf } from './panel-session.ts';
+import { queueBoardRoutes } from './queue-board/board-routes.ts';
 import { signIn, signOut, signOutEverywhere } from './sign-in.ts';
 import { serveAsset } from './static-assets.ts';
 
@@ -63,5 +64,6 @@ export function panelRoutes(ctx: Ctx): (app: Hono) => void {
     });
     githubAppRoutes(ctx)(api);
     app.route('/panel/api', api);
+    queueBoardRoutes(ctx)(app);
   };
 }

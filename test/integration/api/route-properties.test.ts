@@ -48,14 +48,91 @@ const ROUTES: { method: string; path: string; fields?: string[] }[] = [
   { method: 'PUT', path: '/api/chat-repos/:chat', fields: ['repo'] },
   { method: 'GET', path: '/api/chat-languages' },
   { method: 'PUT', path: '/api/chat-languages/:chat', fields: ['lang'] },
+  // bull-board behind the panel's sign-in (issue 17): its pages, files and JSON API.
+  ...[
+    '',
+    '/metrics-history',
+    '/job-schedulers',
+    '/queue/:queueName',
+    '/queue/:queueName/:jobId',
+    '/static/*',
+    '/api/redis/stats',
+    '/api/queues',
+    '/api/job-schedulers',
+    '/api/queues/:queueName/metrics',
+    '/api/queues/:queueName/default-job-options',
+    '/api/queues/:queueName/workers',
+    '/api/queues/:queueName/rate-limit',
+    '/api/queues/:queueName/job-data-schema',
+    '/api/queues/:queueName/:jobId/logs',
+    '/api/queues/:queueName/:jobId/flow',
+    '/api/queues/:queueName/:jobId',
+  ].map((path) => ({ method: 'GET', path: `/panel/queues/board${path}` })),
+  ...[
+    '/api/queues/pause',
+    '/api/queues/resume',
+    '/api/queues/:queueName/retry/:queueStatus',
+    '/api/queues/:queueName/promote',
+    '/api/queues/:queueName/clean/:queueStatus',
+    '/api/queues/:queueName/pause',
+    '/api/queues/:queueName/resume',
+    '/api/queues/:queueName/empty',
+    '/api/queues/:queueName/job-schedulers/:schedulerId/remove',
+    '/api/queues/:queueName/job-schedulers/:schedulerId/run',
+    '/api/queues/:queueName/:jobId/retry',
+    '/api/queues/:queueName/:jobId/clean',
+    '/api/queues/:queueName/:jobId/promote',
+    '/api/queues/:queueName/:jobId/remove-unprocessed-children',
+    '/api/queues/:queueName/rate-limit/release',
+  ].map((path) => ({ method: 'PUT', path: `/panel/queues/board${path}` })),
+  {
+    method: 'POST',
+    path: '/panel/queues/board/api/queues/:queueName/add',
+    fields: ['name', 'data', 'options'],
+  },
+  { method: 'PUT', path: '/panel/queues/board/api/queues/:queueName/concurrency', fields: ['concurrency'] },
+  {
+    method: 'PUT',
+    path: '/panel/queues/board/api/queues/:queueName/rate-limit',
+    fields: ['max', 'duration'],
+  },
+  { method: 'PUT', path: '/panel/queues/board/api/queues/:queueName/obliterate', fields: ['force'] },
+  {
+    method: 'PATCH',
+    path: '/panel/queues/board/api/queues/:queueName/job-schedulers/:schedulerId',
+    fields: ['pattern', 'every', 'tz'],
+  },
+  {
+    method: 'PATCH',
+    path: '/panel/queues/board/api/queues/:queueName/:jobId/update-data',
+    fields: ['jobData'],
+  },
+  { method: 'PATCH', path: '/panel/queues/board/api/queues/:queueName/:jobId/delay', fields: ['runAt'] },
+  {
+    method: 'PATCH',
+    path: '/panel/queues/board/api/queues/:queueName/:jobId/priority',
+    fields: ['priority', 'lifo'],
+  },
 ];
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'];
 const ascii = (max: number) => fc.stringMatching(new RegExp(`^[\\x20-\\x7e]{0,${max}}$`));
 
-/** Path parameters: real ids, plausible ones, encoded junk, traversal and huge numbers. */
+/** Path parameters: real ids and queue names, plausible ones, encoded junk, traversal and huge numbers. */
 const param = fc.oneof(
-  fc.constantFrom('T1', '0', '1', 'T999999', '..%2F..%2Fetc', '9'.repeat(40), '%00', 'local-x'),
+  fc.constantFrom(
+    'T1',
+    '0',
+    '1',
+    'T999999',
+    'outbox',
+    'failed',
+    'completed',
+    '..%2F..%2Fetc',
+    '9'.repeat(40),
+    '%00',
+    'local-x',
+  ),
   fc.stringMatching(/^[\w.-]{1,30}$/),
   fc.string({ maxLength: 30 }).map(encodeURIComponent),
 );
@@ -174,6 +251,7 @@ describe('every /api and /panel route under arbitrary requests', () => {
     ['local chat and queues', /^\/api\/(local|queues)/],
     ['chat repositories and languages', /^\/api\/chat-(repos|languages)/],
     ['GitHub App manifest flow', /^\/panel\/(api\/)?github-app/],
+    ['queue board (bull-board)', /^\/panel\/queues\/board/],
   ];
 
   it('every route is in one property group', () => {

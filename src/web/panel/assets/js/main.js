@@ -32,7 +32,8 @@ function showSignIn() {
   const failed = new URLSearchParams(location.search).get('signin');
   const error = $('sign-in-error');
   error.hidden = !failed;
-  error.textContent = failed === 'disabled' ? t('sign-in.disabled') : failed ? t('sign-in.wrong-token') : '';
+  const why = { disabled: 'sign-in.disabled', required: 'sign-in.required' }[failed ?? ''];
+  error.textContent = failed ? t(why ?? 'sign-in.wrong-token') : '';
   $('token').focus();
 }
 

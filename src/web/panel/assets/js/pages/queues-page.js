@@ -14,6 +14,8 @@ export async function queuesPage(/** @type {HTMLElement} */ root) {
       'div',
       { class: 'page-head' },
       h('div', null, h('h1', null, t('page.queues')), h('p', { class: 'muted small' }, t('queues.hint'))),
+      // bull-board, behind the same sign-in (issue 17): a page of its own, not part of this app.
+      h('a', { class: 'button', href: '/panel/queues/board' }, t('queues.board')),
     ),
     table,
     stamp,
