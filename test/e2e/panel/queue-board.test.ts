@@ -10,7 +10,7 @@ import { waitFor } from '../../kit/app.ts';
 import { TOKEN } from './api.ts';
 import { ARTIFACTS, launchChromium, signIn } from './browser.ts';
 
-/** The README tour's picture; rewritten only when `UPDATE_DOCS_SHOTS` is set. */
+/** The README tour's picture; rewritten only when `UPDATE_DOCS_SCREENSHOTS` is set. */
 const DOCS_SHOT = join(import.meta.dirname, '..', '..', '..', 'docs', 'panel-queue-board.png');
 
 /**
@@ -95,7 +95,7 @@ describe('issue 17: the queue board in the browser', () => {
     await card.getByText(/UnrecoverableError: feishu\.send: HTTP 400 code 230002/).waitFor();
     mkdirSync(ARTIFACTS, { recursive: true });
     await page.screenshot({ path: join(ARTIFACTS, '40-queue-board.png') });
-    if (process.env.UPDATE_DOCS_SHOTS) copyFileSync(join(ARTIFACTS, '40-queue-board.png'), DOCS_SHOT);
+    if (process.env.UPDATE_DOCS_SCREENSHOTS) copyFileSync(join(ARTIFACTS, '40-queue-board.png'), DOCS_SHOT);
 
     await card.locator('button:has(svg.lucide-refresh-cw)').click();
     await page.getByRole('button', { name: 'Confirm', exact: true }).click();
