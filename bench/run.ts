@@ -19,6 +19,7 @@ const BENCHES: [file: string, fn: string][] = [
   ['./trajectory.ts', 'benchTrajectory'],
   ['./workspace-step.ts', 'benchWorkspaceStep'],
   ['./tracing.ts', 'benchTracing'],
+  ['./scale-out.ts', 'benchScaleOut'],
 ];
 
 const fmt = (n: number | undefined) =>
