@@ -35,7 +35,14 @@ const BUILT_KEYS = [
   // The Setup page (issue 16): each permission of APP_NEEDS, each chat language, each refusal code.
   ...APP_NEEDS.map((n) => `setup.app.why.${n.permission.replaceAll('_', '-')}`),
   ...['auto', ...LANGS].map((l) => `setup.chats.lang.${l.toLowerCase()}`),
-  ...['invalid-repo', 'invalid-lang'].map((c) => `setup.error.${c}`),
+  ...[
+    'invalid-repo',
+    'invalid-lang',
+    'panel-session-required',
+    'state-unknown',
+    'state-other-session',
+    'code-refused',
+  ].map((c) => `setup.error.${c}`),
 ];
 
 describe('issue 16: the panel’s words come from one catalog per language', () => {

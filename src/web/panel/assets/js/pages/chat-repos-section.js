@@ -1,19 +1,13 @@
 import { get, request } from '../api.js';
 import { h, notice, replace, toast } from '../dom.js';
-import { t, tOr } from '../i18n.js';
+import { t } from '../i18n.js';
+import { refusal } from './setup-refusal.js';
 
 /** The languages a chat can be fixed to (`src/i18n/lang.ts`), and `auto`. */
 const CHAT_LANGS = ['auto', 'en', 'zh-CN'];
 
 /** A language's name in the panel's words (catalog keys are lowercase). @param {string} lang */
 const langName = (lang) => t(`setup.chats.lang.${lang.toLowerCase()}`);
-
-/** A refusal's words: the panel's own for a known code, else the server's. @param {any} res */
-const refusal = (res) => {
-  const first = res.body?.errors?.[0];
-  if (first?.code) return tOr(`setup.error.${String(first.code).replaceAll('_', '-')}`, first.message);
-  return res.body?.error ?? t('setup.answered', { status: res.status });
-};
 
 /** One row per chat with a repository (set here, by `/repo` or `CHAT_REPOS`) or a fixed language. */
 async function chatRows() {

@@ -1,6 +1,7 @@
 import { get, request } from '../api.js';
 import { h, notice, replace, toast } from '../dom.js';
 import { t, tOr } from '../i18n.js';
+import { refusal } from './setup-refusal.js';
 
 export const CALLBACK_PATH = '/panel/github-app/callback';
 
@@ -68,7 +69,7 @@ async function redeem(/** @type {HTMLElement} */ out) {
   if (!taken) return;
   const res = await request('POST', '/panel/api/github-app/conversions', taken);
   if (res.ok) replace(out, createdView(res.body));
-  else replace(out, notice('problem', t('setup.app.not-created', { error: res.body?.error ?? res.status })));
+  else replace(out, notice('problem', t('setup.app.not-created', { error: refusal(res) })));
 }
 
 function needsTable(/** @type {any[]} */ needs) {
@@ -141,8 +142,7 @@ export async function githubAppSection() {
       org: value('github-app-org'),
       publicUrl: value('github-app-url'),
     });
-    if (!res.ok)
-      return replace(out, notice('problem', res.body?.error ?? t('setup.answered', { status: res.status })));
+    if (!res.ok) return replace(out, notice('problem', refusal(res)));
     postToGitHub(res.body.action, res.body.manifest);
   });
   const made = info.created;
