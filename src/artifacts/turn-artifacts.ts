@@ -1,6 +1,7 @@
 import type { Ctx } from '../context.ts';
 import { loadWorkspace } from '../executor/workspace/workspace.ts';
 import type { Runtime } from '../runtime.ts';
+import { parseRecord } from '../store/parse-record.ts';
 import type { Ticket } from '../tickets/ticket.ts';
 import { updateTicket } from '../tickets/ticket-store.ts';
 import { problemText } from './artifact.ts';
@@ -9,7 +10,7 @@ import { type CrewWanted, chooseCrew } from './choose-crew.ts';
 import type { Layer } from './load-layer.ts';
 import { projectLayer } from './project-layer.ts';
 import { resolveLayers } from './resolve-layers.ts';
-import type { TurnArtifacts } from './turn-snapshot.ts';
+import { type TurnArtifacts, TurnArtifactsSchema } from './turn-snapshot.ts';
 
 const WEEK_S = 7 * 86400;
 
@@ -46,19 +47,20 @@ async function recordCrew(ctx: Ctx, ticketId: string, snap: TurnArtifacts) {
  * its base branch (issue 13). The result is stored by turn id (SET NX), so a retried or resumed
  * turn keeps the snapshot it started with even after a reload, and is recorded on the ticket with
  * the revision used. Without a checkout yet, the project tier is marked pending (`withProjectTier`).
+ * A stored snapshot that fails its schema throws `StoredRecordError` (issue 20), never cast.
  */
 export async function resolveTurnArtifacts(rt: Runtime, ticket: Ticket, turnId: string) {
   const { ctx } = rt;
   const key = ctx.keys.turnArtifacts(turnId);
   const held = await ctx.redis.get(key);
-  if (held) return JSON.parse(held) as TurnArtifacts;
+  if (held) return parseRecord(ctx, TurnArtifactsSchema, held, key);
   const at = await rt.artifacts.current();
   const pending = !(await loadWorkspace(ctx, ticket.id));
   const snap = resolveWith(at, await projectLayer(ctx, ticket.id, at.reserved), ticket);
   if (pending) snap.projectPending = true;
   if ((await ctx.redis.set(key, JSON.stringify(snap), 'EX', WEEK_S, 'NX')) !== 'OK') {
     const raced = await ctx.redis.get(key);
-    if (raced) return JSON.parse(raced) as TurnArtifacts;
+    if (raced) return parseRecord(ctx, TurnArtifactsSchema, raced, key);
   }
   if (snap.problems.length)
     ctx.log.warn({ ticketId: ticket.id, problems: snap.problems }, 'artifact problems');

@@ -1,5 +1,6 @@
+import { z } from 'zod';
 import type { Skill } from '../prompts/parse-skill.ts';
-import type { Profile, Tier, Topology } from './artifact.ts';
+import { PROFILES, type Profile, TIERS, type Tier, TOPOLOGIES, type Topology } from './artifact.ts';
 
 /** Who chose the ticket's crew: the routing decision, a matched policy rule, or nobody (default). */
 export type CrewSource = 'routing' | 'policy' | 'default';
@@ -32,6 +33,30 @@ export interface TurnArtifacts {
    */
   projectPending?: boolean;
 }
+
+const TierSchema = z.enum(TIERS);
+
+const TieredSkillSchema = z.object({
+  name: z.string(),
+  description: z.string().exactOptional(),
+  text: z.string(),
+  tier: TierSchema,
+});
+
+/** A snapshot as stored by turn id (`turnArtifacts`), read through zod (issue 20). */
+export const TurnArtifactsSchema = z.object({
+  revision: z.number(),
+  crew: z.object({ name: z.string(), tier: TierSchema, from: z.enum(['routing', 'policy', 'default']) }),
+  role: z.object({ name: z.string(), tier: TierSchema, profile: z.enum(PROFILES), body: z.string() }),
+  topology: z.enum(TOPOLOGIES),
+  workflow: z
+    .object({ name: z.string(), tier: TierSchema, stages: z.array(z.string()), body: z.string() })
+    .exactOptional(),
+  requested: z.array(TieredSkillSchema),
+  project: z.array(TieredSkillSchema),
+  problems: z.array(z.string()),
+  projectPending: z.boolean().exactOptional(),
+}) satisfies z.ZodType<TurnArtifacts, unknown>;
 
 const plain = ({ name, description, text }: Skill): Skill =>
   description === undefined ? { name, text } : { name, description, text };

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import { z } from 'zod';
 
 /**
  * What a tool hands back to the model (STYLE: unions over flags). A refusal is an ordinary
@@ -6,6 +6,12 @@ import type { z } from 'zod';
  * result to the model saying why, and has no effect outside.
  */
 export type ToolResult = { ok: true; content: string } | { ok: false; error: string };
+
+/** A result as the transcript stores it (`result:<call key>`), read through zod (issue 20). */
+export const ToolResultSchema = z.discriminatedUnion('ok', [
+  z.object({ ok: z.literal(true), content: z.string() }),
+  z.object({ ok: z.literal(false), error: z.string() }),
+]) satisfies z.ZodType<ToolResult, unknown>;
 
 export const toolOk = (content: string): ToolResult => ({ ok: true, content });
 export const toolError = (error: string): ToolResult => ({ ok: false, error });

@@ -1,14 +1,16 @@
 import type { ChainableCommander } from 'ioredis';
+import type { z } from 'zod';
 import type { Ctx } from '../context.ts';
-import { readRecord } from '../store/parse-record.ts';
+import { parseRecord, readRecord } from '../store/parse-record.ts';
 import type { StoreHandle } from '../store/store-handle.ts';
 import type { ChatMessage, ToolCall } from './chat-message.ts';
+import { ChatMessageSchema, ToolCallSchema } from './chat-message-schema.ts';
 import { type ContextState, ContextStateSchema, freshContext } from './context/context-state.ts';
 import type { ModelUsage } from './model-reply.ts';
 import { noUsage, type SessionUsage, USAGE_FIELDS, USAGE_KEYS } from './session-usage.ts';
 import { addStepRecord, type StepRecord } from './step-log.ts';
-import type { ToolResult } from './tool.ts';
-import type { TurnState } from './turn-state.ts';
+import { type ToolResult, ToolResultSchema } from './tool.ts';
+import { type TurnState, TurnStateSchema } from './turn-state.ts';
 
 /** What a step stores besides its messages (R-F3 revision, issue 12 usage, issue 17 step record). */
 export interface StepExtras {
@@ -35,29 +37,38 @@ export interface Transcript {
  * and bumps the step together, so a worker killed at any instant leaves a transcript that ends at
  * a whole step and never a tool result without its message.
  */
-export function createTranscriptStore({ redis, keys }: StoreHandle) {
+export function createTranscriptStore(store: StoreHandle & Partial<Pick<Ctx, 'log'>>) {
+  const { redis, keys } = store;
+  const log: Partial<Pick<Ctx, 'log'>> = store.log ? { log: store.log } : {};
   const list = (id: string) => keys.transcript(id);
   const meta = (id: string) => keys.transcriptMeta(id);
 
+  /**
+   * The whole transcript, every part read through its schema (issue 20). A part that fails throws
+   * `StoredRecordError` (logged with its key): a message left out would shift the indices that
+   * call keys are built from, and a result left out would run its tool again.
+   */
   async function load(sessionId: string): Promise<Transcript> {
     const [raw, fields] = await Promise.all([
       redis.lrange(list(sessionId), 0, -1),
       redis.hgetall(meta(sessionId)),
     ]);
+    const field = <S extends z.ZodType>(schema: S, value: string, name: string) =>
+      parseRecord(log, schema, value, `${meta(sessionId)} ${name}`);
     const results = new Map<string, ToolResult>();
     const early = new Map<string, ToolCall>();
-    for (const [field, value] of Object.entries(fields)) {
-      if (field.startsWith('result:'))
-        results.set(field.slice('result:'.length), JSON.parse(value) as ToolResult);
-      else if (field.startsWith('early:'))
-        early.set(field.slice('early:'.length), JSON.parse(value) as ToolCall);
+    for (const [name, value] of Object.entries(fields)) {
+      if (name.startsWith('result:'))
+        results.set(name.slice('result:'.length), field(ToolResultSchema, value, name));
+      else if (name.startsWith('early:'))
+        early.set(name.slice('early:'.length), field(ToolCallSchema, value, name));
     }
     return {
-      messages: raw.map((m) => JSON.parse(m) as ChatMessage),
+      messages: raw.map((m, i) => parseRecord(log, ChatMessageSchema, m, `${list(sessionId)} [${i}]`)),
       step: Number(fields.step ?? 0),
-      turn: fields.turn ? (JSON.parse(fields.turn) as TurnState) : undefined,
+      turn: fields.turn ? field(TurnStateSchema, fields.turn, 'turn') : undefined,
       results,
-      context: fields.context ? (JSON.parse(fields.context) as ContextState) : freshContext(),
+      context: fields.context ? field(ContextStateSchema, fields.context, 'context') : freshContext(),
       early,
     };
   }
@@ -196,6 +207,9 @@ export async function transcriptOverview(
 }
 
 /** A session's transcript, for readers that are not running it (the panel's trajectory, issue 17). */
-export function readTranscript(ctx: StoreHandle, sessionId: string): Promise<Transcript> {
+export function readTranscript(
+  ctx: StoreHandle & Partial<Pick<Ctx, 'log'>>,
+  sessionId: string,
+): Promise<Transcript> {
   return createTranscriptStore(ctx).load(sessionId);
 }

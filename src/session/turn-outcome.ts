@@ -1,3 +1,5 @@
+import { z } from 'zod';
+
 /** Why a gate stopped a turn (R-D2: a pause stops the running turn before its next step). */
 export type StopReason = 'paused' | 'cancelled' | 'shutdown';
 
@@ -30,3 +32,23 @@ export type GateVerdict = { go: true } | { go: false; reason: StopReason };
 
 export const proceed: GateVerdict = { go: true };
 export const stopTurn = (reason: StopReason): GateVerdict => ({ go: false, reason });
+
+const TurnUsageSchema = z.object({ modelRequests: z.number(), tokens: z.number(), elapsedMs: z.number() });
+
+/** A turn's outcome as its stored turn state keeps it (issue 20: read through zod). */
+export const TurnOutcomeSchema = z
+  .discriminatedUnion('kind', [
+    z.object({ kind: z.literal('ended'), text: z.string().nullable() }),
+    z.object({
+      kind: z.literal('stopped'),
+      reason: z.enum(['paused', 'cancelled', 'shutdown']),
+      before: z.enum(['model_request', 'tool_call']),
+    }),
+    z.object({
+      kind: z.literal('limit'),
+      limit: z.enum(['model_requests', 'tokens', 'wall_time']),
+      detail: z.string(),
+    }),
+    z.object({ kind: z.literal('failed'), reason: z.string() }),
+  ])
+  .and(z.object({ usage: TurnUsageSchema })) satisfies z.ZodType<TurnOutcome, unknown>;

@@ -1,4 +1,5 @@
-import type { TurnOutcome } from './turn-outcome.ts';
+import { z } from 'zod';
+import { type TurnOutcome, TurnOutcomeSchema } from './turn-outcome.ts';
 
 /**
  * What a turn has used so far. Persisted with the transcript so a turn resumed on another worker
@@ -19,3 +20,13 @@ export interface TurnState {
 export function newTurnState(id: string, now: number): TurnState {
   return { id, startedAt: now, modelRequests: 0, tokens: 0, status: 'running' };
 }
+
+/** The turn state as the transcript stores it (`turn`), read through zod (issue 20). */
+export const TurnStateSchema = z.object({
+  id: z.string(),
+  startedAt: z.number(),
+  modelRequests: z.number(),
+  tokens: z.number(),
+  status: z.enum(['running', 'ended', 'stopped', 'limit', 'failed']),
+  outcome: TurnOutcomeSchema.exactOptional(),
+}) satisfies z.ZodType<TurnState, unknown>;

@@ -21,7 +21,20 @@ export function readRecord<S extends z.ZodType>(
   } catch (err) {
     return report(ctx, key, (err as Error).message);
   }
-  const parsed = schema.safeParse(json);
+  return checkRecord(ctx, schema, json, key);
+}
+
+/**
+ * `readRecord` for a value already decoded (a hash whose fields are each JSON, decoded one by one
+ * by its owner): checked against the schema, reported the same way.
+ */
+export function checkRecord<S extends z.ZodType>(
+  ctx: Partial<Pick<Ctx, 'log'>>,
+  schema: S,
+  value: unknown,
+  key: string,
+): RecordRead<z.output<S>> {
+  const parsed = schema.safeParse(value);
   return parsed.success ? { ok: true, value: parsed.data } : report(ctx, key, z.prettifyError(parsed.error));
 }
 

@@ -1,7 +1,9 @@
 import type { Ctx } from '../context.ts';
+import { readRecord } from '../store/parse-record.ts';
 import { readAttachments } from './attachment-record.ts';
 import type { TicketState } from './ticket.ts';
 import { cardKeys, ticketOwnKeys, ticketTransientKeys } from './ticket-keys.ts';
+import { TicketStateSchema } from './ticket-schema.ts';
 
 type RetentionCtx = Pick<Ctx, 'redis' | 'keys' | 'config' | 'now'> & Partial<Pick<Ctx, 'log'>>;
 
@@ -25,6 +27,12 @@ const DAY_MS = 24 * 3600 * 1000;
 /** States after which a ticket takes no more work unless a person reopens it. */
 export const isClosedState = (state: string | undefined): boolean =>
   state === 'done' || state === 'cancelled';
+
+/** A stored state read through its schema; one that fails is logged and counts as not closed. */
+function closedState(ctx: Partial<Pick<Ctx, 'log'>>, raw: string, key: string): boolean {
+  const state = readRecord(ctx, TicketStateSchema, raw, `${key} state`);
+  return state.ok && isClosedState(state.value);
+}
 
 export const retentionMs = (ctx: Pick<Ctx, 'config'>): number => ctx.config.RETENTION_DAYS * DAY_MS;
 
@@ -75,7 +83,7 @@ export async function expiredTickets(ctx: RetentionCtx, cutoff: number): Promise
     ids.forEach((id, i) => {
       const [state, updatedAt] = (rows[i]?.[1] as (string | null)[] | undefined) ?? [];
       if (state === null || state === undefined) expired.push(id);
-      else if (isClosedState(JSON.parse(state)) && Number(updatedAt) < cutoff) expired.push(id);
+      else if (closedState(ctx, state, ctx.keys.ticket(id)) && Number(updatedAt) < cutoff) expired.push(id);
     });
     if (ids.length < PAGE) break;
   }

@@ -1,10 +1,13 @@
+import { z } from 'zod';
 import type { TriggerCard } from '../cards/card.ts';
 import type { Ctx } from '../context.ts';
+import { checkRecord, type RecordRead, readRecord } from '../store/parse-record.ts';
 import { readAttachments } from './attachment-record.ts';
 import { conversationRefKey, threadKeys } from './ref-key.ts';
 import { holdersOf, indexRefs } from './refs.ts';
 import { applyRetention, isClosedState } from './retention.ts';
 import type { Attachment, MatchedRule, Ticket, TicketCrew, TicketState } from './ticket.ts';
+import { TicketSchema, TicketStateSchema } from './ticket-schema.ts';
 
 type StoreCtx = Pick<Ctx, 'redis' | 'keys' | 'now'>;
 
@@ -12,10 +15,22 @@ type StoreCtx = Pick<Ctx, 'redis' | 'keys' | 'now'>;
 const toHash = (t: Partial<Ticket>): Record<string, string> =>
   Object.fromEntries(Object.entries(t).map(([k, v]) => [k, JSON.stringify(v)]));
 
-const fromHash = (h: Record<string, string>): Ticket | undefined =>
-  Object.keys(h).length
-    ? (Object.fromEntries(Object.entries(h).map(([k, v]) => [k, JSON.parse(v)])) as Ticket)
-    : undefined;
+type ReadCtx = Pick<Ctx, 'redis' | 'keys'> & Partial<Pick<Ctx, 'log'>>;
+
+/**
+ * A ticket's hash, each field decoded and the whole checked by `TicketSchema` (issue 20): a field
+ * that is not JSON or a record of the wrong shape is reported, never cast. Undefined for no hash.
+ */
+function fromHash(ctx: ReadCtx, h: Record<string, string>, key: string): RecordRead<Ticket> | undefined {
+  if (!Object.keys(h).length) return undefined;
+  const fields: Record<string, unknown> = {};
+  for (const [field, raw] of Object.entries(h)) {
+    const r = readRecord(ctx, z.unknown(), raw, `${key} ${field}`);
+    if (!r.ok) return r;
+    fields[field] = r.value;
+  }
+  return checkRecord(ctx, TicketSchema, fields, key);
+}
 
 /** A short title from the request's first line. */
 export function titleFrom(card: TriggerCard): string {
@@ -65,26 +80,30 @@ export async function createTicket(
   return ticket;
 }
 
-export async function getTicket(ctx: Pick<Ctx, 'redis' | 'keys'>, id: string): Promise<Ticket | undefined> {
-  return fromHash(await ctx.redis.hgetall(ctx.keys.ticket(id)));
+/** The ticket, or undefined; a stored ticket that fails its schema throws `StoredRecordError`. */
+export async function getTicket(ctx: ReadCtx, id: string): Promise<Ticket | undefined> {
+  const key = ctx.keys.ticket(id);
+  const r = fromHash(ctx, await ctx.redis.hgetall(key), key);
+  if (r && !r.ok) throw r.error;
+  return r?.value;
 }
 
 /**
  * The open tickets of a conversation (issue 18): those created there, neither done nor cancelled
  * (one round trip for the index, one for their states). A ticket whose record is gone is not open.
  */
-export async function openTicketsIn(
-  ctx: Pick<Ctx, 'redis' | 'keys'>,
-  conversation: string,
-): Promise<string[]> {
+export async function openTicketsIn(ctx: ReadCtx, conversation: string): Promise<string[]> {
   const [ids = []] = await holdersOf(ctx, [conversationRefKey(conversation)]);
   if (!ids.length) return [];
   const tx = ctx.redis.multi();
   for (const id of ids) tx.hget(ctx.keys.ticket(id), 'state');
   const rows = (await tx.exec()) ?? [];
-  return ids.filter((_, i) => {
-    const raw = rows[i]?.[1] as string | null | undefined;
-    return typeof raw === 'string' && !isClosedState(JSON.parse(raw) as string);
+  return ids.filter((id, i) => {
+    const raw = rows[i]?.[1];
+    if (typeof raw !== 'string') return false;
+    // A state that fails its schema is logged and the ticket left out: no route to a broken record.
+    const state = readRecord(ctx, TicketStateSchema, raw, `${ctx.keys.ticket(id)} state`);
+    return state.ok && !isClosedState(state.value);
   });
 }
 
@@ -98,15 +117,15 @@ export function allTicketIds(ctx: Pick<Ctx, 'redis' | 'keys'>): Promise<string[]
   return ctx.redis.zrange(ctx.keys.tickets(), 0, -1);
 }
 
-/** Tickets newest first. */
-export async function listTickets(ctx: Pick<Ctx, 'redis' | 'keys'>, limit = 100): Promise<Ticket[]> {
+/** Tickets newest first; one whose record fails its schema is logged and left out. */
+export async function listTickets(ctx: ReadCtx, limit = 100): Promise<Ticket[]> {
   const ids = await ctx.redis.zrevrange(ctx.keys.tickets(), 0, limit - 1);
   const tx = ctx.redis.multi();
   for (const id of ids) tx.hgetall(ctx.keys.ticket(id));
   const rows = (await tx.exec()) ?? [];
-  return rows.flatMap(([, h]) => {
-    const t = fromHash(h as Record<string, string>);
-    return t ? [t] : [];
+  return rows.flatMap(([, h], i) => {
+    const t = fromHash(ctx, h as Record<string, string>, ctx.keys.ticket(ids[i] ?? ''));
+    return t?.ok ? [t.value] : [];
   });
 }
 
