@@ -39,7 +39,7 @@ const config = loadConfig({ CHAT_REPOS: 'oc_team=acme/web' });
 function githubCard(body: string, i: number): void {
   const payload = githubPayloads.mentionComment({ repo: 'acme/web', body, commentId: i });
   const out = parseGitHubEvent('issue_comment', `d-${i}`, payload, { botLogin: BOT });
-  if (out.status === 'card') buildCard(out.draft);
+  if (out.kind === 'card') buildCard(out.draft);
 }
 
 /** A Feishu message's mention list: 5 people, or (the hostile one) 10,000. */
@@ -68,7 +68,7 @@ function feishuCard(text: string, i: number): void {
     },
   });
   const out = parseMessageEvent(event, { config, botOpenId: 'ou_bot' });
-  if (out.type === 'card') buildCard(out.draft);
+  if (out.kind === 'card') buildCard(out.draft);
 }
 
 /** Event-loop milliseconds per card (the path is synchronous: its time is the loop's). */

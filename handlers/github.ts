@@ -48,14 +48,13 @@ export function githubWebhook(ctx: Ctx): (c: Context) => Promise<Response> {
       );
     });
     const outcome = parseGitHubEvent(event, delivery, payload, { botLogin, githubHosts });
-    if (outcome.status === 'invalid') throw new HttpError(400, 'unexpected_payload', outcome.message);
+    if (outcome.kind === 'invalid') throw new HttpError(400, 'unexpected_payload', outcome.message);
     const result =
-      outcome.status === 'card'
+      outcome.kind === 'card'
         ? await ingest(ctx, outcome.draft, { replayKey: githubReplayKey(event, payload) })
         : undefined;
     ctx.metrics.ingestSeconds.observe({ source: 'github' }, (performance.now() - started) / 1000);
-    if (!result)
-      return c.json({ ok: true, ignored: outcome.status === 'ignored' ? outcome.reason : '' }, 202);
+    if (!result) return c.json({ ok: true, ignored: outcome.kind === 'ignored' ? outcome.reason : '' }, 202);
     const cardId = result.status === 'new' ? result.card.id : result.cardId;
     return c.json({ ok: true, status: result.status, card: cardId }, 202);
   };

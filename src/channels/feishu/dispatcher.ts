@@ -1,18 +1,18 @@
 import { EventDispatcher, LoggerLevel } from '@larksuiteoapi/node-sdk';
 import type { z } from 'zod';
-import type { CardDraft } from '../../cards/card.ts';
 import { HttpError } from '../../errors/http-error.ts';
 import type { Logger } from '../../logger.ts';
 import { CardActionEventSchema, MessageEventSchema } from './event-schemas.ts';
 import type { FeishuFacts } from './facts.ts';
 import { larkLogger } from './lark-client.ts';
 import { parseCardAction } from './parse-card-action.ts';
-import { parseMessageEvent } from './parse-message-event.ts';
+import { type MessageParseOutcome, parseMessageEvent } from './parse-message-event.ts';
 
-/** What one verified event comes to: a card for ingest, or nothing; `answer` is the HTTP body. */
-export type FeishuOutcome =
-  | { type: 'card'; draft: CardDraft; answer: Record<string, unknown> }
-  | { type: 'skip'; reason: string; answer: Record<string, unknown> };
+/**
+ * What one verified event comes to (the channels' `ParseOutcome`): a card for ingest, or nothing;
+ * `answer` is the HTTP body. A payload of the wrong shape is a 400 (`HttpError`), never an outcome.
+ */
+export type FeishuOutcome = MessageParseOutcome & { answer: Record<string, unknown> };
 
 export interface FeishuDispatcher {
   dispatch(body: Record<string, unknown>): Promise<FeishuOutcome>;
@@ -43,15 +43,15 @@ export function createFeishuDispatcher(facts: () => FeishuFacts, log: Logger): F
               },
             }
           : {};
-      return { type: 'card', draft, answer };
+      return { kind: 'card', draft, answer };
     },
   });
   return {
     async dispatch(body) {
       const out: unknown = await sdk.invoke(body, { needCheck: false });
-      if (out && typeof out === 'object' && 'type' in out) return out as FeishuOutcome;
+      if (out && typeof out === 'object' && 'kind' in out) return out as FeishuOutcome;
       // The SDK answers a string for event types without a handler: acknowledged, nothing stored.
-      return { type: 'skip', reason: typeof out === 'string' ? out : 'unhandled event', answer: {} };
+      return { kind: 'ignored', reason: typeof out === 'string' ? out : 'unhandled event', answer: {} };
     },
   };
 }

@@ -34,7 +34,7 @@ export function createFeishuEventHandler(ctx: Ctx, bot?: BotIdentity): FeishuEve
       ctx.log.warn('feishu bot identity unknown: any bot mention counts as addressed to this bot');
     }
     const outcome = await dispatcher.dispatch(body);
-    if (outcome.type === 'card') {
+    if (outcome.kind === 'card') {
       const result = await ingest(ctx, outcome.draft);
       // The chat id here is how an operator finds a chat's `oc_…` id (docs/feishu-setup.md).
       ctx.log.debug(

@@ -1,12 +1,14 @@
 import type { Author, CardDraft, Ref } from '../../cards/card.ts';
 import { extractTextRefs } from '../../cards/extract-refs.ts';
+import type { ParseOutcome } from '../../cards/parse-outcome.ts';
 import { isAllowedOnFeishu, NOT_ALLOWED_ROLE } from './allow-list.ts';
 import type { MessageEvent } from './event-schemas.ts';
 import type { FeishuFacts } from './facts.ts';
 import { isBotMention } from './is-bot-mention.ts';
 import { messageText } from './message-text.ts';
 
-export type ParseOutcome = { type: 'card'; draft: CardDraft } | { type: 'skip'; reason: string };
+/** The Feishu parser's outcomes: a payload of the wrong shape never gets here (400 in the dispatcher). */
+export type MessageParseOutcome = Exclude<ParseOutcome, { kind: 'invalid' }>;
 
 /**
  * `im.message.receive_v1` → a card draft (R-A1, R-A3). Direct chats are always addressed to the
@@ -14,12 +16,12 @@ export type ParseOutcome = { type: 'card'; draft: CardDraft } | { type: 'skip'; 
  * chain (kept with `request: false`: routing decides by its refs whether a ticket follows that
  * thread). Other group chatter produces no card.
  */
-export function parseMessageEvent(e: MessageEvent, facts: FeishuFacts): ParseOutcome {
+export function parseMessageEvent(e: MessageEvent, facts: FeishuFacts): MessageParseOutcome {
   const m = e.message;
   const chatType = m.chat_type === 'p2p' ? 'p2p' : 'group';
   const mentionsBot = m.mentions.some((x) => isBotMention(x, facts.botOpenId));
   const inThread = Boolean(m.root_id || m.parent_id || m.thread_id);
-  if (chatType === 'group' && !mentionsBot && !inThread) return { type: 'skip', reason: 'group chatter' };
+  if (chatType === 'group' && !mentionsBot && !inThread) return { kind: 'ignored', reason: 'group chatter' };
 
   const author = authorOf(e, facts);
   const allowed = author.role !== NOT_ALLOWED_ROLE;
@@ -49,7 +51,7 @@ export function parseMessageEvent(e: MessageEvent, facts: FeishuFacts): ParseOut
     text,
     facts: { messageType: m.message_type, mentionsBot },
   };
-  return { type: 'card', draft };
+  return { kind: 'card', draft };
 }
 
 function authorOf(e: MessageEvent, facts: FeishuFacts): Author {

@@ -1,5 +1,6 @@
 import type { CardDraft, Ref } from '../../cards/card.ts';
 import { extractTextRefs } from '../../cards/extract-refs.ts';
+import { type ParseOutcome, parsedCard } from '../../cards/parse-outcome.ts';
 
 /** What the event parsers need besides the payload. */
 export interface ParseContext {
@@ -8,13 +9,6 @@ export interface ParseContext {
   /** GitHub Enterprise hosts whose URLs count as PR/issue references. */
   githubHosts?: string[];
 }
-
-export type ParseOutcome =
-  | { status: 'card'; draft: CardDraft }
-  | { status: 'ignored'; reason: string }
-  | { status: 'invalid'; message: string };
-
-export const ignored = (reason: string): ParseOutcome => ({ status: 'ignored', reason });
 
 /** `owner/name#12`: the conversation an issue or PR and all its comments share. */
 export const conversationOf = (repo: string, number: number): string => `${repo}#${number}`;
@@ -50,5 +44,5 @@ export function githubDraft(d: Omit<CardDraft, 'source'>): ParseOutcome {
   const draft = Object.fromEntries(
     Object.entries({ source: 'github', ...d }).filter(([, v]) => v !== undefined),
   );
-  return { status: 'card', draft: draft as CardDraft };
+  return parsedCard(draft as CardDraft);
 }

@@ -1,6 +1,7 @@
 import type { Ref } from '../../cards/card.ts';
+import { ignored, type ParseOutcome } from '../../cards/parse-outcome.ts';
 import { authorOf } from './author.ts';
-import { conversationOf, githubDraft, ignored, type ParseContext, type ParseOutcome } from './draft.ts';
+import { conversationOf, githubDraft, type ParseContext } from './draft.ts';
 import type { Parser } from './parse-comments.ts';
 import { type CheckPulls, CheckRunSchema, CheckSuiteSchema, EnvelopeSchema } from './payloads.ts';
 

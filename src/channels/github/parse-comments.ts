@@ -1,17 +1,9 @@
 import type { Ref } from '../../cards/card.ts';
 import { itemOpening } from '../../cards/card-context.ts';
+import { ignored, type ParseOutcome } from '../../cards/parse-outcome.ts';
 import { sanitizeUntrusted } from '../../safety/sanitize-text.ts';
 import { authorOf } from './author.ts';
-import {
-  conversationOf,
-  githubDraft,
-  headRefs,
-  ignored,
-  itemRef,
-  mergeRefs,
-  type ParseContext,
-  type ParseOutcome,
-} from './draft.ts';
+import { conversationOf, githubDraft, headRefs, itemRef, mergeRefs, type ParseContext } from './draft.ts';
 import { mentionsBot } from './mentions.ts';
 import { CommentSchema, EnvelopeSchema, IssueSchema, PullRequestSchema, ReviewSchema } from './payloads.ts';
 

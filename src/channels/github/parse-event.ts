@@ -1,6 +1,7 @@
 import { z } from 'zod';
+import { ignored, invalidEvent, type ParseOutcome } from '../../cards/parse-outcome.ts';
 import type { AppEvent } from './app-needs.ts';
-import type { ParseContext, ParseOutcome } from './draft.ts';
+import type { ParseContext } from './draft.ts';
 import { parseCheckRun, parseCheckSuite } from './parse-checks.ts';
 import { type Parser, parseIssueComment, parseReview, parseReviewComment } from './parse-comments.ts';
 import { parseIssues, parsePullRequest } from './parse-items.ts';
@@ -28,12 +29,12 @@ export function parseGitHubEvent(
   pctx: ParseContext,
 ): ParseOutcome {
   const parse = Object.hasOwn(PARSERS, event) ? PARSERS[event as AppEvent] : undefined;
-  if (!parse) return { status: 'ignored', reason: `event ${event}` };
+  if (!parse) return ignored(`event ${event}`);
   try {
     return parse(payload, eventId, pctx);
   } catch (err) {
     if (err instanceof z.ZodError) {
-      return { status: 'invalid', message: `unexpected ${event} payload: ${z.prettifyError(err)}` };
+      return invalidEvent(`unexpected ${event} payload: ${z.prettifyError(err)}`);
     }
     throw err;
   }

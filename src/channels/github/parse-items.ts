@@ -1,7 +1,8 @@
 import type { z } from 'zod';
+import { ignored } from '../../cards/parse-outcome.ts';
 import { sanitizeUntrusted } from '../../safety/sanitize-text.ts';
 import { authorOf, isBotLogin } from './author.ts';
-import { conversationOf, githubDraft, headRefs, ignored, itemRef, mergeRefs } from './draft.ts';
+import { conversationOf, githubDraft, headRefs, itemRef, mergeRefs } from './draft.ts';
 import { isRequest, type Parser } from './parse-comments.ts';
 import { EnvelopeSchema, IssueSchema, PullRequestSchema, UserSchema } from './payloads.ts';
 

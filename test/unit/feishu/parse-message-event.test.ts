@@ -25,7 +25,7 @@ describe('parseMessageEvent', () => {
       flat(groupMention('ask @_user_2 about #42', BOT, { otherMentions: [['ou_bob', 'Bob']] })),
       facts(),
     );
-    expect(out.type === 'card' && out.draft).toMatchObject({
+    expect(out.kind === 'card' && out.draft).toMatchObject({
       request: true,
       // The kit puts every mention first: `@_user_1 @_user_2 ask @_user_2 about #42`.
       text: '@Bob ask @Bob about #42',
@@ -39,23 +39,23 @@ describe('parseMessageEvent', () => {
       flat(messageEvent({ text: 'hi', mentionOpenId: 'ou_bob', mentionName: 'Bob' })),
       facts(),
     );
-    expect(out).toEqual({ type: 'skip', reason: 'group chatter' });
+    expect(out).toEqual({ kind: 'ignored', reason: 'group chatter' });
   });
 
   it('R-A1: while the bot identity is unknown, a bot-typed or untyped mention counts', () => {
     const event = flat(messageEvent({ text: 'hi', mentionOpenId: 'ou_whoever' }));
-    expect(parseMessageEvent(event, facts({}, false)).type).toBe('card');
+    expect(parseMessageEvent(event, facts({}, false)).kind).toBe('card');
     const typed = flat(messageEvent({ text: 'hi', mentionOpenId: 'ou_whoever' }));
     const first = typed.message.mentions[0];
     if (first) first.mentioned_type = 'user';
-    expect(parseMessageEvent(typed, facts({}, false)).type).toBe('skip');
+    expect(parseMessageEvent(typed, facts({}, false)).kind).toBe('ignored');
   });
 
   it('R-A1: a direct message is a request; a thread reply is a non-request card with thread refs', () => {
     const dm = parseMessageEvent(flat(p2pMessage('hi')), facts());
-    expect(dm.type === 'card' && dm.draft.request).toBe(true);
+    expect(dm.kind === 'card' && dm.draft.request).toBe(true);
     const reply = parseMessageEvent(flat(threadReply('ok', 'om_root')), facts());
-    expect(reply.type === 'card' && reply.draft).toMatchObject({
+    expect(reply.kind === 'card' && reply.draft).toMatchObject({
       request: false,
       refs: [
         { type: 'message', id: 'om_root' },
@@ -66,12 +66,12 @@ describe('parseMessageEvent', () => {
 
   it('R-A2: our own app is self, another app is bot; neither is a request', () => {
     const own = parseMessageEvent(flat(p2pMessage('x', { senderType: 'app', senderOpenId: BOT })), facts());
-    expect(own.type === 'card' && own.draft.author).toEqual({ id: BOT, type: 'self' });
+    expect(own.kind === 'card' && own.draft.author).toEqual({ id: BOT, type: 'self' });
     const other = parseMessageEvent(
       flat(p2pMessage('x', { senderType: 'app', senderOpenId: 'ou_ci' })),
       facts(),
     );
-    expect(other.type === 'card' && other.draft).toMatchObject({ request: false, author: { type: 'bot' } });
+    expect(other.kind === 'card' && other.draft).toMatchObject({ request: false, author: { type: 'bot' } });
   });
 
   it('R-A5: outside both allow-lists a person is not_allowed and never a request', () => {
@@ -79,7 +79,7 @@ describe('parseMessageEvent', () => {
       flat(p2pMessage('x', { senderOpenId: 'ou_eve' })),
       facts({ ALLOWED_USERS: [{ channel: 'feishu', id: 'ou_alice' }] }),
     );
-    expect(out.type === 'card' && out.draft).toMatchObject({
+    expect(out.kind === 'card' && out.draft).toMatchObject({
       request: false,
       author: { id: 'ou_eve', role: 'not_allowed' },
     });
@@ -87,7 +87,7 @@ describe('parseMessageEvent', () => {
       flat(p2pMessage('x')),
       facts({ ALLOWED_USERS: [{ channel: 'feishu', id: 'alice' }] }),
     );
-    expect(viaUserId.type === 'card' && viaUserId.draft.request).toBe(true);
+    expect(viaUserId.kind === 'card' && viaUserId.draft.request).toBe(true);
   });
 
   it('R-A3: non-text messages still say what was sent', () => {
@@ -95,11 +95,11 @@ describe('parseMessageEvent', () => {
       flat(p2pMessage('', { messageType: 'image', content: '{"image_key":"k"}' })),
       facts(),
     );
-    expect(img.type === 'card' && img.draft.text).toBe('[image]');
+    expect(img.kind === 'card' && img.draft.text).toBe('[image]');
     const file = parseMessageEvent(
       flat(p2pMessage('', { messageType: 'file', content: '{"file_name":"a.log"}' })),
       facts(),
     );
-    expect(file.type === 'card' && file.draft.text).toBe('[file a.log]');
+    expect(file.kind === 'card' && file.draft.text).toBe('[file a.log]');
   });
 });

@@ -7,7 +7,7 @@ import { githubPayloads as P } from '../../kit/github-webhook.ts';
 const pctx = { botLogin: 'switchyard-bot' };
 const draftOf = (event: string, payload: unknown): CardDraft => {
   const out = parseGitHubEvent(event, 'd-1', payload, pctx);
-  if (out.status !== 'card') throw new Error(`expected a card, got ${JSON.stringify(out)}`);
+  if (out.kind !== 'card') throw new Error(`expected a card, got ${JSON.stringify(out)}`);
   // Every draft must pass the card schema (R-A3).
   buildCard(out.draft);
   return out.draft;
@@ -48,12 +48,12 @@ describe('parseGitHubEvent (R-A2, R-A3)', () => {
   it('R-A2: check runs that are not completed, and unknown events, are ignored; a bad shape is invalid', () => {
     const running = { ...P.checkRunFailed(), action: 'created' };
     expect(parseGitHubEvent('check_run', 'd', running, pctx)).toEqual({
-      status: 'ignored',
+      kind: 'ignored',
       reason: 'check_run.created',
     });
-    expect(parseGitHubEvent('star', 'd', {}, pctx).status).toBe('ignored');
+    expect(parseGitHubEvent('star', 'd', {}, pctx).kind).toBe('ignored');
     const bad = parseGitHubEvent('pull_request', 'd', { action: 'opened', sender: { login: 'x' } }, pctx);
-    expect(bad.status).toBe('invalid');
+    expect(bad.kind).toBe('invalid');
   });
 
   it('R-A2: a check run on no PR belongs to its branch; a suite carries its conclusion', () => {
