@@ -108,7 +108,7 @@ async function turn(rt: Runtime, ticketId: string, turnId: string): Promise<Exec
         // Issue 15: the project tier joins at the first request after the checkout exists.
         const current = await withProjectTier(rt, ticket, turnId, scope.artifacts ?? artifacts);
         scope.artifacts = current;
-        const p = await buildSystemPrompt(rt.prompts, rt.prompts.reader, {
+        return buildSystemPrompt(rt.prompts, rt.prompts.reader, {
           role: 'executor',
           sessionId,
           tools: tools.map((t) => t.name),
@@ -117,7 +117,6 @@ async function turn(rt: Runtime, ticketId: string, turnId: string): Promise<Exec
           ...(ticket.inferred ? { inferredRuleIds: ticket.inferred.rules.map((r) => r.id) } : {}),
           artifacts: promptArtifacts(current),
         });
-        return { text: p.text, revision: p.promptsRevision };
       },
       // Issue 8: steps for the watchdog, model requests for the circuit breaker.
       ...safetyHooks(ctx, ticketId, gate),

@@ -38,7 +38,7 @@ export { SECTION_KEYS, type SectionKey, TEAM_HEADINGS, TEMPLATE_PLACEHOLDERS } f
 export { readSessionRevision, recordRevision, sessionRevisions } from './session-revisions.ts';
 export type { PromptSettings, SaveMeta, SaveSource, SettingsProblem, StoredOverride } from './settings.ts';
 /** The system prompt for one model request. */
-export { buildSystemPrompt, type SystemPrompt, type SystemPromptRequest } from './system-prompt.ts';
+export { type BuiltSystemPrompt, buildSystemPrompt, type SystemPromptRequest } from './system-prompt.ts';
 /** `orchestrator_prompts_save` and `orchestrator_read prompts`. */
 export { type PromptsForTool, promptsSaveTool, readPromptsForTool } from './tool-helpers.ts';
 /** "Default updated" detection with a line diff (R-E6). */

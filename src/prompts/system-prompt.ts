@@ -1,3 +1,4 @@
+import type { SystemPrompt } from '../session/turn-run.ts';
 import { assembleExecutor, assembleMain } from './assemble.ts';
 import type { PromptDeps } from './deps.ts';
 import { cutToOffered } from './offered-tools.ts';
@@ -29,13 +30,8 @@ export type SystemPromptRequest =
       };
     };
 
-export interface SystemPrompt {
-  text: string;
-  /** The prompts revision, the shape the session loop's `systemPrompt` hook returns. */
-  revision: number;
-  promptsRevision: number;
-  policyRevision: number;
-}
+/** The session loop's `SystemPrompt`, and the policy revision it was assembled under. */
+export type BuiltSystemPrompt = SystemPrompt & { policyRevision: number };
 
 /**
  * The system prompt for one model request: reads the latest settings (one Redis round trip,
@@ -46,7 +42,7 @@ export async function buildSystemPrompt(
   deps: Pick<PromptDeps, 'builtins'>,
   reader: PromptReader,
   req: SystemPromptRequest,
-): Promise<SystemPrompt> {
+): Promise<BuiltSystemPrompt> {
   const snap = await reader.read(req.sessionId);
   const base = { builtins: deps.builtins, settings: snap.prompts.config, policy: snap.policy };
   const text =
@@ -62,7 +58,6 @@ export async function buildSystemPrompt(
   return {
     text: req.tools ? cutToOffered(text, new Set(req.tools)) : text,
     revision: snap.prompts.revision,
-    promptsRevision: snap.prompts.revision,
     policyRevision: snap.policy.revision,
   };
 }

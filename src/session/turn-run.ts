@@ -12,9 +12,13 @@ import type { TurnMetrics } from './turn-metrics.ts';
 import type { GateVerdict, TurnOutcome } from './turn-outcome.ts';
 import type { TurnState } from './turn-state.ts';
 
-/** The system prompt as assembled now, and the settings revision it came from (R-F3). */
+/**
+ * The system prompt as assembled now, and the prompts revision it came from (R-F3). The one shape
+ * of a system prompt (issue 20): `buildSystemPrompt` returns it, with the policy revision beside.
+ */
 export interface SystemPrompt {
   text: string;
+  /** The prompt settings revision (`promptsHead`) the text was assembled from. */
   revision: number;
 }
 

@@ -65,13 +65,12 @@ export async function runMainTurn(rt: Runtime, job: Job): Promise<TurnOutcome | 
       tools,
       hooks: {
         systemPrompt: async () => {
-          const p = await buildSystemPrompt(rt.prompts, rt.prompts.reader, {
+          return buildSystemPrompt(rt.prompts, rt.prompts.reader, {
             role: 'main',
             sessionId,
             environment: mainEnvironment(rt),
             tools: tools.map((t) => t.name),
           });
-          return { text: p.text, revision: p.promptsRevision };
         },
       },
       limits: { maxModelRequests: 8 },

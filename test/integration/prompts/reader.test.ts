@@ -44,9 +44,9 @@ describe('reading settings per model request (R-F3)', () => {
     await savePrompts(deps, { baseRevision: 1, team: { about: 'Second words.' } }, panel);
     const second = await buildSystemPrompt(deps, reader, executor('sess-1'));
 
-    expect(first).toMatchObject({ revision: 1, promptsRevision: 1 });
+    expect(first).toMatchObject({ revision: 1 });
     expect(first.text).toContain('First words.');
-    expect(second).toMatchObject({ revision: 2, promptsRevision: 2 });
+    expect(second).toMatchObject({ revision: 2 });
     expect(second.text).toContain('Second words.');
     expect(second.text).not.toContain('First words.');
     expect(await sessionRevisions(deps, 'sess-1')).toEqual([1, 2]);
