@@ -64,13 +64,13 @@ export async function benchRouting(
 
 async function benchPlaced(ctx: Ctx): Promise<BenchRow[]> {
   const seed = await ingest(ctx, localMessage('seed'));
-  if (seed.status !== 'new') throw new Error('seed not new');
+  if (seed.kind !== 'new') throw new Error('seed not new');
   const ticket = await createTicket(ctx, seed.card, { why: 'bench' });
   await addTicketRefs(ctx, ticket.id, ['msg:bench-thread']);
   const ids: string[] = [];
   for (let i = 0; i < PLACED; i++) {
     const r = await ingest(ctx, localMessage(`follow-up ${i}`, { replyTo: 'bench-thread' }));
-    if (r.status === 'new') ids.push(r.card.id);
+    if (r.kind === 'new') ids.push(r.card.id);
   }
   const base = await timed(ids, 16, (id) => loadCard(ctx, id));
   const run = await timed(ids, 16, (id) => routeCard(ctx, id));
@@ -101,7 +101,7 @@ async function burst(ctx: Ctx, mainRequests: () => number): Promise<number> {
   const ids = await Promise.all(
     Array.from({ length: BURST }, async (_, i) => {
       const r = await ingest(ctx, localMessage(`unplaced request ${i}`));
-      if (r.status !== 'new') throw new Error('burst card not new');
+      if (r.kind !== 'new') throw new Error('burst card not new');
       return r.card.id;
     }),
   );

@@ -55,7 +55,7 @@ export function githubWebhook(ctx: Ctx): (c: Context) => Promise<Response> {
         : undefined;
     ctx.metrics.ingestSeconds.observe({ source: 'github' }, (performance.now() - started) / 1000);
     if (!result) return c.json({ ok: true, ignored: outcome.kind === 'ignored' ? outcome.reason : '' }, 202);
-    const cardId = result.status === 'new' ? result.card.id : result.cardId;
-    return c.json({ ok: true, status: result.status, card: cardId }, 202);
+    const cardId = result.kind === 'new' ? result.card.id : result.cardId;
+    return c.json({ ok: true, status: result.kind, card: cardId }, 202);
   };
 }

@@ -36,7 +36,7 @@ redis.call('ZREMRANGEBYRANK', KEYS[4], 0, -(tonumber(ARGV[8]) + 1))
 return 'new'
 `;
 
-export type IngestResult = { status: 'new'; card: TriggerCard } | { status: 'duplicate'; cardId: string };
+export type IngestResult = { kind: 'new'; card: TriggerCard } | { kind: 'duplicate'; cardId: string };
 
 /**
  * Dedupes, stores, reacts and enqueues routing for one event, all before the webhook is answered
@@ -89,11 +89,11 @@ async function claimStoreAndQueue(
   )) as string;
   if (state.startsWith('replay:')) {
     ctx.metrics.duplicates.inc({ source: card.source });
-    return { status: 'duplicate', cardId: state.slice('replay:'.length) };
+    return { kind: 'duplicate', cardId: state.slice('replay:'.length) };
   }
   if (state === 'queued') {
     ctx.metrics.duplicates.inc({ source: card.source });
-    return { status: 'duplicate', cardId: card.id };
+    return { kind: 'duplicate', cardId: card.id };
   }
   const reaction = seenReactionFor(card);
   await Promise.all([
@@ -109,10 +109,10 @@ async function claimStoreAndQueue(
   await ctx.redis.set(seenKey, 'queued', 'KEEPTTL');
   if (state !== 'new') {
     ctx.metrics.duplicates.inc({ source: card.source });
-    return { status: 'duplicate', cardId: card.id };
+    return { kind: 'duplicate', cardId: card.id };
   }
   ctx.metrics.eventsIn.inc({ source: card.source });
-  return { status: 'new', card };
+  return { kind: 'new', card };
 }
 
 /** Callers import it from here too; new code imports `card-store.ts`. */

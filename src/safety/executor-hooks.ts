@@ -20,13 +20,13 @@ export function safetyHooks(ctx: Ctx, ticketId: string, pauseGate: Gate) {
   return {
     beforeModelRequest: async (): Promise<GateVerdict> => {
       const v = await pauseGate();
-      if (!v.go) return v;
+      if (!v.ok) return v;
       await noteStep(ctx, ticketId);
       return (await takeBreakerSlot(ctx, ticketId, 'model_requests', randomUUID())) ? v : stopTurn('paused');
     },
     beforeToolCall: async (): Promise<GateVerdict> => {
       const v = await pauseGate();
-      if (v.go) await noteStep(ctx, ticketId);
+      if (v.ok) await noteStep(ctx, ticketId);
       return v;
     },
   };

@@ -37,7 +37,7 @@ export function earlyListener(run: TurnRun): ToolCallListener | undefined {
 async function startEarly(run: TurnRun, call: ToolCall, key: string): Promise<ToolResult | undefined> {
   if (wallTimeLimit(run.turn, run.limits, run.now())) return undefined;
   const verdict = (await run.hooks.beforeToolCall?.(call)) ?? proceed;
-  if (!verdict.go) return undefined;
+  if (!verdict.ok) return undefined;
   await run.store.noteEarlyCall(run.sessionId, key, call);
   return runCall(run, call, key);
 }

@@ -18,7 +18,7 @@ export async function modelStep(run: TurnRun): Promise<StepResult> {
   const tripped = limitBeforeModelRequest(run.turn, run.limits, run.now());
   if (tripped) return outcome(run, { kind: 'limit', ...tripped });
   const verdict = (await run.hooks.beforeModelRequest?.()) ?? proceed;
-  if (!verdict.go) return outcome(run, { kind: 'stopped', reason: verdict.reason, before: 'model_request' });
+  if (!verdict.ok) return outcome(run, { kind: 'stopped', reason: verdict.reason, before: 'model_request' });
 
   const prompt = await run.hooks.systemPrompt();
   const started = performance.now();

@@ -5,7 +5,10 @@ import type { Transcript, TranscriptStore } from './transcript-store.ts';
 import type { TurnOutcome } from './turn-outcome.ts';
 import { newTurnState, type TurnState } from './turn-state.ts';
 
-export type Opened = { resumed: boolean; turn: TurnState } | { finished: TurnOutcome };
+/** A turn to run (`resumed` from its transcript, or new), or one that already finished with `outcome`. */
+export type Opened =
+  | { kind: 'running'; resumed: boolean; turn: TurnState }
+  | { kind: 'finished'; outcome: TurnOutcome };
 
 const interrupted = toolError(
   'not run: the turn that asked for this call stopped before it; call it again if it is still needed',
@@ -28,11 +31,11 @@ export async function openTurn(
 ): Promise<Opened> {
   if (t.turn?.id === turnId) {
     const previous = t.turn.outcome;
-    if (previous && previous.kind !== 'stopped') return { finished: previous };
+    if (previous && previous.kind !== 'stopped') return { kind: 'finished', outcome: previous };
     const { outcome: stopped, ...rest } = t.turn;
     // Time spent stopped (a pause) is not working time: the wall-time budget counts from where it left off.
     const startedAt = stopped ? now - stopped.usage.elapsedMs : rest.startedAt;
-    return { resumed: true, turn: { ...rest, startedAt, status: 'running' } };
+    return { kind: 'running', resumed: true, turn: { ...rest, startedAt, status: 'running' } };
   }
   const { assistantIndex, calls } = pendingToolCalls(t.messages);
   for (const call of calls) {
@@ -49,5 +52,5 @@ export async function openTurn(
     step: { kind: 'turn', at: now, index: t.messages.length, turnId },
   });
   t.messages.push(...input);
-  return { resumed: false, turn };
+  return { kind: 'running', resumed: false, turn };
 }

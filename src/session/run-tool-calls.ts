@@ -25,7 +25,7 @@ export async function runToolCalls(run: TurnRun): Promise<StepResult> {
       const tripped = wallTimeLimit(run.turn, run.limits, run.now());
       if (tripped) return outcome(run, { kind: 'limit', ...tripped });
       const verdict = (await run.hooks.beforeToolCall?.(call)) ?? proceed;
-      if (!verdict.go) return outcome(run, { kind: 'stopped', reason: verdict.reason, before: 'tool_call' });
+      if (!verdict.ok) return outcome(run, { kind: 'stopped', reason: verdict.reason, before: 'tool_call' });
       result = await runCall(run, call, key);
     }
     await record(run, key, call, result, Math.round(performance.now() - started));

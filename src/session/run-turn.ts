@@ -29,7 +29,7 @@ export async function runTurn(opts: RunTurnOptions): Promise<TurnOutcome> {
   const store = createTranscriptStore(opts);
   const transcript = await store.load(opts.sessionId);
   const opened = await openTurn(store, transcript, opts.sessionId, opts.turnId, opts.input, now());
-  if ('finished' in opened) return opened.finished;
+  if (opened.kind === 'finished') return opened.outcome;
 
   const run: TurnRun = {
     sessionId: opts.sessionId,
@@ -72,9 +72,9 @@ function endedBeforeCrash(run: TurnRun): TurnOutcome | undefined {
 async function loop(run: TurnRun): Promise<TurnOutcome> {
   for (;;) {
     const tools = await runToolCalls(run);
-    if (tools.done) return tools.outcome;
+    if (tools.kind === 'finished') return tools.outcome;
     const step = await inSpan(modelSpanName(run), modelSpanAttributes(run), () => modelStep(run));
-    if (step.done) return step.outcome;
+    if (step.kind === 'finished') return step.outcome;
   }
 }
 

@@ -27,11 +27,11 @@ export type TurnOutcome = (
 
 export type TurnOutcomeKind = TurnOutcome['kind'];
 
-/** A gate's answer: go on, or stop the turn here with a reason. */
-export type GateVerdict = { go: true } | { go: false; reason: StopReason };
+/** A gate's answer: go on (`ok`), or stop the turn here with a reason. */
+export type GateVerdict = { ok: true } | { ok: false; reason: StopReason };
 
-export const proceed: GateVerdict = { go: true };
-export const stopTurn = (reason: StopReason): GateVerdict => ({ go: false, reason });
+export const proceed: GateVerdict = { ok: true };
+export const stopTurn = (reason: StopReason): GateVerdict => ({ ok: false, reason });
 
 const TurnUsageSchema = z.object({ modelRequests: z.number(), tokens: z.number(), elapsedMs: z.number() });
 

@@ -91,6 +91,6 @@ export interface TurnRun extends StoreHandle {
   early: Map<string, Promise<ToolResult | undefined>>;
 }
 
-/** A step either finishes the turn with an outcome or lets it go on. */
-export type StepResult = { done: true; outcome: TurnOutcome } | { done: false };
-export const goOn: StepResult = { done: false };
+/** A step either finishes the turn with an outcome or lets it go on (tagged by `kind`, AGENTS.md). */
+export type StepResult = { kind: 'finished'; outcome: TurnOutcome } | { kind: 'go_on' };
+export const goOn: StepResult = { kind: 'go_on' };

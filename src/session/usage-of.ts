@@ -13,6 +13,6 @@ export function usageOf(run: TurnRun): TurnUsage {
 type OutcomeBody = TurnOutcome extends infer O ? (O extends unknown ? Omit<O, 'usage'> : never) : never;
 
 /** An outcome carrying the turn's usage. */
-export function outcome(run: TurnRun, body: OutcomeBody): { done: true; outcome: TurnOutcome } {
-  return { done: true, outcome: { ...body, usage: usageOf(run) } as TurnOutcome };
+export function outcome(run: TurnRun, body: OutcomeBody): { kind: 'finished'; outcome: TurnOutcome } {
+  return { kind: 'finished', outcome: { ...body, usage: usageOf(run) } as TurnOutcome };
 }

@@ -38,7 +38,7 @@ export function createFeishuEventHandler(ctx: Ctx, bot?: BotIdentity): FeishuEve
       const result = await ingest(ctx, outcome.draft);
       // The chat id here is how an operator finds a chat's `oc_…` id (docs/feishu-setup.md).
       ctx.log.debug(
-        { eventId: outcome.draft.eventId, chatId: outcome.draft.conversation, status: result.status },
+        { eventId: outcome.draft.eventId, chatId: outcome.draft.conversation, status: result.kind },
         'feishu event ingested',
       );
     } else {

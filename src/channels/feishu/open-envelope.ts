@@ -7,8 +7,8 @@ import { type SignatureHeaders, verifyFeishuSignature } from './verify-signature
 
 /** What a verified Feishu push turned out to be. */
 export type FeishuEnvelope =
-  | { type: 'challenge'; challenge: string }
-  | { type: 'event'; body: Record<string, unknown> };
+  | { kind: 'challenge'; challenge: string }
+  | { kind: 'event'; body: Record<string, unknown> };
 
 type EnvelopeConfig = Pick<Config, 'FEISHU_ENCRYPT_KEY' | 'FEISHU_VERIFICATION_TOKEN'>;
 
@@ -51,9 +51,9 @@ export function openFeishuEnvelope(
   if (body.type === 'url_verification') {
     if (typeof body.challenge !== 'string')
       throw new HttpError(400, 'malformed_event', 'challenge is missing');
-    return { type: 'challenge', challenge: body.challenge };
+    return { kind: 'challenge', challenge: body.challenge };
   }
-  return { type: 'event', body };
+  return { kind: 'event', body };
 }
 
 /** The unsigned path: our encrypted challenge with our token, or `unsignedRefused` for anything else. */
@@ -74,7 +74,7 @@ function challengeOnly(raw: Buffer, config: EnvelopeConfig, key: string): Feishu
     typeof body.token === 'string' &&
     safeEqual(body.token, expected);
   if (!ok) throw unsignedRefused();
-  return { type: 'challenge', challenge: body.challenge as string };
+  return { kind: 'challenge', challenge: body.challenge as string };
 }
 
 function decrypted(body: Record<string, unknown>, key: string): Record<string, unknown> {

@@ -14,7 +14,7 @@ export function createFeishuReceiver(ctx: Ctx, bot?: BotIdentity): FeishuReceive
   const handle = createFeishuEventHandler(ctx, bot);
   return async (raw, headers) => {
     const envelope = openFeishuEnvelope(raw, headers, ctx.config, ctx.now());
-    if (envelope.type === 'challenge') return { challenge: envelope.challenge };
+    if (envelope.kind === 'challenge') return { challenge: envelope.challenge };
     return handle(envelope.body);
   };
 }

@@ -27,12 +27,12 @@ export function localChatRoutes(ctx: Ctx): ApiRoutes {
       const who = whoOf(c);
       const { draft, messageId } = localMessageDraft(body, who);
       const result = await ingest(ctx, draft);
-      const cardId = result.status === 'new' ? result.card.id : result.cardId;
+      const cardId = result.kind === 'new' ? result.card.id : result.cardId;
       const chat = body.chat ?? DEFAULT_LOCAL_CHAT;
       const message: LocalPersonMessage = {
         id: messageId,
         // The card's arrival time, so the "seen" reaction never sorts before the message.
-        at: result.status === 'new' ? result.card.receivedAt : ctx.now(),
+        at: result.kind === 'new' ? result.card.receivedAt : ctx.now(),
         chat,
         who,
         text: body.text,

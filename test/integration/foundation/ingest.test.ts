@@ -24,8 +24,8 @@ describe('ingest (R-A1, R-A3)', () => {
 
   it('R-A1: one delivery stores one card, one routing job and one seen reaction', async () => {
     const r = await ingest(app.ctx, draft('e1'));
-    expect(r.status).toBe('new');
-    const id = r.status === 'new' ? r.card.id : '';
+    expect(r.kind).toBe('new');
+    const id = r.kind === 'new' ? r.card.id : '';
     expect(await loadCard(app.ctx, id)).toMatchObject({ id, text: 'please fix the login bug' });
     expect(await app.ctx.queues.route.getJob(id)).toBeTruthy();
     const outbox = await app.ctx.queues.outbox.getJobs(['waiting', 'delayed', 'prioritized']);
@@ -34,10 +34,10 @@ describe('ingest (R-A1, R-A3)', () => {
 
   it('R-A1: ten concurrent copies of one delivery produce one card and one job of each kind', async () => {
     const results = await Promise.all(Array.from({ length: 10 }, () => ingest(app.ctx, draft('e-burst'))));
-    const fresh = results.flatMap((r) => (r.status === 'new' ? [r.card] : []));
+    const fresh = results.flatMap((r) => (r.kind === 'new' ? [r.card] : []));
     expect(fresh).toHaveLength(1);
     const id = fresh[0]?.id;
-    expect(results.every((r) => (r.status === 'new' ? r.card.id : r.cardId) === id)).toBe(true);
+    expect(results.every((r) => (r.kind === 'new' ? r.card.id : r.cardId) === id)).toBe(true);
     const routeJobs = await app.ctx.queues.route.getJobs(['waiting']);
     expect(routeJobs.filter((j) => j.data.cardId === id)).toHaveLength(1);
     const outbox = await app.ctx.queues.outbox.getJobs(['waiting']);
@@ -48,11 +48,11 @@ describe('ingest (R-A1, R-A3)', () => {
     const d = draft('e-crash');
     // Simulate a crash between the atomic claim and the enqueue: the claim says "stored".
     const first = await ingest(app.ctx, d);
-    const id = first.status === 'new' ? first.card.id : '';
+    const id = first.kind === 'new' ? first.card.id : '';
     await app.ctx.queues.route.remove(id);
     await app.ctx.redis.set(app.ctx.keys.seen('local', 'e-crash'), 'stored', 'KEEPTTL');
     const again = await ingest(app.ctx, d);
-    expect(again.status).toBe('duplicate');
+    expect(again.kind).toBe('duplicate');
     expect(await app.ctx.queues.route.getJob(id)).toBeTruthy();
     expect(await app.ctx.redis.get(app.ctx.keys.seen('local', 'e-crash'))).toBe('queued');
   });
@@ -60,7 +60,7 @@ describe('ingest (R-A1, R-A3)', () => {
   it('R-A3: text over the cap is cut at a boundary and points to the whole, which is kept', async () => {
     const long = `${'word '.repeat(1200)}\n\nTAIL`;
     const r = await ingest(app.ctx, draft('e-long', long));
-    if (r.status !== 'new') throw new Error('expected new');
+    if (r.kind !== 'new') throw new Error('expected new');
     expect(r.card.text.length).toBeLessThanOrEqual(4000);
     expect(r.card.text.endsWith('word')).toBe(true);
     expect(r.card.truncated).toEqual({ resource: `/api/cards/${r.card.id}/text`, totalChars: long.length });
@@ -69,7 +69,7 @@ describe('ingest (R-A1, R-A3)', () => {
 
   it('R-A3: text under the cap carries no resource pointer', async () => {
     const r = await ingest(app.ctx, draft('e-short'));
-    if (r.status !== 'new') throw new Error('expected new');
+    if (r.kind !== 'new') throw new Error('expected new');
     expect(r.card.truncated).toBeUndefined();
     expect(await app.ctx.redis.exists(app.ctx.keys.cardFull(r.card.id))).toBe(0);
   });

@@ -55,7 +55,7 @@ describe('issue 20: the stored data carries a schema version; start-up migrates 
     const first = await startTestApp({ KEY_PREFIX: prefix }, { workers: false });
     apps.push(first);
     const written = await ingest(first.ctx, draft);
-    if (written.status !== 'new') throw new Error('expected a new card');
+    if (written.kind !== 'new') throw new Error('expected a new card');
     const ticket = await createTicket(first.ctx, written.card, { why: 'a request' });
     await pauseTicket(first.ctx, ticket.id, { by: 'ada', at: 1, via: 'api' });
     // The store as today's release left it: no version key at all.

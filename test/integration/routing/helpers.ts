@@ -35,7 +35,7 @@ export function localMessage(
 
 export async function send(ctx: Ctx, draft: CardDraft): Promise<string> {
   const r = await ingest(ctx, draft);
-  if (r.status !== 'new') throw new Error('expected a new card');
+  if (r.kind !== 'new') throw new Error('expected a new card');
   return r.card.id;
 }
 
