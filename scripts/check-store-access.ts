@@ -17,4 +17,4 @@ if (problems.length) {
   for (const p of problems) process.stderr.write(`store access: ${p}\n`);
   process.exit(1);
 }
-process.stdout.write('store access: Redis only in src/store/ and the owner modules\n');
+process.stdout.write('store access: Redis only in src/store/ and the owner modules, no stored JSON cast\n');

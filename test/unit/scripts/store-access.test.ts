@@ -3,6 +3,7 @@ import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { findCastParses } from '../../../scripts/store-access/find-cast-parses.ts';
 import { findRedisUses } from '../../../scripts/store-access/find-redis-uses.ts';
 
 const FIXTURE = 'test/fixtures/store-access';
@@ -39,9 +40,21 @@ describe('issue 20: Redis only in src/store/ and the owner modules (npm run lint
     expect(r.out).not.toMatch(/conn\.ts|notes\.ts|legacy\.ts|lua-only\.ts/);
   }, 30_000);
 
-  it('passes once the planted call is gone', () => {
+  it('fails on stored JSON cast to a type in an owner module, and only on the cast', () => {
+    const r = runCheck(FIXTURE);
+    expect(r.code).toBe(1);
+    expect(r.out).toContain('src/tickets/cast-read.ts:11: stored JSON cast to a type');
+    // The owner's Redis call and the cast's text inside a string are not problems.
+    expect(r.out).not.toMatch(/cast-read\.ts:(8|10):/);
+  }, 30_000);
+
+  it('passes once the planted call and the planted cast are gone', () => {
     const dir = fixtureCopy();
     rmSync(join(dir, 'src/router/new-call.ts'));
+    writeFileSync(
+      join(dir, 'src/tickets/cast-read.ts'),
+      "import type { Conn } from '../store/conn.ts';\n\nexport const readNote = (ctx: Conn) => ctx.redis.get('note');\n",
+    );
     expect(runCheck(dir)).toMatchObject({ code: 0 });
   }, 30_000);
 
@@ -66,5 +79,17 @@ describe('issue 20: Redis only in src/store/ and the owner modules (npm run lint
       '// ctx.redis in a comment', // 8
     ].join('\n');
     expect(findRedisUses('x.ts', src).map((u) => u.line)).toEqual([1, 2, 3, 4, 5]);
+  });
+
+  it('finds every cast of JSON.parse, through parentheses and old-style assertions', () => {
+    const src = [
+      'const a = JSON.parse(raw) as Note;', // 1
+      'const b = (JSON.parse(raw)) as unknown as Note;', // 2
+      'const c = <Note>JSON.parse(raw);', // 3
+      'const d: unknown = JSON.parse(raw);', // 4: not a cast
+      'const e = Schema.parse(JSON.parse(raw));', // 5: validated
+      "const f = 'JSON.parse(raw) as Note';", // 6: text
+    ].join('\n');
+    expect(findCastParses('x.ts', src).map((u) => u.line)).toEqual([1, 2, 3]);
   });
 });
