@@ -54,8 +54,8 @@ export function ingest(
   return inSpan('card.ingest', attributes, async (span) => {
     const result = await claimStoreAndQueue(ctx, draft, opts);
     span.setAttributes({
-      'switchyard.card.id': result.status === 'new' ? result.card.id : result.cardId,
-      'switchyard.ingest.status': result.status,
+      'switchyard.card.id': result.kind === 'new' ? result.card.id : result.cardId,
+      'switchyard.ingest.status': result.kind,
     });
     return result;
   });
