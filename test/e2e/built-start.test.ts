@@ -74,6 +74,12 @@ describe('the compiled build (issue 16: the Docker image runs it)', () => {
     const panel = await fetch(`${base}/panel/`);
     expect(panel.status).toBe(200);
     expect(await panel.text()).toContain('<html');
+    // bull-board (issue 17): its page and its files, read from node_modules at run time.
+    const bearer = { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } };
+    const board = await fetch(`${base}/panel/queues/board`, bearer);
+    expect(board.status).toBe(200);
+    const css = (await board.text()).match(/static\/css\/[\w.]+\.css/)?.[0];
+    expect(await status(`${base}/panel/queues/board/${css}`, bearer)).toBe(200);
 
     expect(healthcheck(env).status).toBe(0);
     bot.child.kill('SIGTERM');
