@@ -1,5 +1,5 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../kit/app.ts';
 import { api, TOKEN } from './api.ts';
 import { launchChromium, shoot, signIn } from './browser.ts';
@@ -15,17 +15,43 @@ describe('panel: prompt settings and versions', () => {
   const errors: string[] = [];
   beforeAll(async () => {
     browser = await launchChromium();
+  }, 60_000);
+  afterAll(async () => {
+    await browser?.close();
+    expect(errors).toEqual([]);
+  });
+  // The browser is shared; the product, its key prefix (so its revisions start at 0) and the page
+  // are each test's own (issue 20): a test that needs saved revisions saves them itself.
+  beforeEach(async () => {
     app = await startTestApp({ ADMIN_TOKEN: TOKEN }, { workers: false });
     context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
     context.setDefaultTimeout(10_000);
     page = await context.newPage();
     page.on('pageerror', (err) => errors.push(err.message));
   }, 60_000);
-  afterAll(async () => {
-    expect(errors).toEqual([]);
-    await browser?.close();
+  afterEach(async () => {
+    await context?.close();
     await app?.close();
   });
+
+  /** Saves a new revision through the API with these section overrides (the rest as it is). */
+  async function saveOverrides(overrides: Record<string, { text: string; base?: string }>): Promise<number> {
+    const view = (await api(app, 'GET', '/prompts')).body;
+    const saved = await api(app, 'PUT', '/prompts', {
+      baseRevision: view.revision,
+      team: view.team,
+      skills: view.skills.team,
+      overrides,
+    });
+    expect(saved.status).toBe(200);
+    return saved.body.revision;
+  }
+
+  /** Signed in as ada, on the prompt settings page with its sections shown. */
+  async function onPromptsPage(): Promise<void> {
+    await signIn(page, app.url, TOKEN);
+    await section(page, 'dispatch').waitFor();
+  }
 
   const section = (p: Page, key: string) => p.locator(`article[data-key="${key}"]`);
 
@@ -45,6 +71,7 @@ describe('panel: prompt settings and versions', () => {
   });
 
   it('edits an override and saves it; a <script> in the text stays text', async () => {
+    await onPromptsPage();
     await section(page, 'dispatch').getByRole('button', { name: 'Override this section' }).click();
     const box = page.getByLabel('Team override of dispatch');
     await box.fill(`Route carefully.\n${SCRIPT}`);
@@ -61,6 +88,8 @@ describe('panel: prompt settings and versions', () => {
   });
 
   it('R-F2: a second tab’s stale save gets the conflict view, with its draft intact and what changed meanwhile', async () => {
+    expect(await saveOverrides({ dispatch: { text: 'Route carefully.' } })).toBe(1);
+    await onPromptsPage();
     const other = await context.newPage();
     await other.goto(`${app.url}/panel/#/prompts`);
     await other.getByLabel('Team override of dispatch').waitFor();
@@ -82,6 +111,7 @@ describe('panel: prompt settings and versions', () => {
   });
 
   it('R-E6: a changed default shows the badge and the diff; "Adopt default" removes the override', async () => {
+    await onPromptsPage();
     const view = (await api(app, 'GET', '/prompts')).body;
     const handoff = view.sections.find((s: { key: string }) => s.key === 'handoff');
     const oldDefault = `${handoff.default}\nAn older line that the new default dropped.`;
@@ -115,6 +145,7 @@ describe('panel: prompt settings and versions', () => {
   });
 
   it('shows problems inline by key, untruncated, and keeps the draft', async () => {
+    await onPromptsPage();
     await section(page, 'runtime/policy').getByRole('button', { name: 'Override this section' }).click();
     const long = `No placeholders here. ${'word '.repeat(60)}`;
     await page.getByLabel('Team override of runtime/policy').fill(long);
@@ -127,6 +158,8 @@ describe('panel: prompt settings and versions', () => {
   });
 
   it('previews the assembled prompt of the draft with section boundaries', async () => {
+    await saveOverrides({ dispatch: { text: 'Route carefully.' } });
+    await onPromptsPage();
     await page.getByLabel('Team override of dispatch').fill('Preview me, not saved.');
     await page.getByRole('tab', { name: 'Preview' }).click();
     const labels = page.locator('.assembled .part-label');
@@ -143,7 +176,9 @@ describe('panel: prompt settings and versions', () => {
   });
 
   it('R-F1: versions list, diff of two, and restoring an old version makes a new one', async () => {
-    await page.getByRole('button', { name: 'Discard changes' }).click();
+    expect(await saveOverrides({ dispatch: { text: `Route carefully.\n${SCRIPT}` } })).toBe(1);
+    expect(await saveOverrides({ dispatch: { text: 'Route with care, tab one.' } })).toBe(2);
+    await onPromptsPage();
     await page.getByRole('link', { name: 'Versions' }).click();
     await page.locator('tr[data-revision="1"]').waitFor();
     const head = (await api(app, 'GET', '/prompts')).body.revision;
