@@ -1,5 +1,5 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { APP_EVENTS, APP_PERMISSIONS } from '../../../src/channels/github/app-needs.ts';
 import { loadConfig } from '../../../src/config.ts';
 import { checkGitHubApp } from '../../../src/doctor/check-github-app.ts';
@@ -45,6 +45,14 @@ describe('panel: create the GitHub App from a manifest (issue 16)', () => {
   const errors: string[] = [];
   beforeAll(async () => {
     browser = await launchChromium();
+  }, 60_000);
+  afterAll(async () => {
+    await browser?.close();
+    expect(errors).toEqual([]);
+  });
+  // The browser is shared; the fake GitHub, the product, its key prefix and the signed-in page are
+  // each test's own (issue 20).
+  beforeEach(async () => {
     gh = await startFakeGitHub();
     app = await startTestApp({ ADMIN_TOKEN: TOKEN, GITHUB_API_URL: gh.url }, { workers: false });
     base = app.url.replace('127.0.0.1', 'localhost');
@@ -54,11 +62,10 @@ describe('panel: create the GitHub App from a manifest (issue 16)', () => {
     page.on('pageerror', (err) => errors.push(err.message));
     await signIn(page, base, TOKEN);
   }, 60_000);
-  afterAll(async () => {
-    await browser?.close();
+  afterEach(async () => {
+    await context?.close();
     await app?.close();
     await gh?.close();
-    expect(errors).toEqual([]);
   });
 
   it('the manifest carries exactly what the bot needs; GitHub sends the browser back; the code becomes .env lines and a stored App', async () => {

@@ -2,7 +2,7 @@ import { copyFileSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { getChatLanguage } from '../../../src/i18n/chat-language-store.ts';
 import { parseCatalog } from '../../../src/i18n/parse-catalog.ts';
 import { ASSETS_DIR } from '../../../src/web/panel/static-assets.ts';
@@ -35,37 +35,48 @@ describe('issue 16: the panel in English and Chinese, with a switch it remembers
   let browser: Browser;
   let page: Page;
   const errors: string[] = [];
-  let ticketId = '';
   beforeAll(async () => {
     browser = await launchChromium();
+  }, 60_000);
+  afterAll(async () => {
+    await browser?.close();
+    expect(errors).toEqual([]);
+  });
+  // The browser is shared; the product, its key prefix and the signed-in page (a fresh English
+  // browser context) are each test's own (issue 20): a test that needs a ticket opens it.
+  beforeEach(async () => {
     llm = await startFakeLlm();
     llm.respond(scriptedModel({ main: openAll, executor: ackAll }));
     app = await startTestApp({ ADMIN_TOKEN: TOKEN, LLM_BASE_URL: llm.baseURL, LLM_API_KEY: 'k' });
-    const sent = await api(app, 'POST', '/local/messages', {
-      text: '请给 acme/api 加一个健康检查接口',
-      chat: 'panel',
-    });
-    expect(sent.status).toBeLessThan(300);
-    ticketId = await waitFor(
-      async () => (await api(app, 'GET', '/tickets')).body.tickets[0]?.id,
-      'the ticket',
-    );
     const context = await browser.newContext({ viewport: { width: 1400, height: 800 }, locale: 'en-US' });
     context.setDefaultTimeout(15_000);
     page = await context.newPage();
     page.on('pageerror', (err) => errors.push(err.message));
     await signIn(page, app.url, TOKEN);
   }, 60_000);
-  afterAll(async () => {
-    await browser?.close();
+  afterEach(async () => {
+    await page?.context().close();
     await app?.close();
     await llm?.close();
-    expect(errors).toEqual([]);
   });
+
+  /** A Chinese request in the panel's chat; the ticket it opened, from the API. */
+  async function openTicket(): Promise<string> {
+    const sent = await api(app, 'POST', '/local/messages', {
+      text: '请给 acme/api 加一个健康检查接口',
+      chat: 'panel',
+    });
+    expect(sent.status).toBeLessThan(300);
+    return waitFor(
+      async () => (await api(app, 'GET', '/tickets')).body.tickets[0]?.id as string,
+      'the ticket',
+    );
+  }
 
   const nav = () => page.getByRole('navigation');
 
   it('an English browser gets English; pressing 中文 turns the page Chinese, and a reload keeps it', async () => {
+    const ticketId = await openTicket();
     await page.goto(`${app.url}/panel/#/tickets`);
     await page.getByRole('heading', { name: 'Tickets', exact: true }).waitFor();
     expect(await nav().textContent()).toContain('Prompt settings');
@@ -84,6 +95,10 @@ describe('issue 16: the panel in English and Chinese, with a switch it remembers
   });
 
   it('the ticket page speaks Chinese too, and English comes back with the switch', async () => {
+    const ticketId = await openTicket();
+    await page.goto(`${app.url}/panel/#/tickets`);
+    await page.getByRole('button', { name: '中文' }).click();
+    await page.getByRole('heading', { name: '工单', exact: true }).waitFor();
     await page.getByRole('link', { name: ticketId, exact: true }).click();
     await page.getByRole('heading', { name: '会话线程' }).waitFor();
     expect(await page.getByRole('link', { name: '← 全部工单' }).count()).toBe(1);

@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { executorFlow, startWorld, type World } from '../../integration/executor/harness.ts';
 import { localMessage, send, ticketOpenedBy } from '../../integration/routing/helpers.ts';
 import { waitFor } from '../../kit/app.ts';
@@ -22,6 +22,14 @@ describe('issue 17: the ticket trajectory', () => {
   const errors: string[] = [];
   beforeAll(async () => {
     browser = await launchChromium();
+  }, 60_000);
+  afterAll(async () => {
+    await browser?.close();
+    expect(errors).toEqual([]);
+  });
+  // The browser is shared; the world (product, key prefix, repository) and the signed-in page are
+  // each test's own (issue 20).
+  beforeEach(async () => {
     w = await startWorld({ ADMIN_TOKEN: TOKEN });
     const context = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
     context.setDefaultTimeout(15_000);
@@ -29,10 +37,9 @@ describe('issue 17: the ticket trajectory', () => {
     page.on('pageerror', (err) => errors.push(err.message));
     await signIn(page, w.app.url, TOKEN);
   }, 60_000);
-  afterAll(async () => {
-    await browser?.close();
+  afterEach(async () => {
+    await page?.context().close();
     await w?.close();
-    expect(errors).toEqual([]);
   });
 
   it('issue 17, R-C2, R-D2: every step in order — model requests with usage and latency, tools with summaries, the refusal marked, pause and resume', {
