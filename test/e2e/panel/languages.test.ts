@@ -155,6 +155,8 @@ describe('issue 16: the panel in English and Chinese, with a switch it remembers
     expect(await getChatLanguage(app.ctx, chat)).toBeUndefined();
 
     await page.goto(`${app.url}/panel/#/setup`);
+    // The page drawn first, so the switch's redraw is the last one.
+    await page.locator('#chat-repos-list').waitFor();
     await page.getByRole('button', { name: '中文' }).click();
     await page.getByRole('heading', { name: '接入设置', exact: true }).waitFor();
     await page.getByRole('columnheader', { name: '用途' }).waitFor();
