@@ -9,6 +9,7 @@ import { logSandbox } from './executor/sandbox/log-sandbox.ts';
 import { createLogger } from './logger.ts';
 import { secretValuesOf } from './redact-log.ts';
 import { createRuntime, type Runtime } from './runtime.ts';
+import { startDepthSampler } from './stats/depth-sampler.ts';
 import { migrateStore } from './store/migrations/migrate-store.ts';
 import { startTracing } from './tracing/start.ts';
 import { apiRoutes } from './web/api-routes.ts';
@@ -63,6 +64,8 @@ async function main(): Promise<void> {
   // Issue 16: web processes compete for the one Feishu long connection; it closes first on shutdown.
   const feishuWs = config.ROLE === 'worker' ? undefined : startFeishuLongConnection(ctx);
   if (feishuWs) stops.unshift(feishuWs.stop);
+  // Issue 17: web processes keep the queue-depth chart's rolling history (one sample a minute).
+  if (config.ROLE !== 'worker') stops.unshift(startDepthSampler(ctx).stop);
   // In the background: start-up never waits for outside services (issue 12).
   startupDoctor(ctx, rt);
 

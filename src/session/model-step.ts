@@ -1,3 +1,4 @@
+import { usageCounts } from '../stats/daily-counts.ts';
 import { annotateSpan } from '../tracing/in-span.ts';
 import { requestInWindow } from './context/request-in-window.ts';
 import { earlyListener, settleStrayEarly } from './early-tool-calls.ts';
@@ -56,12 +57,14 @@ export async function modelStep(run: TurnRun): Promise<StepResult> {
   // Issue 17: the request's latency (retries and compaction included) and cost, for the trajectory.
   const ms = Math.round(performance.now() - started);
   timeRequest(run.metrics, run.sessionKind, run.model.model, 'ok', ms);
+  const at = run.now();
   await run.store.appendStep(run.sessionId, [message], run.turn, {
     revision: prompt.revision,
     usage,
+    daily: usageCounts(run.sessionKind, at, usage),
     step: {
       kind: 'model',
-      at: run.now(),
+      at,
       index: run.messages.length,
       ms,
       model: run.model.model,

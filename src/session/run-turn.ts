@@ -1,3 +1,4 @@
+import { turnCounts } from '../stats/daily-counts.ts';
 import { storeHandle } from '../store/store-handle.ts';
 import { inSpan } from '../tracing/in-span.ts';
 import { defaultContextTokens } from './context/context-window.ts';
@@ -81,7 +82,12 @@ async function loop(run: TurnRun): Promise<TurnOutcome> {
 async function finish(run: TurnRun, outcome: TurnOutcome): Promise<TurnOutcome> {
   run.turn.status = outcome.kind;
   run.turn.outcome = outcome;
-  await run.store.saveTurn(run.sessionId, run.turn, endRecord(run, outcome));
+  const end = endRecord(run, outcome);
+  // Issue 17: a stopped turn (a pause, a shutdown hand-over) resumes under its id and is counted
+  // where it ends; its time stopped is not in `startedAt` (see `openTurn`).
+  const daily =
+    outcome.kind === 'stopped' ? undefined : turnCounts(run.sessionKind, end.at, end.at - run.turn.startedAt);
+  await run.store.saveTurn(run.sessionId, run.turn, end, daily);
   run.log?.info({ outcome: outcome.kind, ...outcome.usage }, 'turn finished');
   return outcome;
 }

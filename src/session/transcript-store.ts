@@ -1,6 +1,8 @@
 import type { ChainableCommander } from 'ioredis';
 import type { z } from 'zod';
 import type { Ctx } from '../context.ts';
+import type { DailyCounts } from '../stats/daily-counts.ts';
+import { addDailyCounts } from '../stats/daily-stats.ts';
 import { parseRecord, readRecord } from '../store/parse-record.ts';
 import type { StoreHandle } from '../store/store-handle.ts';
 import type { ChatMessage, ToolCall } from './chat-message.ts';
@@ -17,6 +19,8 @@ export interface StepExtras {
   revision?: number | undefined;
   usage?: ModelUsage | undefined;
   step?: StepRecord | undefined;
+  /** What the step adds to its day's counters for the charts (issue 17: tokens by session kind). */
+  daily?: DailyCounts | undefined;
 }
 
 /** A session's conversation as stored: messages, completed steps, the turn, tool results by key. */
@@ -86,7 +90,7 @@ export function createTranscriptStore(store: StoreHandle & Partial<Pick<Ctx, 'lo
     turn: TurnState,
     extras: StepExtras = {},
   ): Promise<void> {
-    const { revision, usage, step } = extras;
+    const { revision, usage, step, daily } = extras;
     const m = redis.multi();
     if (messages.length) m.rpush(list(sessionId), ...messages.map((x) => JSON.stringify(x)));
     m.hset(meta(sessionId), 'turn', JSON.stringify(turn));
@@ -94,6 +98,7 @@ export function createTranscriptStore(store: StoreHandle & Partial<Pick<Ctx, 'lo
     if (revision !== undefined) m.zadd(keys.sessionRevisions(sessionId), 'NX', revision, String(revision));
     if (usage) addUsage(m, meta(sessionId), usage);
     if (step) addStepRecord(m, keys, sessionId, step);
+    if (daily) addDailyCounts(m, keys, daily);
     await m.exec();
   }
 
@@ -127,10 +132,16 @@ export function createTranscriptStore(store: StoreHandle & Partial<Pick<Ctx, 'lo
     if (callKeys.length) await redis.hdel(meta(sessionId), ...callKeys.map((k) => `early:${k}`));
   }
 
-  /** Saves the turn's state; `step` records how it ended (issue 17). */
-  async function saveTurn(sessionId: string, turn: TurnState, step?: StepRecord): Promise<void> {
+  /** Saves the turn's state; `step` records how it ended and `daily` its duration (issue 17). */
+  async function saveTurn(
+    sessionId: string,
+    turn: TurnState,
+    step?: StepRecord,
+    daily?: DailyCounts,
+  ): Promise<void> {
     const m = redis.multi().hset(meta(sessionId), 'turn', JSON.stringify(turn));
     if (step) addStepRecord(m, keys, sessionId, step);
+    if (daily) addDailyCounts(m, keys, daily);
     await m.exec();
   }
 
@@ -146,12 +157,14 @@ export function createTranscriptStore(store: StoreHandle & Partial<Pick<Ctx, 'lo
     turn: TurnState,
     usage?: ModelUsage,
     step?: StepRecord,
+    daily?: DailyCounts,
   ): Promise<void> {
     const m = redis.multi();
     m.hset(meta(sessionId), 'context', JSON.stringify(context));
     m.hset(meta(sessionId), 'turn', JSON.stringify(turn));
     if (usage) addUsage(m, meta(sessionId), usage);
     if (step) addStepRecord(m, keys, sessionId, step);
+    if (daily) addDailyCounts(m, keys, daily);
     await m.exec();
   }
 

@@ -137,6 +137,12 @@ export function createKeys(prefix: string) {
     sessionSteps: (sessionId: string) => k('session', sessionId, 'steps'),
     budget: (ticketId: string, window: string) => k('budget', ticketId, window),
 
+    // charts (issue 17)
+    /** Hash of one UTC day's counters (`YYYY-MM-DD`): tokens, tickets, acknowledgements, turns; kept 90 days. */
+    statsDay: (day: string) => k('stats', 'day', day),
+    /** List of queue-depth samples (JSON), one a minute, newest last, capped (`src/stats/queue-depth.ts`). */
+    statsQueueDepth: () => k('stats', 'queue-depth'),
+
     // prompt settings and policy (R-F1)
     promptsHead: () => k('prompts', 'head'),
     promptsVersion: (rev: number) => k('prompts', 'v', rev),

@@ -1,4 +1,6 @@
 import type { Ctx } from '../context.ts';
+import { ackCounts } from '../stats/daily-counts.ts';
+import { recordDailyCounts } from '../stats/daily-stats.ts';
 
 type AckCtx = Pick<Ctx, 'redis' | 'keys'>;
 
@@ -10,15 +12,22 @@ type AckCtx = Pick<Ctx, 'redis' | 'keys'>;
 /**
  * Claims the one acknowledgement of a card for this call. The same call claiming again (a turn
  * resumed after a crash) still holds it, so its reply is re-queued under the same key, not lost.
+ * The first claim counts on the day's charts with how long after `receivedAt` (the card's
+ * arrival) it came (issue 17, time to acknowledgement).
  */
 export async function claimAck(
-  ctx: AckCtx,
+  ctx: AckCtx & Pick<Ctx, 'now'>,
   ticketId: string,
   cardId: string,
   callKey: string,
+  receivedAt: number,
 ): Promise<boolean> {
   const key = ctx.keys.ticketAcked(ticketId);
-  if ((await ctx.redis.hsetnx(key, cardId, callKey)) === 1) return true;
+  if ((await ctx.redis.hsetnx(key, cardId, callKey)) === 1) {
+    const at = ctx.now();
+    await recordDailyCounts(ctx, ackCounts(at, at - receivedAt));
+    return true;
+  }
   return (await ctx.redis.hget(key, cardId)) === callKey;
 }
 

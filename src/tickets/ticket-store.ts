@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import type { TriggerCard } from '../cards/card.ts';
 import type { Ctx } from '../context.ts';
+import { type TicketEvent, ticketCounts } from '../stats/daily-counts.ts';
+import { addDailyCounts, recordDailyCounts } from '../stats/daily-stats.ts';
 import { checkRecord, type RecordRead, readRecord } from '../store/parse-record.ts';
 import { readAttachments } from './attachment-record.ts';
 import { conversationRefKey, threadKeys } from './ref-key.ts';
@@ -76,6 +78,7 @@ export async function createTicket(
     ticket.id,
   );
   tx.rpush(ctx.keys.ticketInbox(ticket.id), card.id);
+  addDailyCounts(tx, ctx.keys, ticketCounts('opened', now));
   await tx.exec();
   return ticket;
 }
@@ -129,30 +132,44 @@ export async function listTickets(ctx: ReadCtx, limit = 100): Promise<Ticket[]> 
   });
 }
 
-/** Changes some fields of a ticket; other fields, written by others meanwhile, are untouched. */
+/**
+ * Changes some fields of a ticket; other fields, written by others meanwhile, are untouched.
+ * Answers the state it had before (JSON), or null when there is no such ticket.
+ */
 export async function updateTicket(
   ctx: StoreCtx,
   id: string,
   patch: Partial<Pick<Ticket, 'state' | 'title' | 'repo' | 'crew'>>,
-): Promise<void> {
+): Promise<string | null> {
   const key = ctx.keys.ticket(id);
   // Lua so that a ticket that does not exist is not half-created by a stray update.
-  await ctx.redis.eval(
-    "if redis.call('EXISTS', KEYS[1]) == 1 then redis.call('HSET', KEYS[1], unpack(ARGV)) end",
+  const before = await ctx.redis.eval(
+    "if redis.call('EXISTS', KEYS[1]) == 0 then return false end local s = redis.call('HGET', KEYS[1], 'state') redis.call('HSET', KEYS[1], unpack(ARGV)) return s",
     1,
     key,
     ...Object.entries(toHash({ ...patch, updatedAt: ctx.now() })).flat(),
   );
+  return typeof before === 'string' ? before : null;
 }
 
-/** Sets a ticket's state; its data's lifetime follows (closed tickets expire, issue 14). */
+/** Which day counter a change of state adds to (issue 17): `waiting` is blocked on people. */
+const EVENT_OF: Partial<Record<TicketState, TicketEvent>> = { done: 'done', waiting: 'blocked' };
+
+/**
+ * Sets a ticket's state; its data's lifetime follows (closed tickets expire, issue 14). A change
+ * into done or waiting counts on the day's charts, once per change (setting the same state again
+ * does not count).
+ */
 export async function setTicketState(
   ctx: StoreCtx & Pick<Ctx, 'config'>,
   id: string,
   state: TicketState,
 ): Promise<void> {
-  await updateTicket(ctx, id, { state });
+  const before = await updateTicket(ctx, id, { state });
   await applyRetention(ctx, id, state);
+  const event = EVENT_OF[state];
+  if (event && before !== null && before !== JSON.stringify(state))
+    await recordDailyCounts(ctx, ticketCounts(event, ctx.now()));
 }
 
 /** Callers import it from here too; the reference index's owner is `refs.ts`. */

@@ -7,6 +7,7 @@ import { localChatRoutes } from './api/local-chat-routes.ts';
 import { policyRoutes } from './api/policy-routes.ts';
 import { promptsRoutes } from './api/prompts-routes.ts';
 import { queuesRoutes } from './api/queues-routes.ts';
+import { statsRoutes } from './api/stats-routes.ts';
 import { ticketPauseRoutes } from './api/ticket-pause-routes.ts';
 import { ticketsRoutes } from './api/tickets-routes.ts';
 import type { ApiRoutes } from './app.ts';
@@ -23,5 +24,6 @@ export function apiRoutes(ctx: Ctx, rt: Runtime): ApiRoutes[] {
     queuesRoutes(ctx),
     chatReposRoutes(ctx),
     chatLanguagesRoutes(ctx),
+    statsRoutes(ctx),
   ];
 }

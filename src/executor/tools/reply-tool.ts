@@ -50,7 +50,10 @@ export function replyTool(scope: TurnScope) {
         return toolError(`refused: you declared ${to}'s thread unrelated (R-C4)`);
       const effect = replyEffectFor(card, text);
       if (!effect) return toolError(`card ${to} has no message to reply to`);
-      if (purpose === 'ack' && !(await claimAck(ctx, scope.ticket.id, to, call.idempotencyKey))) {
+      if (
+        purpose === 'ack' &&
+        !(await claimAck(ctx, scope.ticket.id, to, call.idempotencyKey, card.receivedAt))
+      ) {
         return toolError(
           `refused: ${to} was already acknowledged; acknowledge once (R-C2). Use purpose "result" or "answer" for something new`,
         );

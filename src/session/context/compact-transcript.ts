@@ -1,3 +1,4 @@
+import { usageCounts } from '../../stats/daily-counts.ts';
 import type { ChatMessage } from '../chat-message.ts';
 import type { ModelUsage } from '../model-reply.ts';
 import type { RetryHooks } from '../request-with-retry.ts';
@@ -96,14 +97,18 @@ async function summarise(
 
 async function save(run: TurnRun, next: ContextState, usage: ModelUsage | undefined): Promise<void> {
   const before = run.context.state;
-  await run.store.saveContext(run.sessionId, next, run.turn, usage, {
-    kind: 'compaction',
-    at: run.now(),
+  const at = run.now();
+  const step = {
+    kind: 'compaction' as const,
+    at,
     index: run.messages.length,
     compactions: next.compactions,
     summarisedBefore: next.summarisedBefore,
     elidedBefore: next.elidedBefore,
-  });
+  };
+  // Issue 17: the summarising request's tokens count in the day's charts like any other request.
+  const daily = usage ? usageCounts(run.sessionKind, at, usage) : undefined;
+  await run.store.saveContext(run.sessionId, next, run.turn, usage, step, daily);
   run.context.state = next;
   run.log?.info(
     {

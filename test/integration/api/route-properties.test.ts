@@ -44,6 +44,8 @@ const ROUTES: { method: string; path: string; fields?: string[] }[] = [
   { method: 'POST', path: '/api/local/messages', fields: ['text', 'chat', 'replyTo'] },
   { method: 'GET', path: '/api/local/messages' },
   { method: 'GET', path: '/api/queues' },
+  { method: 'GET', path: '/api/stats/daily' },
+  { method: 'GET', path: '/api/stats/queue-depth' },
   { method: 'GET', path: '/api/chat-repos' },
   { method: 'PUT', path: '/api/chat-repos/:chat', fields: ['repo'] },
   { method: 'GET', path: '/api/chat-languages' },
@@ -250,6 +252,7 @@ describe('every /api and /panel route under arbitrary requests', () => {
     ['tickets and cards', /^\/api\/(tickets|cards)/],
     ['local chat and queues', /^\/api\/(local|queues)/],
     ['chat repositories and languages', /^\/api\/chat-(repos|languages)/],
+    ['charts', /^\/api\/stats/],
     ['GitHub App manifest flow', /^\/panel\/(api\/)?github-app/],
     ['queue board (bull-board)', /^\/panel\/queues\/board/],
   ];
