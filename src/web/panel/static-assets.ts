@@ -1,10 +1,21 @@
 import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { extname, join, normalize, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Context } from 'hono';
 
 /** The panel's static files: hand-written HTML, CSS and JS modules, served as they are. */
 export const ASSETS_DIR = fileURLToPath(new URL('./assets/', import.meta.url));
+
+/**
+ * Files the panel serves from installed packages, by their name under `assets/` (issue 17: the
+ * charts' uPlot, from this origin only, so the policy stays `'self'`).
+ */
+const resolvePackage = createRequire(import.meta.url).resolve;
+const VENDOR = new Map<string, () => string>([
+  ['vendor/uPlot.esm.js', () => resolvePackage('uplot/dist/uPlot.esm.js')],
+  ['vendor/uPlot.min.css', () => resolvePackage('uplot/dist/uPlot.min.css')],
+]);
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -30,7 +41,7 @@ const securityHeaders = (formTargets: string[]): Record<string, string> => ({
 });
 
 /**
- * Answers one file under `ASSETS_DIR`; anything outside it or missing is a 404. `formTargets`
+ * Answers one file under `ASSETS_DIR` (or a `VENDOR` file); anything outside it or missing is a 404. `formTargets`
  * are origins besides this one that the page may post a form to (GitHub, for the App manifest).
  */
 export async function serveAsset(
@@ -38,9 +49,10 @@ export async function serveAsset(
   relative: string,
   formTargets: string[] = [],
 ): Promise<Response> {
-  const path = normalize(join(ASSETS_DIR, relative));
+  const vendor = VENDOR.get(relative);
+  const path = vendor ? vendor() : normalize(join(ASSETS_DIR, relative));
   const type = TYPES[extname(path)];
-  if (!path.startsWith(ASSETS_DIR) || path.endsWith(sep) || !type) return c.notFound();
+  if ((!vendor && !path.startsWith(ASSETS_DIR)) || path.endsWith(sep) || !type) return c.notFound();
   let body: Buffer;
   try {
     body = await readFile(path);

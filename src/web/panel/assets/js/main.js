@@ -1,6 +1,7 @@
 import { loadSession, rememberWho, SignedOut } from './api.js';
 import { h, replace } from './dom.js';
 import { currentLang, preferredLang, t, useLang } from './i18n.js';
+import { chartsPage } from './pages/charts-page.js';
 import { takeGitHubCallback } from './pages/github-app-section.js';
 import { policyPage } from './pages/policy-page.js';
 import { promptsPage } from './pages/prompts-page.js';
@@ -18,6 +19,7 @@ const PAGES = {
   policy: { render: policyPage },
   tickets: { render: ticketsPage },
   queues: { render: queuesPage },
+  charts: { render: chartsPage },
   try: { render: tryItPage },
   setup: { render: setupPage },
 };
