@@ -10,7 +10,9 @@ import type { TurnRun } from './turn-run.ts';
  * Issue 18: tool calls the caller allows (`runEarly`: the executor's acknowledgement) run as soon
  * as they are complete in the streamed answer, before the rest of it — through the same gates and
  * dispatch, under the key the call will have once the answer is stored (its index is the
- * transcript's length now). Only leading calls run early, so calls still run in the model's order.
+ * transcript's length now). Only leading calls run early, each after the one before it has
+ * finished, so calls still run in the model's order (two acknowledgements in one answer: the first
+ * is sent, the second refused — never the other way round).
  *
  * A crash at any point repeats nothing: before the marker nothing ran; after it, a resumed turn
  * whose answer was never stored runs the marked call again under the same key (`redoEarlyCalls`),
@@ -21,12 +23,19 @@ export function earlyListener(run: TurnRun): ToolCallListener | undefined {
   if (!allow) return undefined;
   const assistantIndex = run.messages.length;
   let leading = 0;
+  // A call runs early only when every early call before it ran (a gate's no or a failure leaves
+  // the rest to the ordinary path, which stops there).
+  let previous: Promise<unknown> = Promise.resolve(true);
   return (call, index) => {
     if (index !== leading || !allow(call)) return;
     leading += 1;
     const key = callKey(assistantIndex, call.id);
     if (run.early.has(key) || run.results.has(key)) return;
-    const started = startEarly(run, call, key);
+    const started = previous.then(
+      (ran) => (ran === undefined ? undefined : startEarly(run, call, key)),
+      () => undefined,
+    );
+    previous = started;
     // Awaited where its answer is recorded; this only keeps a discarded one from going unhandled.
     started.catch(() => undefined);
     run.early.set(key, started);
