@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { enqueueEffect, outboxJobId } from '../../../src/outbox/enqueue.ts';
+import { QUEUE_NAMES } from '../../../src/store/queues.ts';
 import { type FeishuHarness, startFeishuHarness } from '../../integration/feishu/harness.ts';
 import { waitFor } from '../../kit/app.ts';
 import { TOKEN } from './api.ts';
@@ -89,7 +90,11 @@ describe('issue 17: the queue board in the browser', () => {
     await page.locator('tr[data-queue="outbox"] td.bad', { hasText: '1' }).waitFor();
     await page.getByRole('link', { name: /Open the queue board/ }).click();
     await page.waitForURL(`${h.app.url}/panel/queues/board`);
-    await page.locator('#bull-board-sidebar').getByRole('link', { name: 'outbox', exact: true }).click();
+    // Every queue of the deployment is on the board.
+    const sidebar = page.locator('#bull-board-sidebar');
+    for (const name of Object.values(QUEUE_NAMES))
+      await sidebar.getByRole('link', { name, exact: true }).waitFor();
+    await sidebar.getByRole('link', { name: 'outbox', exact: true }).click();
     await page.getByRole('link', { name: /^Failed/i }).click();
     const card = page.locator('[class*="card-"]', { hasText: id });
     await card.getByText(/UnrecoverableError: feishu\.send: HTTP 400 code 230002/).waitFor();
