@@ -151,10 +151,16 @@ export async function runLoad(opts: LoadOptions): Promise<LoadResult> {
 
     const drainStart = performance.now();
     const want = new Set(sent.map((s) => s.messageId));
+    const { Queue } = await import('bullmq');
+    const routeQueue = new Queue('route', { connection: redis, prefix: keys.queuePrefix });
+    // Every seen reaction sent, and every card's routing done (the shares below count both).
     await until(
-      async () => new Set(feishu.reactions.map((r) => r.messageId)).size >= want.size,
+      async () =>
+        new Set(feishu.reactions.map((r) => r.messageId)).size >= want.size &&
+        (await routeQueue.getCompletedCount()) >= want.size,
       opts.drainTimeoutMs ?? 60_000,
     );
+    await routeQueue.close();
     const drainSeconds = (performance.now() - drainStart) / 1000;
     // A moment more, so a late duplicate would be seen.
     await new Promise((r) => setTimeout(r, 500));
@@ -173,7 +179,6 @@ export async function runLoad(opts: LoadOptions): Promise<LoadResult> {
       }
     }
 
-    const { Queue } = await import('bullmq');
     const sharedBy: Record<string, number> = {};
     let failedJobs = 0;
     for (const name of ['route', 'outbox']) {
@@ -237,7 +242,7 @@ export async function benchLoad(): Promise<BenchRow[]> {
     { name: 'load: web process peak RSS', value: r.memory.web, unit: 'MiB' },
     { name: 'load: worker peak RSS (max of 2)', value: Math.max(...r.memory.workers), unit: 'MiB' },
     {
-      name: 'load: drain to the last seen reaction',
+      name: 'load: drain to the last seen reaction and routing',
       value: r.drainSeconds,
       unit: 's',
       note: `route+outbox jobs per worker: ${shares.join(' / ')}`,

@@ -31,7 +31,7 @@ export function githubWebhook(ctx: Ctx): (c: Context) => Promise<Response> {
   return async (c) => {
     const started = performance.now();
     const raw = await readRawBody(c);
-    if (!(await verify(raw, c.req.header('x-hub-signature-256')))) {
+    if (!verify(raw, c.req.header('x-hub-signature-256'))) {
       throw new HttpError(401, 'bad_signature', 'missing or invalid X-Hub-Signature-256');
     }
     const event = c.req.header('x-github-event');
@@ -51,7 +51,7 @@ export function githubWebhook(ctx: Ctx): (c: Context) => Promise<Response> {
     if (outcome.kind === 'invalid') throw new HttpError(400, 'unexpected_payload', outcome.message);
     const result =
       outcome.kind === 'card'
-        ? await ingest(ctx, outcome.draft, { replayKey: githubReplayKey(event, payload) })
+        ? await ingest(ctx, outcome.draft, { replayKey: githubReplayKey(event, payload), answerFirst: true })
         : undefined;
     ctx.metrics.ingestSeconds.observe({ source: 'github' }, (performance.now() - started) / 1000);
     if (!result) return c.json({ ok: true, ignored: outcome.kind === 'ignored' ? outcome.reason : '' }, 202);

@@ -1,3 +1,4 @@
+import { intakeSettled } from './cards/intake.ts';
 import type { Config } from './config.ts';
 import type { Ctx } from './context.ts';
 import { createLogger, type Logger } from './logger.ts';
@@ -30,6 +31,8 @@ export function createContext(config: Config, opts: { log?: Logger; defaultMetri
 
 /** Closes what `createContext` opened. */
 export async function closeContext(ctx: Ctx): Promise<void> {
+  // Cards answered but not yet queued get their jobs first (else the intake sweep queues them).
+  await intakeSettled(ctx);
   await closeQueues(ctx.queues);
   ctx.redis.disconnect();
 }

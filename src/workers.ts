@@ -1,4 +1,5 @@
 import type { Worker } from 'bullmq';
+import { startIntakePump } from './cards/intake-pump.ts';
 import { createSenders } from './channels/senders.ts';
 import type { Ctx } from './context.ts';
 import { startExecutorWorker } from './executor/executor-worker.ts';
@@ -37,13 +38,15 @@ export async function startWorkers(
   const safety = await startSafetyJobs(ctx);
   // Issue 19: each worker's disk is its own, so each sweeps its own checkouts.
   const sweep = startCheckoutSweep(ctx);
+  // Issue 18: webhook cards answered first get their routing job and seen reaction here.
+  const intake = startIntakePump(ctx);
   return {
     workers,
     // Worker.close() waits for active jobs to finish; an unfinished one is picked up elsewhere.
     stop: async () => {
       // Running turns stop at their next step (or now, mid model request) and go back to the queue.
       rt.shutdown.abort();
-      await Promise.all([...workers.map((w) => w.close()), safety.stop(), sweep.stop()]);
+      await Promise.all([...workers.map((w) => w.close()), safety.stop(), sweep.stop(), intake.stop()]);
     },
   };
 }

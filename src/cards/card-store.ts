@@ -1,5 +1,5 @@
 import type { Ctx } from '../context.ts';
-import { parseRecord } from '../store/parse-record.ts';
+import { parseRecord, readRecord } from '../store/parse-record.ts';
 import { type TriggerCard, TriggerCardSchema } from './card.ts';
 
 type CardCtx = Pick<Ctx, 'redis' | 'keys' | 'log'>;
@@ -30,4 +30,22 @@ export function loadCardFullText(ctx: CardCtx, cardId: string): Promise<string |
  */
 export async function replaceCard(ctx: CardCtx, card: TriggerCard): Promise<void> {
   await ctx.redis.set(ctx.keys.card(card.id), JSON.stringify(card), 'KEEPTTL');
+}
+
+/**
+ * Reads many stored cards in one round trip, in order; an unknown, expired or unreadable card is
+ * undefined (the unreadable one logged by `parseRecord`).
+ */
+export async function loadCards(
+  ctx: CardCtx,
+  cardIds: readonly string[],
+): Promise<(TriggerCard | undefined)[]> {
+  if (cardIds.length === 0) return [];
+  const keys = cardIds.map((id) => ctx.keys.card(id));
+  const raws = await ctx.redis.mget(...keys);
+  return raws.map((raw, i) => {
+    if (!raw) return undefined;
+    const read = readRecord(ctx, TriggerCardSchema, raw, keys[i] as string);
+    return read.ok ? read.value : undefined;
+  });
 }

@@ -27,6 +27,16 @@ export function createKeys(prefix: string) {
     /** Sorted set of card ids by arrival time. */
     cardsByTime: () => k('cards'),
     /**
+     * Issue 18: sorted set of stored cards whose routing job and "seen" reaction are not yet known
+     * to be queued, scored by when a worker's intake pump may take them (a taken card's score moves
+     * on by a lease); the ingest script adds, `src/cards/intake.ts` removes.
+     */
+    cardsIntake: () => k('cards', 'intake'),
+    /** A one-element list the ingest script pushes to wake the intake pumps (BLPOP). */
+    cardsIntakeSignal: () => k('cards', 'intake', 'signal'),
+    /** Hash: an intake card's trace context (issue 17), so its jobs continue the webhook's trace. */
+    cardsIntakeTrace: () => k('cards', 'intake', 'trace'),
+    /**
      * Issue 16: the Feishu long-connection lease — the id of the one process holding the
      * deployment's connection, expiring unless renewed (`src/channels/feishu/ws/lease.ts`).
      */

@@ -23,8 +23,9 @@ export async function readRawBody(
   if (declared > max) throw tooLarge();
   // On Node, read the IncomingMessage itself: touching `c.req.raw.body` makes the adapter build a
   // whole Web Request (and an AbortSignal) for every webhook, a large share of the edge's CPU.
-  const incoming = (c.env as { incoming?: AsyncIterable<Uint8Array> } | undefined)?.incoming;
-  const stream = incoming ?? c.req.raw.body;
+  const incoming = (c.env as { incoming?: NodeJS.ReadableStream } | undefined)?.incoming;
+  if (incoming) return readNodeBody(incoming, max, tooLarge);
+  const stream = c.req.raw.body;
   if (!stream) return Buffer.alloc(0);
   const chunks: Buffer[] = [];
   let size = 0;
@@ -34,6 +35,42 @@ export async function readRawBody(
     chunks.push(Buffer.from(chunk));
   }
   return Buffer.concat(chunks);
+}
+
+/**
+ * Collects a Node request body by its events (no async iterator per request, issue 18). Over
+ * `max` bytes the request is destroyed, as leaving a `for await` early does, and `tooLarge` thrown.
+ */
+function readNodeBody(incoming: NodeJS.ReadableStream, max: number, tooLarge: () => Error): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const done = (err?: Error) => {
+      incoming.removeListener('data', onData);
+      incoming.removeListener('end', onEnd);
+      incoming.removeListener('error', onError);
+      incoming.removeListener('close', onClose);
+      if (err) reject(err);
+      else resolve(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size));
+    };
+    const onData = (chunk: Buffer | string) => {
+      const buf = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+      size += buf.byteLength;
+      if (size > max) {
+        done(tooLarge());
+        (incoming as NodeJS.ReadableStream & { destroy(): void }).destroy();
+        return;
+      }
+      chunks.push(buf);
+    };
+    const onEnd = () => done();
+    const onError = (err: Error) => done(err);
+    const onClose = () => done(new Error('request closed before its body was read'));
+    incoming.on('data', onData);
+    incoming.on('end', onEnd);
+    incoming.on('error', onError);
+    incoming.on('close', onClose);
+  });
 }
 
 /** Parses JSON from a verified body; a malformed one is a 400 with the reason. */

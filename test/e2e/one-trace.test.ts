@@ -181,7 +181,7 @@ describe('issue 17: the spans of one webhook form one trace across processes', (
       expect(d.attributes['switchyard.outbox.outcome']).toBe('sent');
       expect(d.attributes['switchyard.outbox.channel']).toBe('feishu');
     }
-    // The "seen" reaction was queued by ingest, in the web process.
+    // The "seen" reaction continues the trace of ingest (a worker's intake pump queues it, issue 18).
     const seen = spans.find((s) => s.attributes['switchyard.outbox.op'] === 'feishu.react');
     expect(seen && parentOf(seen)).toBe(ingest);
 

@@ -35,7 +35,7 @@ export function createFeishuEventHandler(ctx: Ctx, bot?: BotIdentity): FeishuEve
     }
     const outcome = await dispatcher.dispatch(body);
     if (outcome.kind === 'card') {
-      const result = await ingest(ctx, outcome.draft);
+      const result = await ingest(ctx, outcome.draft, { answerFirst: true });
       // The chat id here is how an operator finds a chat's `oc_…` id (docs/feishu-setup.md).
       ctx.log.debug(
         { eventId: outcome.draft.eventId, chatId: outcome.draft.conversation, status: result.kind },

@@ -36,8 +36,9 @@ describe('Feishu webhook → trigger cards (R-A1, R-A3)', () => {
       origin: { source: 'feishu', chatId: 'oc_team', chatType: 'group', messageId: 'om_req_1' },
       refs: [{ type: 'issue', repo: 'acme/app', number: 12 }],
     });
-    const job = await h.app.ctx.queues.route.getJob(card?.id ?? '');
-    expect(job?.data).toEqual({ cardId: card?.id });
+    // Issue 18: the 200 means the card is durable in the intake; a worker's pump queues its jobs.
+    const job = await waitFor(() => h.app.ctx.queues.route.getJob(card?.id ?? ''), 'the routing job');
+    expect(job.data).toEqual({ cardId: card?.id });
     await waitFor(() => h.feishu.reactions.find((r) => r.messageId === 'om_req_1'), 'the seen reaction');
     expect(h.feishu.reactions.filter((r) => r.messageId === 'om_req_1')).toEqual([
       expect.objectContaining({ emoji: 'OnIt' }),
@@ -53,11 +54,13 @@ describe('Feishu webhook → trigger cards (R-A1, R-A3)', () => {
     const answers = await Promise.all(Array.from({ length: 10 }, () => send(tenfold)));
     expect(answers.map((r) => r.status)).toEqual(Array(10).fill(200));
     expect((await storedCardIds(h.app)).length).toBe(before + 2);
-    const counts = await h.app.ctx.queues.route.getJobCounts();
     // Whatever the router did with them, there is one routing job per card.
-    expect(Object.values(counts).reduce((a, b) => a + b, 0)).toBe(before + 2);
+    const routeJobs = async () =>
+      Object.values(await h.app.ctx.queues.route.getJobCounts()).reduce((a, b) => a + b, 0);
+    await waitFor(async () => (await routeJobs()) >= before + 2, 'a routing job per card');
     await waitFor(() => h.feishu.reactions.some((r) => r.messageId === 'om_dup_10'), 'the seen reaction');
     await new Promise((r) => setTimeout(r, 300));
+    expect(await routeJobs()).toBe(before + 2);
     expect(h.feishu.reactions.filter((r) => r.messageId === 'om_dup_2')).toHaveLength(1);
     expect(h.feishu.reactions.filter((r) => r.messageId === 'om_dup_10')).toHaveLength(1);
   });

@@ -1,6 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { CardDraft } from '../../../src/cards/card.ts';
 import { ingest, loadCard } from '../../../src/cards/ingest.ts';
+import { pumpIntake } from '../../../src/cards/intake-pump.ts';
+import { outboxJobId } from '../../../src/outbox/enqueue.ts';
 import { startTestApp, type TestApp } from '../../kit/app.ts';
 
 const draft = (eventId: string, text = 'please fix the login bug'): CardDraft => ({
@@ -55,6 +57,48 @@ describe('ingest (R-A1, R-A3)', () => {
     expect(again.kind).toBe('duplicate');
     expect(await app.ctx.queues.route.getJob(id)).toBeTruthy();
     expect(await app.ctx.redis.get(app.ctx.keys.seen('local', 'e-crash'))).toBe('queued');
+  });
+
+  it('issue 18: answering first, the card is durable in the intake and a pump queues its jobs once', async () => {
+    const r = await ingest(app.ctx, draft('e-first'), { answerFirst: true });
+    if (r.kind !== 'new') throw new Error('expected new');
+    expect(await loadCard(app.ctx, r.card.id)).toMatchObject({ id: r.card.id });
+    // No worker runs here: the jobs wait for a pump.
+    expect(await app.ctx.queues.route.getJob(r.card.id)).toBeUndefined();
+    expect(await app.ctx.redis.zrange(app.ctx.keys.cardsIntake(), 0, -1)).toEqual([r.card.id]);
+    expect(await pumpIntake(app.ctx)).toBe(1);
+    expect(await app.ctx.queues.route.getJob(r.card.id)).toBeTruthy();
+    expect(await app.ctx.queues.outbox.getJob(outboxJobId(`seen:${r.card.id}`))).toBeTruthy();
+    expect(await app.ctx.redis.get(app.ctx.keys.seen('local', 'e-first'))).toBe('queued');
+    expect(await app.ctx.redis.zcard(app.ctx.keys.cardsIntake())).toBe(0);
+    expect(await pumpIntake(app.ctx)).toBe(0);
+    const again = await ingest(app.ctx, draft('e-first'), { answerFirst: true });
+    expect(again).toEqual({ kind: 'duplicate', cardId: r.card.id });
+  });
+
+  it('issue 18: a card its process never queued (it died) is taken by a pump once its lease ran out', async () => {
+    const first = await ingest(app.ctx, draft('e-died'));
+    const id = first.kind === 'new' ? first.card.id : '';
+    // The state a crash right after the claim leaves: card stored, in the intake under the
+    // process's lease, no jobs.
+    await app.ctx.queues.route.remove(id);
+    await app.ctx.queues.outbox.remove(outboxJobId(`seen:${id}`));
+    await app.ctx.redis.set(app.ctx.keys.seen('local', 'e-died'), 'stored', 'KEEPTTL');
+    await app.ctx.redis.zadd(app.ctx.keys.cardsIntake(), app.ctx.now() + 30_000, id);
+    expect(await pumpIntake(app.ctx)).toBe(0);
+    expect(await app.ctx.queues.route.getJob(id)).toBeUndefined();
+    await app.ctx.redis.zadd(app.ctx.keys.cardsIntake(), app.ctx.now() - 1, id);
+    expect(await pumpIntake(app.ctx)).toBe(1);
+    expect(await app.ctx.queues.route.getJob(id)).toBeTruthy();
+    expect(await app.ctx.queues.outbox.getJob(outboxJobId(`seen:${id}`))).toBeTruthy();
+    expect(await app.ctx.redis.get(app.ctx.keys.seen('local', 'e-died'))).toBe('queued');
+    expect(await app.ctx.redis.zcard(app.ctx.keys.cardsIntake())).toBe(0);
+  });
+
+  it('issue 18: the pump drops intake entries whose card expired', async () => {
+    await app.ctx.redis.zadd(app.ctx.keys.cardsIntake(), 1, 'local-gone');
+    expect(await pumpIntake(app.ctx)).toBe(0);
+    expect(await app.ctx.redis.zcard(app.ctx.keys.cardsIntake())).toBe(0);
   });
 
   it('R-A3: text over the cap is cut at a boundary and points to the whole, which is kept', async () => {

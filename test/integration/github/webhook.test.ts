@@ -49,7 +49,10 @@ describe('GitHub webhook in (R-A2, R-A3)', () => {
       conversation: 'acme/widgets#7',
     });
     expect(card.refs).toContainEqual({ type: 'issue', repo: 'acme/widgets', number: 7 });
-    expect((await app.ctx.queues.route.getJob(card.id))?.data).toEqual({ cardId: card.id });
+    // Issue 18: the 202 means the card is durable in the intake; a worker's pump queues its jobs.
+    expect((await waitFor(() => app.ctx.queues.route.getJob(card.id), 'the routing job')).data).toEqual({
+      cardId: card.id,
+    });
     await waitFor(() => gh.reactions.find((r) => r.targetId === 101), 'the 👀 reaction');
     expect(gh.reactions.filter((r) => r.targetId === 101)).toEqual([
       expect.objectContaining({ target: 'issue_comment', content: 'eyes', repo: 'acme/widgets' }),
@@ -85,10 +88,14 @@ describe('GitHub webhook in (R-A2, R-A3)', () => {
     expect(burst.map((r) => r.status)).toEqual(Array(10).fill(202));
     expect(await cardCount()).toBe(before + 2);
     // One routing job per card, whatever the routing worker has done with them meanwhile.
-    const jobs = await app.ctx.queues.route.getJobCounts('wait', 'active', 'delayed', 'completed', 'failed');
-    expect(Object.values(jobs).reduce((a, b) => a + b, 0)).toBe(await cardCount());
+    const routeJobs = async () =>
+      Object.values(
+        await app.ctx.queues.route.getJobCounts('wait', 'active', 'delayed', 'completed', 'failed'),
+      ).reduce((a, b) => a + b, 0);
+    await waitFor(async () => (await routeJobs()) >= (await cardCount()), 'a routing job per card');
     await waitFor(() => gh.reactions.some((r) => r.targetId === 303), 'the reaction');
     await new Promise((r) => setTimeout(r, 300));
+    expect(await routeJobs()).toBe(await cardCount());
     expect(gh.reactions.filter((r) => r.targetId === 202 || r.targetId === 303)).toHaveLength(2);
     expect(gh.callsTo('POST', /\/issues\/comments\/(202|303)\/reactions$/)).toHaveLength(2);
   });

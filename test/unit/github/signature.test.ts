@@ -7,14 +7,24 @@ import { signGitHubBody } from '../../kit/github-webhook.ts';
 describe('signatures', () => {
   const verify = signatureVerifier('s3cret');
 
-  it('R-A2: X-Hub-Signature-256 over the exact bytes verifies; any other byte, secret or form does not', async () => {
+  it('R-A2: X-Hub-Signature-256 over the exact bytes verifies; any other byte, secret or form does not', () => {
     const body = Buffer.from('{"zen":"ok"}');
-    expect(await verify(body, signGitHubBody('s3cret', body))).toBe(true);
-    expect(await verify(Buffer.from('{"zen":"ok"} '), signGitHubBody('s3cret', body))).toBe(false);
-    expect(await verify(body, signGitHubBody('other', body))).toBe(false);
-    expect(await verify(body, signGitHubBody('s3cret', body).replace('sha256=', 'sha1='))).toBe(false);
-    expect(await verify(body, undefined)).toBe(false);
-    expect(await verify(Buffer.alloc(0), signGitHubBody('s3cret', ''))).toBe(false);
+    expect(verify(body, signGitHubBody('s3cret', body))).toBe(true);
+    expect(verify(Buffer.from('{"zen":"ok"} '), signGitHubBody('s3cret', body))).toBe(false);
+    expect(verify(body, signGitHubBody('other', body))).toBe(false);
+    expect(verify(body, signGitHubBody('s3cret', body).replace('sha256=', 'sha1='))).toBe(false);
+    expect(verify(body, undefined)).toBe(false);
+    expect(verify(Buffer.alloc(0), signGitHubBody('s3cret', ''))).toBe(false);
+    // Malformed headers: upper-case hex is still the digest, a non-hex digit or a short one is not.
+    const sig = signGitHubBody('s3cret', body);
+    expect(verify(body, `sha256=${sig.slice(7).toUpperCase()}`)).toBe(true);
+    expect(verify(body, `${sig.slice(0, -1)}g`)).toBe(false);
+    expect(verify(body, sig.slice(0, -2))).toBe(false);
+    expect(verify(body, `${sig}00`)).toBe(false);
+    // Bytes that are not UTF-8 are signed and checked as bytes.
+    const binary = Buffer.from([0xff, 0xfe, 0x7b, 0x80]);
+    expect(verify(binary, signGitHubBody('s3cret', binary))).toBe(true);
+    expect(verify(Buffer.from(binary.toString('utf8')), signGitHubBody('s3cret', binary))).toBe(false);
   });
 
   it('issue 16: an App JWT (@octokit/auth-app) is RS256-signed by the private key, issued by the App id, valid under ten minutes; a key with \\n escapes works', async () => {
