@@ -1,6 +1,7 @@
 import { loadSession, rememberWho, SignedOut } from './api.js';
 import { h, replace } from './dom.js';
 import { currentLang, preferredLang, t, useLang } from './i18n.js';
+import { openView } from './page-view.js';
 import { chartsPage } from './pages/charts-page.js';
 import { takeGitHubCallback } from './pages/github-app-section.js';
 import { policyPage } from './pages/policy-page.js';
@@ -50,12 +51,14 @@ async function route() {
   document.title = `${t(`page.${current}`)} · Switchyard`;
   const root = $('page');
   root.setAttribute('aria-busy', 'true');
+  // Only the newest navigation shows: an older page whose answer comes late draws out of sight.
+  const { view, isNewest, show } = openView(root);
   try {
-    await page.render(root, args);
+    await page.render(view, args);
   } catch (err) {
     if (err instanceof SignedOut) return;
     replace(
-      root,
+      view,
       h(
         'div',
         { class: 'notice problem', role: 'alert' },
@@ -63,7 +66,8 @@ async function route() {
       ),
     );
   } finally {
-    root.setAttribute('aria-busy', 'false');
+    show();
+    if (isNewest()) root.setAttribute('aria-busy', 'false');
   }
 }
 

@@ -14,7 +14,8 @@ let tab = 'sections';
 /** Prompt settings (R-E1, R-E6, R-F2): sections, team text and skills, preview; one draft. */
 export async function promptsPage(/** @type {HTMLElement} */ root) {
   await load();
-  render(root);
+  // A later navigation took this view out (main.js): its render would take the listeners.
+  if (root.isConnected) render(root);
 }
 
 /** @param {HTMLElement} root */
