@@ -11,6 +11,7 @@ import { startRouteWorker } from './router/route-worker.ts';
 import { createRuntime, type Runtime } from './runtime.ts';
 import { startSafetyJobs } from './safety/safety-jobs.ts';
 import { startStatusWorker } from './status/status-worker.ts';
+import { closeWorker } from './store/worker-options.ts';
 
 /**
  * Starts every BullMQ worker of a `worker` (or `all`) process. Any number of such processes share
@@ -46,7 +47,7 @@ export async function startWorkers(
     stop: async () => {
       // Running turns stop at their next step (or now, mid model request) and go back to the queue.
       rt.shutdown.abort();
-      await Promise.all([...workers.map((w) => w.close()), safety.stop(), sweep.stop(), intake.stop()]);
+      await Promise.all([...workers.map(closeWorker), safety.stop(), sweep.stop(), intake.stop()]);
     },
   };
 }

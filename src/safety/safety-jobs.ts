@@ -1,7 +1,7 @@
 import { Worker } from 'bullmq';
 import type { Ctx } from '../context.ts';
 import { createQueue, QUEUE_NAMES } from '../store/queues.ts';
-import { workerOptions } from '../store/worker-options.ts';
+import { closeWorker, workerOptions } from '../store/worker-options.ts';
 import { redeliverMissed } from './redeliver-missed.ts';
 import { sweepRetention } from './retention-sweep.ts';
 import { watchStalls } from './watch-stalls.ts';
@@ -61,7 +61,7 @@ export async function startSafetyJobs(ctx: Ctx): Promise<{ stop: () => Promise<v
   await (await worker.jobScheduler).waitUntilReady();
   return {
     stop: async () => {
-      await worker.close();
+      await closeWorker(worker);
       await queue.close();
     },
   };

@@ -1,5 +1,5 @@
 import { hostname } from 'node:os';
-import type { WorkerOptions } from 'bullmq';
+import type { Worker, WorkerOptions } from 'bullmq';
 import type { Ctx } from '../context.ts';
 
 /**
@@ -17,4 +17,15 @@ export function workerOptions(ctx: Ctx, concurrency: number): WorkerOptions {
     lockDuration: ctx.config.JOB_LOCK_MS,
     stalledInterval: ctx.config.JOB_LOCK_MS,
   };
+}
+
+/**
+ * Closes a worker made with `workerOptions`, then its own connection: BullMQ treats a connection
+ * it was given as shared and never closes it, and once closed it stops listening for the
+ * connection's errors — left open, it reconnects forever and prints each failure raw to stderr.
+ */
+export async function closeWorker(worker: Worker): Promise<void> {
+  await worker.close();
+  const own = worker.opts.connection;
+  if (own && 'disconnect' in own && typeof own.disconnect === 'function') own.disconnect();
 }
