@@ -186,6 +186,18 @@ export async function ticketAttachments(
   );
 }
 
+/**
+ * Notes that a session besides the ticket's executor acted on it (issue 17: the main session that
+ * opened it, attached a card, sent a note or stopped it), so its turns show in the trajectory.
+ */
+export async function noteTicketSession(
+  ctx: Pick<Ctx, 'redis' | 'keys'>,
+  id: string,
+  sessionId: string,
+): Promise<void> {
+  await ctx.redis.sadd(ctx.keys.ticketSessions(id), sessionId);
+}
+
 /** Sessions besides the executor's that worked on the ticket (`ticketSessions`). */
 export function ticketSessionIds(ctx: Pick<Ctx, 'redis' | 'keys'>, id: string): Promise<string[]> {
   return ctx.redis.smembers(ctx.keys.ticketSessions(id));

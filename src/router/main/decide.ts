@@ -8,7 +8,7 @@ import { attachCard } from '../../tickets/attach.ts';
 import { queueNote } from '../../tickets/notes.ts';
 import { isPaused } from '../../tickets/pause.ts';
 import type { MatchedRule, TicketCrew } from '../../tickets/ticket.ts';
-import { createTicket, getTicket } from '../../tickets/ticket-store.ts';
+import { createTicket, getTicket, noteTicketSession } from '../../tickets/ticket-store.ts';
 import { maySteer } from '../may-steer.ts';
 import { referenceHolds } from '../reference-holds.ts';
 import { standingOn } from '../ticket-standing.ts';
@@ -96,6 +96,7 @@ export async function applyDecision(
   rt: Runtime,
   batch: MainBatch,
   c: Extract<Checked, { ok: true }>,
+  sessionId: string,
 ): Promise<string> {
   const { ctx } = rt;
   batch.decided.set(c.card.id, c.d.action);
@@ -118,6 +119,8 @@ export async function applyDecision(
     await attachCard(ctx, ticketId, c.card, c.why, { dataLabel: standing?.dataLabel });
     wakes = Boolean(standing?.steers);
   }
+  // Issue 17: this main turn shows in the ticket's trajectory.
+  await noteTicketSession(ctx, ticketId, sessionId);
   if (c.d.note) await queueNote(ctx, ticketId, 'main', c.d.note);
   if (wakes && !(await isPaused(ctx, ticketId))) await scheduleTurn(ctx, ticketId);
   return `${c.card.id}: ${c.d.action === 'open' ? 'opened' : 'attached to'} ${ticketId}`;

@@ -15,7 +15,7 @@ export function routeTool(rt: Runtime, batch: MainBatch) {
     description:
       'Route waiting candidate cards: open a ticket, attach to the ticket the card explicitly references, or ignore. Decide all waiting candidates in one call. A note is at most 30 words.',
     parameters: z.object({ decisions: z.array(DecisionSchema).min(1) }),
-    async run({ decisions }) {
+    async run({ decisions }, call) {
       const seen = new Set<string>();
       const checked = [];
       const errors: string[] = [];
@@ -28,7 +28,7 @@ export function routeTool(rt: Runtime, batch: MainBatch) {
       }
       if (errors.length) return toolError(`refused, nothing was routed:\n- ${errors.join('\n- ')}`);
       const lines = [];
-      for (const c of checked) lines.push(await applyDecision(rt, batch, c));
+      for (const c of checked) lines.push(await applyDecision(rt, batch, c, call.sessionId));
       const left = [...batch.cards.keys()].filter((id) => !batch.decided.has(id));
       if (left.length) lines.push(`still undecided: ${left.join(', ')}`);
       return toolOk(lines.join('\n'));

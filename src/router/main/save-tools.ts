@@ -5,7 +5,7 @@ import type { Runtime } from '../../runtime.ts';
 import { defineTool, toolError, toolOk } from '../../session/tool.ts';
 import { queueNote } from '../../tickets/notes.ts';
 import { isPaused } from '../../tickets/pause.ts';
-import { ticketExists } from '../../tickets/ticket-store.ts';
+import { noteTicketSession, ticketExists } from '../../tickets/ticket-store.ts';
 import { maySteer } from '../may-steer.ts';
 import { isSettingsAdmin, refuseSettingsByMessage } from '../settings-admins.ts';
 import { countWords, LIMITS } from '../words.ts';
@@ -58,11 +58,12 @@ export function noteTool(rt: Runtime) {
     name: 'orchestrator_note',
     description: 'Send an executor facts from another ticket, at most 100 words. Notes grant no permission.',
     parameters: z.object({ ticket: z.string(), text: z.string().min(1) }),
-    async run({ ticket, text }) {
+    async run({ ticket, text }, call) {
       const words = countWords(text);
       if (words > LIMITS.crossTicketNote) return toolError(`note has ${words} words; at most 100 (R-B5)`);
       if (!(await ticketExists(rt.ctx, ticket))) return toolError(`ticket ${ticket} does not exist`);
       await queueNote(rt.ctx, ticket, 'main', text);
+      await noteTicketSession(rt.ctx, ticket, call.sessionId);
       // Delivered with the executor's next turn; a note alone wakes it (unless paused, R-D2).
       if (!(await isPaused(rt.ctx, ticket))) await scheduleTurn(rt.ctx, ticket);
       return toolOk(`note queued for ${ticket}'s executor`);

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { executorFlow, startWorld, type World } from '../../integration/executor/harness.ts';
-import { localMessage, send, ticketOpenedBy } from '../../integration/routing/helpers.ts';
+import { localMessage, openTicketIn, send, ticketOpenedBy } from '../../integration/routing/helpers.ts';
 import { waitFor } from '../../kit/app.ts';
 import { toolCalls } from '../../kit/fake-llm.ts';
 import { roleOf } from '../../kit/scripted-model.ts';
@@ -56,6 +56,9 @@ describe('issue 17: the ticket trajectory', () => {
       () => toolCalls(['open_pr', { title: 'Fall back to / after login', body: 'Falls back to /.' }]),
       () => toolCalls(['report', { status: 'working', summary: 'Draft PR open.' }]),
     ]);
+    // A ticket already open in the chat: the request goes to the main session, which opens ours
+    // (issue 18), so the routing turn is part of the trajectory too.
+    await openTicketIn(w.app.ctx, 'room');
     const card = await send(w.app.ctx, localMessage('Please make the login redirect fall back to /'));
     await flow.done();
     const id = await ticketOpenedBy(w.app.ctx, card);
@@ -69,8 +72,24 @@ describe('issue 17: the ticket trajectory', () => {
     await page.getByRole('button', { name: `Resume ${id}` }).waitFor();
     expect((await api(w.app, 'POST', `/tickets/${id}/resume`)).status).toBe(200);
 
-    const { steps } = (await api(w.app, 'GET', `/tickets/${id}/trajectory`)).body;
-    const names = steps.map((s: { kind: string; name?: string }) => (s.kind === 'tool' ? s.name : s.kind));
+    const { steps: all } = (await api(w.app, 'GET', `/tickets/${id}/trajectory`)).body;
+    type Step = { kind: string; name?: string; session?: string; at?: number };
+    const nameOf = (s: Step) => (s.kind === 'tool' ? s.name : s.kind);
+    const isMain = (s: Step) => Boolean(s.session?.startsWith('main-'));
+    // The main session's routing turn that opened the ticket, whole, before the executor's first step.
+    const main = all.filter(isMain);
+    expect(main.map(nameOf)).toEqual(['turn', 'model', 'orchestrator_route', 'model', 'end']);
+    expect(main.find((s: Step) => s.name === 'orchestrator_route')).toMatchObject({
+      ok: true,
+      result: { head: expect.stringContaining(`opened ${id}`) },
+    });
+    const firstExec = all.findIndex((s: Step) => s.session === `exec-${id}`);
+    expect(all.findIndex((s: Step) => s.name === 'orchestrator_route')).toBeLessThan(firstExec);
+    // Every session's steps by time: the times never go back.
+    const times = all.flatMap((s: Step) => (s.at === undefined ? [] : [s.at]));
+    expect(times).toEqual([...times].sort((a, b) => a - b));
+    const steps = all.filter((s: Step) => !isMain(s));
+    const names = steps.map(nameOf);
     expect(names).toEqual([
       'turn',
       'model',
@@ -122,11 +141,24 @@ describe('issue 17: the ticket trajectory', () => {
     await page.reload();
     const items = page.locator('ol.trajectory > li');
     // The resume may start another turn, whose steps follow: the page shows at least these, in order.
-    await waitFor(async () => (await items.count()) >= steps.length, 'the trajectory on the page', 30_000);
-    const kinds = await items.evaluateAll((els) =>
-      els.map((e) => e.getAttribute('data-tool') ?? e.getAttribute('data-kind')),
+    await waitFor(async () => (await items.count()) >= all.length, 'the trajectory on the page', 30_000);
+    const shown = await items.evaluateAll((els) =>
+      els.map((e) => ({
+        main: (e.getAttribute('data-session') ?? '').startsWith('main-'),
+        name: e.getAttribute('data-tool') ?? e.getAttribute('data-kind'),
+      })),
     );
-    expect(kinds.slice(0, names.length)).toEqual(names);
+    expect(
+      shown
+        .filter((s) => !s.main)
+        .map((s) => s.name)
+        .slice(0, names.length),
+    ).toEqual(names);
+    // The routing turn shows too, marked as the main session's.
+    expect(shown.filter((s) => s.main).map((s) => s.name)).toEqual(main.map(nameOf));
+    await page
+      .locator('li[data-tool="orchestrator_route"] .step-session', { hasText: 'main session' })
+      .waitFor();
     const refused = page.locator('li[data-refused="true"]');
     await expect(refused.count()).resolves.toBe(1);
     await refused.getByText('list_files refused').waitFor();

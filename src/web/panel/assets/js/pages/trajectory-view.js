@@ -1,5 +1,6 @@
 import { get } from '../api.js';
 import { h, replace, when } from '../dom.js';
+import { t } from '../i18n.js';
 
 const POLL_MS = 2000;
 const CLOSED = new Set(['done', 'cancelled']);
@@ -68,11 +69,16 @@ function stepItem(s, i) {
       'data-kind': s.kind,
       'data-tool': s.kind === 'tool' ? s.name : null,
       'data-refused': refused ? 'true' : null,
+      'data-session': s.session ?? null,
     },
     h('span', { class: 'step-when muted small', title: s.at ? when(s.at) : null }, s.at ? clock(s.at) : ''),
     h(
       'div',
       { class: 'step-body' },
+      // Issue 17: the main session's turns that opened the ticket or acted on it, among the executor's.
+      s.session?.startsWith('main-')
+        ? h('span', { class: 'badge step-session' }, t('trajectory.main-session'))
+        : null,
       ...(BODY[/** @type {keyof typeof BODY} */ (s.kind)]?.(s, i) ?? [s.kind]),
     ),
   );
