@@ -2,10 +2,18 @@ import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { buildCard } from '../../../src/cards/build-card.ts';
 import type { CardDraft } from '../../../src/cards/card.ts';
+import { loadConfig } from '../../../src/config.ts';
 import { createLogger } from '../../../src/logger.ts';
 import { createTranscriptStore } from '../../../src/session/transcript-store.ts';
 import { newTurnState } from '../../../src/session/turn-state.ts';
-import { createTicket, getTicket, listTickets, openTicketsIn } from '../../../src/tickets/ticket-store.ts';
+import { expiredTickets } from '../../../src/tickets/retention.ts';
+import {
+  createTicket,
+  getTicket,
+  listTickets,
+  openTicketsIn,
+  updateTicket,
+} from '../../../src/tickets/ticket-store.ts';
 import { testRedis } from '../../kit/redis.ts';
 
 const { redis, keys } = testRedis();
@@ -129,5 +137,17 @@ describe('issue 20: the ticket record is read through its schema', () => {
       code: 'invalid_record',
       key: `${key} createdAt`,
     });
+  });
+
+  it('retention: a ticket whose stored state fails its schema is reported and not purged', async () => {
+    const { ctx, lines } = ctxWithLog();
+    const retention = { ...ctx, config: loadConfig({}) };
+    const { card } = buildCard(draft, 1_000);
+    const done = await createTicket(ctx, card, { why: 'asked' });
+    const odd = await createTicket(ctx, card, { why: 'asked' });
+    await updateTicket(ctx, done.id, { state: 'done' });
+    await redis.hset(ctx.keys.ticket(odd.id), 'state', '"done');
+    expect(await expiredTickets(retention, 2_000)).toEqual([done.id]);
+    expect(reported(lines, `${ctx.keys.ticket(odd.id)} state`)).toBe(true);
   });
 });
