@@ -103,4 +103,22 @@ describe('panel: a slow page never draws over a newer one', () => {
     expect(await page.getByRole('heading', { name: '接入设置', exact: true }).count()).toBe(1);
     expect(await page.locator('#page').getAttribute('aria-busy')).toBe('false');
   });
+
+  it('English pressed while the Chinese words are still loading wins: the page stays English', async () => {
+    await page.getByRole('link', { name: 'Tickets', exact: true }).click();
+    await page.getByRole('heading', { name: 'Tickets', exact: true }).waitFor();
+    const slow = await holdFirstAnswer('/panel/assets/i18n/zh-CN.md');
+    await page.getByRole('button', { name: '中文' }).click();
+    await slow.held();
+    await page.getByRole('button', { name: 'English' }).click();
+
+    await slow.release();
+    await page.locator('#page[aria-busy="false"]').waitFor();
+    expect(await page.locator('html').getAttribute('lang')).toBe('en');
+    expect(await page.getByRole('heading', { name: 'Tickets', exact: true }).count()).toBe(1);
+    expect(await page.getByRole('heading', { name: '工单', exact: true }).count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'English' }).getAttribute('aria-pressed')).toBe('true');
+    await page.reload();
+    await page.getByRole('heading', { name: 'Tickets', exact: true }).waitFor();
+  });
 });

@@ -50,15 +50,29 @@ async function fetchCatalog(l) {
   return parseCatalog(await res.text());
 }
 
-/** Loads a language (and English beside it, for a key a catalog lacks) and remembers the choice. @param {string} l */
+/** The language asked for last: while its catalog loads, `currentLang` is still the one before. */
+let asked = { lang: 'en' };
+/** @returns {string} */
+export const askedLang = () => asked.lang;
+
+/**
+ * Loads a language (and English beside it, for a key a catalog lacks) and remembers the choice.
+ * Only the choice made last is applied: `false` when a later one came while this one loaded
+ * (中文 pressed, then English before the Chinese catalog came), so the later one wins.
+ * @param {string} l
+ */
 export async function useLang(l, remember = false) {
+  const mine = { lang: l };
+  asked = mine;
   const [chosen, en] = await Promise.all([fetchCatalog(l), l === 'en' ? null : fetchCatalog('en')]);
+  if (asked !== mine) return false;
   texts = chosen;
   fallback = en ?? chosen;
   lang = l;
   if (remember) localStorage.setItem(STORE_KEY, l);
   document.documentElement.lang = l;
   translateStatic(document);
+  return true;
 }
 
 /**

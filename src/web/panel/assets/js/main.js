@@ -1,6 +1,6 @@
 import { loadSession, rememberWho, SignedOut } from './api.js';
 import { h, replace } from './dom.js';
-import { currentLang, preferredLang, t, useLang } from './i18n.js';
+import { askedLang, currentLang, preferredLang, t, useLang } from './i18n.js';
 import { openView } from './page-view.js';
 import { chartsPage } from './pages/charts-page.js';
 import { takeGitHubCallback } from './pages/github-app-section.js';
@@ -80,8 +80,8 @@ function setUpLangSwitch(signedIn = () => !$('nav').hidden) {
   mark();
   for (const b of document.querySelectorAll('.lang-switch button'))
     b.addEventListener('click', async () => {
-      if (!(b instanceof HTMLElement) || !b.dataset.lang || b.dataset.lang === currentLang()) return;
-      await useLang(b.dataset.lang, true);
+      if (!(b instanceof HTMLElement) || !b.dataset.lang || b.dataset.lang === askedLang()) return;
+      if (!(await useLang(b.dataset.lang, true))) return;
       mark();
       if (signedIn()) await route();
       else showSignIn();
