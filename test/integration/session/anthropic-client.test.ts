@@ -1,16 +1,21 @@
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createAnthropicClient } from '../../../src/session/anthropic-client.ts';
 import type { AnthropicThinking } from '../../../src/session/anthropic-thinking.ts';
 import { requestWithRetry } from '../../../src/session/request-with-retry.ts';
 import { runTurn } from '../../../src/session/run-turn.ts';
-import { startFakeAnthropic } from '../../kit/fake-anthropic.ts';
+import { type FakeAnthropic, startFakeAnthropic } from '../../kit/fake-anthropic.ts';
 import { failure, text, toolCalls } from '../../kit/fake-llm.ts';
 import { testRedis } from '../../kit/redis.ts';
 import { noteTool } from './harness.ts';
 
 const { redis, keys: freshKeys } = testRedis();
-const fake = await startFakeAnthropic({ minCacheTokens: 50 });
-afterAll(() => fake.close());
+// A fake per test (issue 20): its queued replies, recorded requests and refusals are the test's
+// own — the 404/401 test's refusals would otherwise fail a later "nothing refused" check.
+let fake: FakeAnthropic;
+beforeEach(async () => {
+  fake = await startFakeAnthropic({ minCacheTokens: 50 });
+});
+afterEach(() => fake?.close());
 
 // Long enough to pass the cache minimum, stable between requests.
 const SYSTEM = `You are a test session. ${'Keep notes short. '.repeat(40)}`;
