@@ -138,7 +138,10 @@ describe('issue 17: the ticket trajectory', () => {
     expect(steps.at(-2)).toMatchObject({ kind: 'pause', by: 'ada', via: 'api' });
     expect(steps.at(-1)).toMatchObject({ kind: 'resume', by: 'admin', via: 'api' });
 
-    await page.reload();
+    // Live: the resume came through the API after the page loaded; the page shows it without a
+    // reload (it polls while the ticket is open).
+    await page.locator('ol.trajectory > li[data-kind="resume"]').waitFor();
+    await page.getByText(/steps · live/).waitFor();
     const items = page.locator('ol.trajectory > li');
     // The resume may start another turn, whose steps follow: the page shows at least these, in order.
     await waitFor(async () => (await items.count()) >= all.length, 'the trajectory on the page', 30_000);

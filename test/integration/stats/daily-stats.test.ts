@@ -1,7 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { readDailyStats } from '../../../src/stats/daily-stats.ts';
-import { recordDepthSample } from '../../../src/stats/queue-depth.ts';
-import { startTestApp, type TestApp } from '../../kit/app.ts';
+import { startDepthSampler } from '../../../src/stats/depth-sampler.ts';
+import { readDepthSamples, recordDepthSample } from '../../../src/stats/queue-depth.ts';
+import { startTestApp, type TestApp, waitFor } from '../../kit/app.ts';
 import { type FakeLlm, startFakeLlm } from '../../kit/fake-llm.ts';
 import { seedDepth, seedHistory } from './seed-history.ts';
 
@@ -66,6 +67,23 @@ describe('issue 17: daily counters for the charts', () => {
         body: { code: 'bad_days' },
       });
     expect((await get(app, '/stats/daily')).body.days).toHaveLength(30);
+  });
+
+  it('issue 17: the web process’s sampler stores the depth it finds, once a minute however often it runs', async () => {
+    await app.ctx.queues.outbox.add('send', { key: 'nothing' });
+    const sampler = startDepthSampler(app.ctx, 20);
+    try {
+      const history = await waitFor(async () => {
+        const h = await readDepthSamples(app.ctx);
+        return h.length ? h : undefined;
+      }, 'a sample');
+      expect(history[0]?.queues.outbox).toEqual({ waiting: 1, active: 0 });
+      // Many runs within the minute: still one sample (unless the minute turned meanwhile).
+      await new Promise((r) => setTimeout(r, 200));
+      expect((await readDepthSamples(app.ctx)).length).toBeLessThanOrEqual(2);
+    } finally {
+      await sampler.stop();
+    }
   });
 
   it('issue 17: queue depth keeps one sample a minute, capped, beside the depth now', async () => {
