@@ -15,12 +15,12 @@ const CLOSED = new Set(['done', 'cancelled']);
  * @param {string} id
  */
 export function trajectorySection(id) {
-  const list = h('ol', { class: 'trajectory', 'aria-label': 'Trajectory steps' });
-  const status = h('p', { class: 'muted small', 'aria-live': 'polite' }, 'Loading…');
+  const list = h('ol', { class: 'trajectory', 'aria-label': t('traj.steps-label') });
+  const status = h('p', { class: 'muted small', 'aria-live': 'polite' }, t('traj.loading'));
   const section = h(
     'section',
     { class: 'card', 'data-trajectory': id },
-    h('h2', null, 'Trajectory'),
+    h('h2', null, t('traj.title')),
     status,
     list,
   );
@@ -28,17 +28,19 @@ export function trajectorySection(id) {
   const tick = async () => {
     if (!section.isConnected && last) return;
     try {
-      const t = await get(`/api/tickets/${encodeURIComponent(id)}/trajectory`);
-      const text = JSON.stringify(t.steps);
+      const traj = await get(`/api/tickets/${encodeURIComponent(id)}/trajectory`);
+      const text = JSON.stringify(traj.steps);
       if (text !== last) {
         last = text;
-        redraw(list, t.steps);
+        redraw(list, traj.steps);
       }
-      const live = !CLOSED.has(t.state);
-      status.textContent = `${t.steps.length} steps${live ? ' · live' : ''}`;
+      const live = !CLOSED.has(traj.state);
+      status.textContent = live
+        ? t('traj.live', { n: traj.steps.length })
+        : t('traj.count', { n: traj.steps.length });
       if (live) setTimeout(tick, POLL_MS);
     } catch (err) {
-      status.textContent = `The trajectory could not load: ${err instanceof Error ? err.message : String(err)}`;
+      status.textContent = t('traj.failed', { error: err instanceof Error ? err.message : String(err) });
     }
   };
   void tick();
@@ -88,44 +90,60 @@ function stepItem(s, i) {
 const clock = (at) => new Date(at).toLocaleTimeString(undefined, { timeStyle: 'medium' });
 
 const tokens = (/** @type {any} */ u) =>
-  u ? `${u.promptTokens} in (${u.cacheHitTokens} cached) · ${u.completionTokens} out` : 'usage not recorded';
+  u
+    ? t('traj.usage', { prompt: u.promptTokens, cached: u.cacheHitTokens, completion: u.completionTokens })
+    : t('traj.no-usage');
 
 /** @type {Record<string, (s: any, i: number) => unknown[]>} */
 const BODY = {
   turn: (s, i) => [
-    badge('turn', 'Turn'),
+    badge('turn', t('traj.turn')),
     s.turnId ? h('code', null, ` ${s.turnId}`) : null,
     fold(s.input, `in-${i}`),
   ],
   model: (s, i) => [
-    badge('model', 'Model'),
+    badge('model', t('traj.model')),
     ` ${s.model ?? ''} · ${tokens(s.usage)}${s.ms !== undefined ? ` · ${s.ms} ms` : ''}`,
-    s.revision !== undefined ? h('span', { class: 'muted' }, ` · prompts r${s.revision}`) : null,
-    s.reasoningChars ? h('span', { class: 'muted' }, ` · ${s.reasoningChars} chars of reasoning`) : null,
-    s.calls.length ? h('div', { class: 'small' }, `calls ${s.calls.join(', ')}`) : null,
+    s.revision !== undefined
+      ? h('span', { class: 'muted' }, ` · ${t('traj.revision', { revision: s.revision })}`)
+      : null,
+    s.reasoningChars
+      ? h('span', { class: 'muted' }, ` · ${t('traj.reasoning', { n: s.reasoningChars })}`)
+      : null,
+    s.calls.length ? h('div', { class: 'small' }, t('traj.calls', { names: s.calls.join(', ') })) : null,
     s.text ? fold(s.text, `text-${i}`) : null,
   ],
   tool: (s, i) => [
-    s.ok ? badge('tool', s.name) : badge('refused', `${s.name} refused`),
+    s.ok ? badge('tool', s.name) : badge('refused', t('traj.refused', { name: s.name })),
     h('code', { class: 'step-args' }, ` ${s.args.head}`),
     s.ms !== undefined ? h('span', { class: 'muted' }, ` · ${s.ms} ms`) : null,
     s.exitCode !== undefined
-      ? h('span', { class: `badge ${s.exitCode === 0 ? 'ok' : 'warn'}` }, `exit ${s.exitCode}`)
+      ? h(
+          'span',
+          { class: `badge ${s.exitCode === 0 ? 'ok' : 'warn'}` },
+          t('traj.exit', { code: s.exitCode }),
+        )
       : null,
-    s.files?.length ? h('div', { class: 'small' }, `files: ${s.files.join(', ')}`) : null,
+    s.files?.length ? h('div', { class: 'small' }, t('traj.files', { files: s.files.join(', ') })) : null,
     s.message ? messageLine(s) : null,
     fold(s.result, `out-${i}`),
   ],
   compaction: (s) => [
-    badge('compaction', 'Compaction'),
-    ` #${s.compactions}: summarised before entry ${s.summarisedBefore}, outputs elided before ${s.elidedBefore}`,
+    badge('compaction', t('traj.compaction')),
+    ` ${t('traj.compaction-detail', { n: s.compactions, summarised: s.summarisedBefore, elided: s.elidedBefore })}`,
   ],
-  end: (s) => [badge(s.outcome === 'limit' ? 'limit' : 'end', `Turn ${s.outcome}`), ` ${s.detail ?? ''}`],
+  end: (s) => [
+    badge(s.outcome === 'limit' ? 'limit' : 'end', t('traj.end', { outcome: s.outcome })),
+    ` ${s.detail ?? ''}`,
+  ],
   pause: (s) => [
-    badge(s.via === 'breaker' ? 'limit' : 'pause', s.via === 'breaker' ? 'Breaker trip' : 'Paused'),
-    ` by ${s.by} (${s.via})${s.detail ? `: ${s.detail}` : ''}`,
+    badge(
+      s.via === 'breaker' ? 'limit' : 'pause',
+      s.via === 'breaker' ? t('traj.breaker') : t('traj.paused'),
+    ),
+    ` ${t('traj.by', { by: s.by, via: s.via })}${s.detail ? `: ${s.detail}` : ''}`,
   ],
-  resume: (s) => [badge('resume', 'Resumed'), ` by ${s.by} (${s.via})`],
+  resume: (s) => [badge('resume', t('traj.resumed')), ` ${t('traj.by', { by: s.by, via: s.via })}`],
 };
 
 /** @param {string} kind @param {string} label */
@@ -134,14 +152,16 @@ const badge = (kind, label) => h('span', { class: `badge step-badge step-badge-$
 /** A message the step sent and where its delivery stands; the link goes to it in the deliveries. @param {any} s */
 function messageLine(s) {
   const state = s.sent
-    ? `sent ${when(s.sent.at)}${s.sent.id ? ` as ${s.sent.id}` : ''}`
+    ? s.sent.id
+      ? t('traj.sent-as', { at: when(s.sent.at), id: s.sent.id })
+      : t('traj.sent', { at: when(s.sent.at) })
     : s.sent === null
-      ? 'pending'
+      ? t('traj.pending')
       : '';
   return h(
     'div',
     { class: 'small step-message' },
-    'message to ',
+    `${t('traj.message-to')} `,
     h('code', null, s.message.to),
     state ? ` · ${state} · ` : ' · ',
     h(
@@ -151,7 +171,7 @@ function messageLine(s) {
         'data-outbox-key': s.message.outboxKey,
         onclick: toDelivery,
       },
-      'delivery',
+      t('traj.delivery'),
     ),
   );
 }
@@ -174,7 +194,7 @@ function fold(x, key) {
   return h(
     'details',
     { class: 'step-fold', 'data-fold': key },
-    h('summary', null, `${x.head} (${x.chars} characters)`),
+    h('summary', null, t('traj.chars', { head: x.head, n: x.chars })),
     h('pre', { class: 'text' }, x.full),
   );
 }
