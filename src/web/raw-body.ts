@@ -39,7 +39,7 @@ export async function readRawBody(
 
 /**
  * Collects a Node request body by its events (no async iterator per request, issue 18). Over
- * `max` bytes the request is destroyed, as leaving a `for await` early does, and `tooLarge` thrown.
+ * `max` bytes `tooLarge` is thrown and the rest of the body dropped unread (`dropTheRest`).
  */
 function readNodeBody(incoming: NodeJS.ReadableStream, max: number, tooLarge: () => Error): Promise<Buffer> {
   return new Promise((resolve, reject) => {
@@ -58,7 +58,7 @@ function readNodeBody(incoming: NodeJS.ReadableStream, max: number, tooLarge: ()
       size += buf.byteLength;
       if (size > max) {
         done(tooLarge());
-        (incoming as NodeJS.ReadableStream & { destroy(): void }).destroy();
+        dropTheRest(incoming, max);
         return;
       }
       chunks.push(buf);
@@ -71,6 +71,28 @@ function readNodeBody(incoming: NodeJS.ReadableStream, max: number, tooLarge: ()
     incoming.on('error', onError);
     incoming.on('close', onClose);
   });
+}
+
+/** How much more than its cap a refused body may still send before the request is destroyed. */
+const DROP_FACTOR = 4;
+
+/**
+ * After a refusal the rest of a body is read and dropped, never kept, so a client still sending
+ * gets the refusal: destroying the request at once reset the connection, and the reset could
+ * overtake the 413 (the client saw ECONNRESET). A client that sends more than `DROP_FACTOR` times
+ * `max` after it is destroyed.
+ */
+function dropTheRest(incoming: NodeJS.ReadableStream, max: number): void {
+  let dropped = 0;
+  const drop = (chunk: Buffer | string) => {
+    dropped += chunk.length;
+    if (dropped <= DROP_FACTOR * max) return;
+    incoming.removeListener('data', drop);
+    (incoming as NodeJS.ReadableStream & { destroy(): void }).destroy();
+  };
+  incoming.on('data', drop);
+  // A client that gives up mid-body is no error of ours.
+  incoming.on('error', () => {});
 }
 
 /** Parses JSON from a verified body; a malformed one is a 400 with the reason. */
