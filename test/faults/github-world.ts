@@ -24,7 +24,7 @@ export interface GitHubWorld {
   routed(cardId: string): Promise<RouteOutcome>;
   /**
    * Comments a request on `acme/widgets#number` and waits for the ticket it opened to acknowledge
-   * it; resolves to that ticket's id (issue 20: ids come from what happened, never assumed).
+   * it and end that turn; resolves to the ticket's id (issue 20: ids from what happened, never assumed).
    */
   open(author: GitHubUserLike | string, body: string, number?: number): Promise<string>;
   /** Model requests so far, by session (and, for executors, ticket). */
@@ -69,6 +69,14 @@ export async function startGitHubWorld(env: Record<string, string> = {}): Promis
       const card = await world.comment(author, body, number);
       const ticket = await ticketOpenedBy(app.ctx, card);
       await ticketAcked(world, ticket);
+      // The acknowledging turn ends with one more request (after its tool results): a test that
+      // counts requests from here must not count that one (issue 20: no earlier test gives it time).
+      const { executor } = app.ctx.queues;
+      await waitFor(
+        async () => (await executor.getActiveCount()) + (await executor.getWaitingCount()) === 0,
+        `${ticket}'s first turn to end`,
+        20_000,
+      );
       return ticket;
     },
     requests: (role, ticketId) =>
