@@ -6,7 +6,7 @@ export interface AnthropicThinking {
   effort: 'high' | 'max';
 }
 
-/** `claude-sonnet-4-5` → [4, 5]; `claude-3-7-sonnet-20250219` → [3, 7]; a date is no version. */
+/** `claude-haiku-4-5` → [4, 5]; `claude-sonnet-5` → [5, 0]; `claude-3-7-sonnet-20250219` → [3, 7]; a date is no version. */
 export function claudeVersion(model: string): [number, number] | undefined {
   const nums = model
     .toLowerCase()

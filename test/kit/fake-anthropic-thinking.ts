@@ -11,13 +11,18 @@ import type { Refusal } from './fake-anthropic-rules.ts';
  */
 export type ThinkingSupport = 'budget' | 'both' | 'adaptive-only';
 
+/**
+ * The models the fake serves, as of 2026-12-01: the current line (Opus 5, Sonnet 5, Haiku 4.5)
+ * and the 4.x models not yet retired. `claude-sonnet-4-5` reached its end of life on 2026-11-30
+ * (the SDK's own deprecation table says so) and is refused like any retired name, with a 404.
+ */
 export const MODEL_THINKING: Record<string, ThinkingSupport> = {
-  'claude-sonnet-4-5': 'budget',
-  'claude-opus-4-1': 'budget',
   'claude-haiku-4-5': 'budget',
+  'claude-opus-4-5': 'budget',
   'claude-sonnet-4-6': 'both',
   'claude-opus-4-7': 'adaptive-only',
   'claude-sonnet-5': 'adaptive-only',
+  'claude-opus-5': 'adaptive-only',
 };
 
 const DOCS =

@@ -225,8 +225,8 @@ describe('npm run doctor (issue 12)', () => {
     const fake = await startFakeAnthropic({ apiKey: 'test-key', handler: pingModel });
     try {
       const base = { ...env, LLM_PROVIDER: 'anthropic', LLM_BASE_URL: fake.baseURL };
-      const served = await doctor({ ...base, LLM_MODEL: 'claude-sonnet-4-5' });
-      expect(served.out).toMatch(/^ok +model \(executor\): claude-sonnet-4-5: tool-call round trip/m);
+      const served = await doctor({ ...base, LLM_MODEL: 'claude-haiku-4-5' });
+      expect(served.out).toMatch(/^ok +model \(executor\): claude-haiku-4-5: tool-call round trip/m);
       expect(fake.refusals).toEqual([]);
       const retired = await doctor({ ...base, LLM_MODEL: 'claude-2.1' });
       expect(retired.code).toBe(1);

@@ -59,7 +59,7 @@ describe('the executor flow on Anthropic’s Messages API (issue 12, R-H1)', () 
   it('R-H1: both sessions spoke the Messages API with the configured model, max_tokens and the key', async () => {
     await deliver();
     expect(fake.requests.some((q) => roleOf(q) === 'main')).toBe(true);
-    expect(fake.raw.every((q) => q.body.model === 'claude-sonnet-4-5' && q.body.max_tokens === 16_384)).toBe(
+    expect(fake.raw.every((q) => q.body.model === 'claude-haiku-4-5' && q.body.max_tokens === 16_384)).toBe(
       true,
     );
     // The parallel read_file + list_files results went back as one user message of two tool_results.

@@ -95,7 +95,7 @@ export async function startWorld(
   gh.setRepo('acme/web', { clone_url: repo.url });
   const appEnv = {
     LLM_BASE_URL: llm.baseURL,
-    ...(anthropic ? { LLM_PROVIDER: 'anthropic', LLM_MODEL: 'claude-sonnet-4-5' } : {}),
+    ...(anthropic ? { LLM_PROVIDER: 'anthropic', LLM_MODEL: 'claude-haiku-4-5' } : {}),
     GITHUB_API_URL: gh.url,
     GITHUB_BOT_LOGIN: gh.botLogin,
     WORKSPACE_DIR: join(root, 'workspaces'),

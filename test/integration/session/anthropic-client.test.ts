@@ -22,7 +22,7 @@ const SYSTEM = `You are a test session. ${'Keep notes short. '.repeat(40)}`;
 
 const client = (
   stream: boolean,
-  model = 'claude-sonnet-4-5',
+  model = 'claude-haiku-4-5',
   apiKey = 'test-key',
   thinking?: AnthropicThinking,
 ) =>
@@ -119,8 +119,8 @@ describe('Anthropic Messages API client (issue 12, R-H1)', () => {
       );
     fake.push(text('a'), text('b'), text('c'));
     await ask('claude-sonnet-5', { thinking: 'enabled', effort: 'max' });
-    await ask('claude-sonnet-4-5', { thinking: 'enabled', effort: 'high' });
-    await ask('claude-sonnet-4-5', { thinking: 'disabled', effort: 'high' });
+    await ask('claude-haiku-4-5', { thinking: 'enabled', effort: 'high' });
+    await ask('claude-haiku-4-5', { thinking: 'disabled', effort: 'high' });
     expect(fake.refusals).toEqual([]);
     const bodies = fake.raw.slice(from).map((r) => [r.body.thinking, r.body.output_config]);
     expect(bodies).toEqual([
@@ -166,7 +166,7 @@ describe('Anthropic Messages API client (issue 12, R-H1)', () => {
     const retired = await requestWithRetry(client(false, 'claude-2.1'), req, policy);
     expect(retired).toMatchObject({ ok: false, attempts: 1 });
     expect(!retired.ok && retired.reason).toMatch(/404.*model: claude-2\.1/);
-    const badKey = await requestWithRetry(client(false, 'claude-sonnet-4-5', 'wrong'), req, policy);
+    const badKey = await requestWithRetry(client(false, 'claude-haiku-4-5', 'wrong'), req, policy);
     expect(!badKey.ok && badKey.reason).toMatch(/401.*invalid x-api-key/);
     expect(fake.raw.length - before).toBe(1); // the bad key never got past the header check
   });

@@ -50,7 +50,7 @@ async function turn(reads: number, contextTokens: number) {
     model: createAnthropicClient({
       baseURL: fake.baseURL,
       apiKey: 'test-key',
-      model: 'claude-sonnet-4-5',
+      model: 'claude-haiku-4-5',
       maxTokens: 1024,
     }),
     tools: [readFile],

@@ -11,7 +11,7 @@ const HEADERS = {
   'anthropic-version': '2023-06-01',
 };
 const user = (content: unknown) => ({ role: 'user', content });
-const ok = { model: 'claude-sonnet-4-5', max_tokens: 100, messages: [user('hi')] };
+const ok = { model: 'claude-haiku-4-5', max_tokens: 100, messages: [user('hi')] };
 
 async function post(body: unknown, headers: Record<string, string> = HEADERS) {
   const res = await fetch(`${fake.baseURL}/v1/messages`, {
@@ -59,6 +59,10 @@ describe('the fake Anthropic Messages API refuses what the real one refuses', ()
     );
     expect(await post({ ...ok, model: 'claude-2.1' })).toMatchObject(
       refusal(404, 'not_found_error', /^model: claude-2\.1$/),
+    );
+    // Retired on 2026-11-30 (the SDK's deprecation table): refused like any retired name.
+    expect(await post({ ...ok, model: 'claude-sonnet-4-5' })).toMatchObject(
+      refusal(404, 'not_found_error', /^model: claude-sonnet-4-5$/),
     );
   });
 

@@ -70,7 +70,7 @@ describe('our transcript as Messages API turns (issue 12, R-H1)', () => {
           },
         ],
       },
-      'claude-sonnet-4-5',
+      'claude-haiku-4-5',
       512,
     );
     expect(params.max_tokens).toBe(512);
@@ -175,7 +175,7 @@ describe('extended thinking on the Messages API (issue 12, R-H1)', () => {
   });
 
   it('R-H1: model versions pick the thinking form; the budget stays at least 1,024 and under max_tokens', () => {
-    expect(claudeVersion('claude-sonnet-4-5-20250929')).toEqual([4, 5]);
+    expect(claudeVersion('claude-haiku-4-5-20250929')).toEqual([4, 5]);
     expect(claudeVersion('claude-3-7-sonnet-20250219')).toEqual([3, 7]);
     expect(claudeVersion('claude-sonnet-5')).toEqual([5, 0]);
     expect(thinkingParams('claude-opus-4-6', 16_384, { thinking: 'enabled', effort: 'high' })).toEqual({
