@@ -1,10 +1,9 @@
 import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import { pathToFileURL } from 'node:url';
-import { serve } from '@hono/node-server';
 import { loadConfig } from '../src/config.ts';
 import { closeContext, createContext } from '../src/create-context.ts';
-import { createApp } from '../src/web/app.ts';
+import { serveApp } from '../src/web/serve-app.ts';
 import { startFakeFeishu } from '../test/kit/fake-feishu.ts';
 import { feishuRequest, groupMention } from '../test/kit/feishu-webhook.ts';
 import { closeServer, deletePrefix, listening } from './kit.ts';
@@ -49,7 +48,7 @@ export async function benchFeishuIngest(
     FEISHU_DOMAIN: feishu.url,
   });
   const ctx = createContext(config);
-  const app = serve({ fetch: createApp(ctx).fetch, port: 0, hostname: '127.0.0.1' });
+  const app = serveApp(ctx, [], { port: 0, hostname: '127.0.0.1' });
   const bare = bareVerifier().listen(0, '127.0.0.1');
   try {
     const [appUrl, bareUrl] = await Promise.all([listening(app), listening(bare)]);

@@ -1,10 +1,9 @@
 import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import { pathToFileURL } from 'node:url';
-import { serve } from '@hono/node-server';
 import { loadConfig } from '../src/config.ts';
 import { closeContext, createContext } from '../src/create-context.ts';
-import { createApp } from '../src/web/app.ts';
+import { serveApp } from '../src/web/serve-app.ts';
 import { githubPayloads, signGitHubBody } from '../test/kit/github-webhook.ts';
 import { closeServer, deletePrefix, listening } from './kit.ts';
 import type { BenchRow } from './row.ts';
@@ -39,7 +38,7 @@ export async function benchGitHubIngest(
     GITHUB_API_URL: 'http://127.0.0.1:9',
   });
   const ctx = createContext(config);
-  const app = serve({ fetch: createApp(ctx).fetch, port: 0, hostname: '127.0.0.1' });
+  const app = serveApp(ctx, [], { port: 0, hostname: '127.0.0.1' });
   const bare = bareVerifier().listen(0, '127.0.0.1');
   try {
     const [appUrl, bareUrl] = await Promise.all([listening(app), listening(bare)]);

@@ -1,13 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import { pathToFileURL } from 'node:url';
-import { serve } from '@hono/node-server';
 import { Redis } from 'ioredis';
 import { pino } from 'pino';
 import { createNodeMiddleware, Probot } from 'probot';
 import { loadConfig } from '../src/config.ts';
 import { closeContext, createContext } from '../src/create-context.ts';
-import { createApp } from '../src/web/app.ts';
+import { serveApp } from '../src/web/serve-app.ts';
 import { githubPayloads, signGitHubBody } from '../test/kit/github-webhook.ts';
 import { listening } from './kit.ts';
 import type { BenchRow } from './row.ts';
@@ -45,7 +44,7 @@ export async function benchProbot(
     GITHUB_API_URL: 'http://127.0.0.1:9',
   });
   const ctx = createContext(config);
-  const ours = serve({ fetch: createApp(ctx).fetch, port: 0, hostname: '127.0.0.1' });
+  const ours = serveApp(ctx, [], { port: 0, hostname: '127.0.0.1' });
   const redis = new Redis(redisUrl, { maxRetriesPerRequest: null });
   const probot = await probotServer(redis, `${prefix}:probot`);
   try {

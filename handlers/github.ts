@@ -8,14 +8,16 @@ import { signatureVerifier } from '../src/channels/github/verify-signature.ts';
 import type { Ctx } from '../src/context.ts';
 import { HttpError } from '../src/errors/http-error.ts';
 import { parseJsonBody, readRawBody } from '../src/web/raw-body.ts';
+import type { WebhookAnswer, WebhookIntake } from './webhook-intake.ts';
 
 /**
  * POST /webhooks/github (R-A2, CONTRACT "HTTP"): verify the signature over the raw bytes, then
  * parse, build a card and ingest it; 401 on a bad or missing signature, 400 on a malformed body
  * or missing headers, 202 otherwise — ignored event types included. Nothing slower than Redis
- * (and, once per process, the bot-login lookup) runs before the answer.
+ * (and, once per process, the bot-login lookup) runs before the answer. Shared by the Hono route
+ * and the `node:http` fast path (`fast-webhooks.ts`, issue 18).
  */
-export function githubWebhook(ctx: Ctx): (c: Context) => Promise<Response> {
+export function githubIntake(ctx: Ctx): WebhookIntake {
   const secret = ctx.config.GITHUB_WEBHOOK_SECRET;
   if (!ctx.config.githubEnabled || !secret) {
     return async () => {
@@ -28,14 +30,13 @@ export function githubWebhook(ctx: Ctx): (c: Context) => Promise<Response> {
   identity.login().catch((err: unknown) => ctx.log.warn({ err }, 'github bot login lookup failed'));
   const githubHosts = githubHostsFor(ctx.config.GITHUB_API_URL);
 
-  return async (c) => {
+  return async (raw, header): Promise<WebhookAnswer> => {
     const started = performance.now();
-    const raw = await readRawBody(c);
-    if (!verify(raw, c.req.header('x-hub-signature-256'))) {
+    if (!verify(raw, header('x-hub-signature-256'))) {
       throw new HttpError(401, 'bad_signature', 'missing or invalid X-Hub-Signature-256');
     }
-    const event = c.req.header('x-github-event');
-    const delivery = c.req.header('x-github-delivery');
+    const event = header('x-github-event');
+    const delivery = header('x-github-delivery');
     if (!event || !delivery) {
       throw new HttpError(400, 'missing_header', 'X-GitHub-Event and X-GitHub-Delivery are required');
     }
@@ -54,8 +55,18 @@ export function githubWebhook(ctx: Ctx): (c: Context) => Promise<Response> {
         ? await ingest(ctx, outcome.draft, { replayKey: githubReplayKey(event, payload), answerFirst: true })
         : undefined;
     ctx.metrics.ingestSeconds.observe({ source: 'github' }, (performance.now() - started) / 1000);
-    if (!result) return c.json({ ok: true, ignored: outcome.kind === 'ignored' ? outcome.reason : '' }, 202);
+    if (!result)
+      return { status: 202, body: { ok: true, ignored: outcome.kind === 'ignored' ? outcome.reason : '' } };
     const cardId = result.kind === 'new' ? result.card.id : result.cardId;
-    return c.json({ ok: true, status: result.kind, card: cardId }, 202);
+    return { status: 202, body: { ok: true, status: result.kind, card: cardId } };
+  };
+}
+
+/** The Hono route over {@link githubIntake}. */
+export function githubWebhook(intake: WebhookIntake): (c: Context) => Promise<Response> {
+  return async (c) => {
+    const raw = await readRawBody(c);
+    const answer = await intake(raw, (name) => c.req.header(name));
+    return c.json(answer.body, answer.status);
   };
 }

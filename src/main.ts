@@ -1,3 +1,4 @@
+import type { AddressInfo } from 'node:net';
 import { type ServerType, serve } from '@hono/node-server';
 import { startFeishuLongConnection } from './channels/feishu/ws/start-long-connection.ts';
 import { type Config, ConfigError, loadConfig } from './config.ts';
@@ -13,8 +14,8 @@ import { startDepthSampler } from './stats/depth-sampler.ts';
 import { migrateStore } from './store/migrations/migrate-store.ts';
 import { startTracing } from './tracing/start.ts';
 import { apiRoutes } from './web/api-routes.ts';
-import { createApp } from './web/app.ts';
 import { createHealthApp } from './web/health-routes.ts';
+import { serveApp } from './web/serve-app.ts';
 import { startWorkers } from './workers.ts';
 
 /** Start-up: config, Redis, HTTP server and workers by ROLE; graceful shutdown on SIGTERM/SIGINT. */
@@ -101,13 +102,13 @@ function serveHttp(ctx: Ctx, rt: Runtime): ServerType | undefined {
   const worker = config.ROLE === 'worker';
   const port = worker ? config.HEALTH_PORT : config.PORT;
   if (port === undefined) return undefined;
-  const app = worker ? createHealthApp(ctx) : createApp(ctx, apiRoutes(ctx, rt));
-  return serve({ fetch: app.fetch, port, hostname: config.HOST }, (info) =>
+  const onListening = (info: AddressInfo) =>
     log.info(
       { port: info.port },
       `listening on ${config.HOST}:${info.port}${worker ? ' (health only)' : ''}`,
-    ),
-  );
+    );
+  if (!worker) return serveApp(ctx, apiRoutes(ctx, rt), { port, hostname: config.HOST }, onListening);
+  return serve({ fetch: createHealthApp(ctx).fetch, port, hostname: config.HOST }, onListening);
 }
 
 void main();

@@ -1,4 +1,5 @@
 import { Hono } from 'hono';
+import { type WebhookIntakes, webhookIntakes } from '../../handlers/fast-webhooks.ts';
 import { feishuWebhook } from '../../handlers/feishu.ts';
 import { githubWebhook } from '../../handlers/github.ts';
 import type { Ctx } from '../context.ts';
@@ -16,9 +17,14 @@ export type ApiRoutes = (api: Hono) => void;
 
 /**
  * The HTTP surface (CONTRACT "HTTP"): webhooks, health, metrics and the admin API. Errors are
- * turned into responses here and only here.
+ * turned into responses here and only here — and, for the two webhook routes on a server made by
+ * `serveApp`, in the fast path (`handlers/fast-webhooks.ts`), which shares their `intakes`.
  */
-export function createApp(ctx: Ctx, apiRoutes: ApiRoutes[] = []): Hono {
+export function createApp(
+  ctx: Ctx,
+  apiRoutes: ApiRoutes[] = [],
+  intakes: WebhookIntakes = webhookIntakes(ctx),
+): Hono {
   const app = new Hono();
 
   app.onError((err, c) => {
@@ -41,8 +47,8 @@ export function createApp(ctx: Ctx, apiRoutes: ApiRoutes[] = []): Hono {
     return c.body(`${own}\n${jobs}`);
   });
 
-  app.post('/webhooks/feishu', webhookSpan(), feishuWebhook(ctx));
-  app.post('/webhooks/github', webhookSpan(), githubWebhook(ctx));
+  app.post('/webhooks/feishu', webhookSpan(), feishuWebhook(intakes.feishu));
+  app.post('/webhooks/github', webhookSpan(), githubWebhook(intakes.github));
 
   panelRoutes(ctx)(app);
 

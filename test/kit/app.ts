@@ -1,5 +1,4 @@
 import type { AddressInfo } from 'node:net';
-import { serve } from '@hono/node-server';
 import { Redis } from 'ioredis';
 import { loadConfig } from '../../src/config.ts';
 import type { Ctx } from '../../src/context.ts';
@@ -9,7 +8,7 @@ import { secretValuesOf } from '../../src/redact-log.ts';
 import { createRuntime } from '../../src/runtime.ts';
 import { migrateStore } from '../../src/store/migrations/migrate-store.ts';
 import { apiRoutes } from '../../src/web/api-routes.ts';
-import { createApp } from '../../src/web/app.ts';
+import { serveApp } from '../../src/web/serve-app.ts';
 import { startWorkers } from '../../src/workers.ts';
 import { dropKeysStartingWith, freshPrefix, redisUrl } from './redis.ts';
 
@@ -51,8 +50,8 @@ export async function startTestApp(
     ...Object.values(ctx.queues).map((q) => q.waitUntilReady()),
     ...(workers?.workers ?? []).map((w) => w.waitUntilReady()),
   ]);
-  const app = createApp(ctx, apiRoutes(ctx, runtime));
-  const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' });
+  // The product's own server (src/main.ts): the webhook fast path in front of Hono (issue 18).
+  const server = serveApp(ctx, apiRoutes(ctx, runtime), { port: 0, hostname: '127.0.0.1' });
   await new Promise<void>((resolve) => server.once('listening', () => resolve()));
   const { port } = server.address() as AddressInfo;
   let closing: Promise<void> | undefined;
