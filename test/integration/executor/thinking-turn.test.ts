@@ -106,6 +106,9 @@ describe('DeepSeek thinking mode through a whole executor turn (issue 12, R-H1, 
       completionTokens: executor.length * 5,
       cacheHitTokens: hits(executor),
     });
-    expect(body.usage.cacheHitTokens).toBe(hits(executor));
+    // The ticket's usage is its sessions' together: its executor's and the main turn that opened it.
+    const main = body.sessions.filter((s: { id: string }) => s.id !== `exec-${ticket}`);
+    expect(main.map((s: { id: string }) => s.id.startsWith('main-'))).toEqual([true]);
+    expect(body.usage.cacheHitTokens).toBe(hits(executor) + main[0].usage.cacheHitTokens);
   }, 60_000);
 });

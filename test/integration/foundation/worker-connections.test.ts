@@ -1,7 +1,7 @@
 import type { Redis } from 'ioredis';
 import { expect, it } from 'vitest';
 import { startWorkers } from '../../../src/workers.ts';
-import { startTestApp } from '../../kit/app.ts';
+import { startTestApp, waitFor } from '../../kit/app.ts';
 
 /**
  * A stopped worker process leaves no connection behind: BullMQ never closes a connection it was
@@ -17,6 +17,8 @@ it('every BullMQ worker connection is closed when the workers stop', async () =>
     expect(own.length).toBeGreaterThan(0);
     expect(own.every((c) => c !== app.ctx.redis)).toBe(true);
     await started.stop();
+    // A disconnect ends the connection when its socket closes, a moment later.
+    await waitFor(() => own.every((c) => c.status === 'end'), 'every worker connection ended', 5_000);
     expect(own.map((c) => c.status)).toEqual(own.map(() => 'end'));
   } finally {
     await app.close();
