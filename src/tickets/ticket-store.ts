@@ -23,11 +23,14 @@ type ReadCtx = Pick<Ctx, 'redis' | 'keys'> & Partial<Pick<Ctx, 'log'>>;
  * A ticket's hash, each field decoded and the whole checked by `TicketSchema` (issue 20): a field
  * that is not JSON or a record of the wrong shape is reported, never cast. Undefined for no hash.
  */
+/** Any JSON value: each field is decoded alone, the record is checked whole (made once, not per read). */
+const ANY_JSON = z.unknown();
+
 function fromHash(ctx: ReadCtx, h: Record<string, string>, key: string): RecordRead<Ticket> | undefined {
   if (!Object.keys(h).length) return undefined;
   const fields: Record<string, unknown> = {};
   for (const [field, raw] of Object.entries(h)) {
-    const r = readRecord(ctx, z.unknown(), raw, `${key} ${field}`);
+    const r = readRecord(ctx, ANY_JSON, raw, `${key} ${field}`);
     if (!r.ok) return r;
     fields[field] = r.value;
   }
