@@ -234,7 +234,8 @@ describe('hostile input at both webhook routes (issue 8): 400/401/2xx, never 5xx
         const r = feishuRequest(setAt(base, path, value), { encryptKey: ENCRYPT_KEY });
         await refusedCleanly(() => postFeishu(r.body, r.headers));
       }),
-      RUNS,
+      // Found by a CI run (seed -335920776): an event type the SDK could not turn into a string.
+      { ...RUNS, examples: [[['header', 'event_type'], { toString: '' }]] },
     );
   }, 30_000);
 

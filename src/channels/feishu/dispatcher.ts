@@ -48,12 +48,24 @@ export function createFeishuDispatcher(facts: () => FeishuFacts, log: Logger): F
   });
   return {
     async dispatch(body) {
+      // The SDK routes by this value and puts it into strings: a type that is not a string (an
+      // object whose `toString` is not a function) would throw there, a 500 instead of a 400.
+      const type = eventTypeOf(body);
+      if (type !== undefined && typeof type !== 'string')
+        throw new HttpError(400, 'malformed_event', 'event type: expected a string');
       const out: unknown = await sdk.invoke(body, { needCheck: false });
       if (out && typeof out === 'object' && 'kind' in out) return out as FeishuOutcome;
       // The SDK answers a string for event types without a handler: acknowledged, nothing stored.
       return { kind: 'ignored', reason: typeof out === 'string' ? out : 'unhandled event', answer: {} };
     },
   };
+}
+
+/** Where the SDK reads an event's type: `header.event_type` (schema 2.0), else `event.type`. */
+function eventTypeOf(body: Record<string, unknown>): unknown {
+  const part = (v: unknown, key: string) =>
+    v && typeof v === 'object' ? (v as Record<string, unknown>)[key] : undefined;
+  return 'schema' in body ? part(body.header, 'event_type') : part(body.event, 'type');
 }
 
 function validated<S extends z.ZodType>(schema: S, data: unknown): z.output<S> {

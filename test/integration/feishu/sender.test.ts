@@ -109,10 +109,15 @@ describe('Feishu outbox sender over the official SDK', () => {
       effect: { op: 'feishu.reply', messageId: 'om_tok', text: 'hi' },
     });
     await waitFor(() => repliesTo('om_tok').length === 1, 'reply after a token refresh', 10_000);
-    const refused = callsFor('om_tok')[0];
+    const [refused, retried] = callsFor('om_tok');
     expect(refused?.status).toBe(400);
-    const fresh = h.feishu.callsTo(/tenant_access_token/).filter((c) => c.at >= (refused?.at ?? 0));
-    expect(fresh).toHaveLength(1);
+    expect(retried?.status).toBe(200);
+    // A token was fetched between the refusal and the retry: the refused one was not reused. (Other
+    // parts of the product may fetch one at the same moment, so this counts at least one, not one.)
+    const fresh = h.feishu
+      .callsTo(/tenant_access_token/)
+      .filter((c) => c.at >= (refused?.at ?? 0) && c.at <= (retried?.at ?? 0));
+    expect(fresh.length).toBeGreaterThanOrEqual(1);
   });
 
   it('R-A1: the same idempotency key sent twice is one Feishu message (uuid dedupe)', async () => {
