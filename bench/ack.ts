@@ -1,17 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { pathToFileURL } from 'node:url';
 import { startTestApp } from '../test/kit/app.ts';
-import { startFakeFeishu } from '../test/kit/fake-feishu.ts';
 import { startFakeGitHub } from '../test/kit/fake-github.ts';
 import { type FakeReply, type RecordedRequest, startFakeLlm, text } from '../test/kit/fake-llm.ts';
 import { groupMention, sendFeishuEvent } from '../test/kit/feishu-webhook.ts';
 import { githubPayloads, sendGitHubEvent } from '../test/kit/github-webhook.ts';
 import { cardsIn, openAll, roleOf } from '../test/kit/scripted-model.ts';
+import { BENCH_ENCRYPT_KEY, startFeishuBench } from './kit.ts';
 import type { BenchRow } from './row.ts';
 import { quantile } from './stats.ts';
 
 const REQUESTS = 8;
-const KEY = 'bench-encrypt-key';
 /** The fake model's fixed latency per request: first token after a third, the rest streamed evenly. */
 const MODEL_MS = 1500;
 const FIRST_TOKEN_MS = 500;
@@ -44,17 +43,8 @@ export async function benchAck(): Promise<BenchRow[]> {
 }
 
 async function ackRows(): Promise<BenchRow[]> {
-  const feishu = await startFakeFeishu();
   const llm = await startFakeLlm({ handler: slowModel });
-  const app = await startTestApp({
-    KEY_PREFIX: `bench-ack-${randomUUID().slice(0, 8)}`,
-    FEISHU_APP_ID: feishu.appId,
-    FEISHU_APP_SECRET: feishu.appSecret,
-    FEISHU_ENCRYPT_KEY: KEY,
-    FEISHU_DOMAIN: feishu.url,
-    LLM_BASE_URL: llm.baseURL,
-    LLM_API_KEY: 'bench',
-  });
+  const { app, feishu, close } = await startFeishuBench(llm);
   const ack: number[] = [];
   const answerEnd: number[] = [];
   const asked: number[] = [];
@@ -67,7 +57,7 @@ async function ackRows(): Promise<BenchRow[]> {
       const res = await sendFeishuEvent(
         `${app.url}/webhooks/feishu`,
         groupMention('please fix the flaky upload test', feishu.bot.openId, { messageId, chatId }),
-        { encryptKey: KEY },
+        { encryptKey: BENCH_ENCRYPT_KEY },
       );
       if (!res.ok) throw new Error(`webhook answered ${res.status}`);
       await until(() => feishu.messages.some((m) => m.parentId === messageId && m.msgType !== 'interactive'));
@@ -83,8 +73,7 @@ async function ackRows(): Promise<BenchRow[]> {
       asked.push((first.receivedAt ?? 0) - t0);
     }
   } finally {
-    await app.close();
-    await feishu.close();
+    await close();
     await llm.close();
   }
   const mains = llm.requests.filter((r) => roleOf(r) === 'main').length;
@@ -112,8 +101,8 @@ async function ackRows(): Promise<BenchRow[]> {
 async function reactionRows(): Promise<BenchRow[]> {
   const gh = await startFakeGitHub({ token: 'bench-token' });
   const secret = 'bench-secret';
+  // The kit mints the key prefix and drops its keys once the workers have stopped.
   const app = await startTestApp({
-    KEY_PREFIX: `bench-eyes-${randomUUID().slice(0, 8)}`,
     GITHUB_WEBHOOK_SECRET: secret,
     GITHUB_TOKEN: 'bench-token',
     GITHUB_API_URL: gh.url,

@@ -2,6 +2,9 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { serve } from '@hono/node-server';
 import type { RedisConnection } from '../src/store/redis.ts';
+import { startTestApp, type TestApp } from '../test/kit/app.ts';
+import { type FakeFeishu, startFakeFeishu } from '../test/kit/fake-feishu.ts';
+import type { FakeLlm } from '../test/kit/fake-llm.ts';
 
 type AnyServer = Server | ReturnType<typeof serve>;
 
@@ -25,4 +28,36 @@ export async function listening(server: AnyServer): Promise<string> {
 export function closeServer(server: AnyServer): Promise<void> {
   if ('closeAllConnections' in server) server.closeAllConnections();
   return new Promise((resolve) => server.close(() => resolve()));
+}
+
+/** The encrypt key of the Feishu app the benches' product talks to. */
+export const BENCH_ENCRYPT_KEY = 'bench-encrypt-key';
+
+/** The product wired to a fake Feishu and the given model, on a key prefix of its own. */
+export interface FeishuBench {
+  app: TestApp;
+  feishu: FakeFeishu;
+  /** Closes the product (its keys go with it) and the fake Feishu; the model is the caller's. */
+  close(): Promise<void>;
+}
+
+export async function startFeishuBench(llm: FakeLlm): Promise<FeishuBench> {
+  const feishu = await startFakeFeishu();
+  // The kit mints the key prefix and drops its keys once the workers have stopped.
+  const app = await startTestApp({
+    FEISHU_APP_ID: feishu.appId,
+    FEISHU_APP_SECRET: feishu.appSecret,
+    FEISHU_ENCRYPT_KEY: BENCH_ENCRYPT_KEY,
+    FEISHU_DOMAIN: feishu.url,
+    LLM_BASE_URL: llm.baseURL,
+    LLM_API_KEY: 'bench',
+  });
+  return {
+    app,
+    feishu,
+    async close() {
+      await app.close();
+      await feishu.close();
+    },
+  };
 }

@@ -1,15 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { pathToFileURL } from 'node:url';
-import { startTestApp } from '../test/kit/app.ts';
-import { startFakeFeishu } from '../test/kit/fake-feishu.ts';
 import { startFakeLlm } from '../test/kit/fake-llm.ts';
 import { groupMention, sendFeishuEvent } from '../test/kit/feishu-webhook.ts';
 import { ackAll, openAll, roleOf, scriptedModel } from '../test/kit/scripted-model.ts';
+import { BENCH_ENCRYPT_KEY, startFeishuBench } from './kit.ts';
 import type { BenchRow } from './row.ts';
 import { quantile } from './stats.ts';
 
 const REQUESTS = 40;
-const KEY = 'bench-encrypt-key';
 
 /**
  * Issue 4 `bench/`: from a signed Feishu @-mention to (a) the "seen" reaction at the fake Feishu
@@ -17,18 +15,9 @@ const KEY = 'bench-encrypt-key';
  * answers at once). Baseline, same run: the webhook's own HTTP answer time.
  */
 export async function benchLatency(): Promise<BenchRow[]> {
-  const feishu = await startFakeFeishu();
   const llm = await startFakeLlm();
   llm.respond(scriptedModel({ main: openAll, executor: ackAll }));
-  const app = await startTestApp({
-    KEY_PREFIX: `bench-lat-${randomUUID().slice(0, 8)}`,
-    FEISHU_APP_ID: feishu.appId,
-    FEISHU_APP_SECRET: feishu.appSecret,
-    FEISHU_ENCRYPT_KEY: KEY,
-    FEISHU_DOMAIN: feishu.url,
-    LLM_BASE_URL: llm.baseURL,
-    LLM_API_KEY: 'bench',
-  });
+  const { app, feishu, close } = await startFeishuBench(llm);
   const answer: number[] = [];
   const reaction: number[] = [];
   const firstModel: number[] = [];
@@ -40,7 +29,7 @@ export async function benchLatency(): Promise<BenchRow[]> {
       const res = await sendFeishuEvent(
         `${app.url}/webhooks/feishu`,
         groupMention(`fix the ${marker} test`, feishu.bot.openId, { messageId }),
-        { encryptKey: KEY },
+        { encryptKey: BENCH_ENCRYPT_KEY },
       );
       answer.push(performance.now() - t0);
       if (!res.ok) throw new Error(`webhook answered ${res.status}`);
@@ -52,8 +41,7 @@ export async function benchLatency(): Promise<BenchRow[]> {
       );
     }
   } finally {
-    await app.close();
-    await feishu.close();
+    await close();
     await llm.close();
   }
   const note = `${REQUESTS} sequential @-mentions; baseline: the webhook's HTTP answer, same run`;
