@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { Redis } from 'ioredis';
 import { freePort } from './local-net.ts';
 import { type LocalRedis, startRedisServer } from './redis-server.ts';
 
@@ -145,6 +146,7 @@ export async function startRedisSentinel(name = 'sy-primary'): Promise<LocalSent
       primaryPort: primary.port,
       replicaPort: replica.port,
       async failOver() {
+        await replicaCaughtUp(primary.port);
         primary.kill();
         await waitUntil(async () => (await primaryNamed()) === String(replica.port), 'the fail-over', 30_000);
       },
@@ -153,6 +155,24 @@ export async function startRedisSentinel(name = 'sy-primary'): Promise<LocalSent
   } catch (err) {
     await stop();
     throw err;
+  }
+}
+
+/**
+ * Replication is asynchronous: a primary killed a moment after a write may take that write with it
+ * (a real fail-over can lose it too). A fail-over test that says "the replica had the data" first
+ * writes a marker and waits (WAIT) until the replica acknowledged it — and so every earlier write,
+ * since the replication stream is ordered.
+ */
+async function replicaCaughtUp(primaryPort: number): Promise<void> {
+  const conn = new Redis({ port: primaryPort, host: '127.0.0.1', lazyConnect: true, maxRetriesPerRequest: 1 });
+  try {
+    await conn.connect();
+    await conn.set('sy-test:replication-marker', String(Date.now()));
+    const acked = await conn.wait(1, 10_000);
+    if (acked < 1) throw new Error('the replica did not acknowledge the primary\'s writes within 10 s');
+  } finally {
+    conn.disconnect();
   }
 }
 
