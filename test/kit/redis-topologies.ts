@@ -165,12 +165,17 @@ export async function startRedisSentinel(name = 'sy-primary'): Promise<LocalSent
  * since the replication stream is ordered.
  */
 async function replicaCaughtUp(primaryPort: number): Promise<void> {
-  const conn = new Redis({ port: primaryPort, host: '127.0.0.1', lazyConnect: true, maxRetriesPerRequest: 1 });
+  const conn = new Redis({
+    port: primaryPort,
+    host: '127.0.0.1',
+    lazyConnect: true,
+    maxRetriesPerRequest: 1,
+  });
   try {
     await conn.connect();
     await conn.set('sy-test:replication-marker', String(Date.now()));
     const acked = await conn.wait(1, 10_000);
-    if (acked < 1) throw new Error('the replica did not acknowledge the primary\'s writes within 10 s');
+    if (acked < 1) throw new Error("the replica did not acknowledge the primary's writes within 10 s");
   } finally {
     conn.disconnect();
   }
