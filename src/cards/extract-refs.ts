@@ -42,6 +42,8 @@ export interface ExtractRefsOptions {
  */
 export function extractTextRefs(whole: string, defaultRepo?: string, opts: ExtractRefsOptions = {}): Ref[] {
   const text = whole.slice(0, REFS_TEXT_CAP);
+  // Every reference is a URL (`http…`) or carries a `#`: most messages have neither (issue 18).
+  if (!text.includes('#') && !text.includes('http')) return [];
   const hosts = new Set([...GITHUB_HOSTS, ...(opts.githubHosts ?? []).map((h) => h.toLowerCase())]);
   const refs: Ref[] = [];
   const seen = new Set<string>();

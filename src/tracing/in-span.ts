@@ -2,6 +2,7 @@ import {
   type Attributes,
   type Context,
   context,
+  INVALID_SPAN_CONTEXT,
   type Span,
   SpanKind,
   SpanStatusCode,
@@ -14,6 +15,18 @@ import {
  * cost a function call.
  */
 const tracer = trace.getTracer('switchyard');
+
+/**
+ * Whether spans are recorded: `startTracing` turns it on with its provider. Until then `inSpan`
+ * runs its function straight away with a span that records nothing — not even the no-op tracer's
+ * context switch (issue 18: a webhook's answer runs two spans).
+ */
+let recording = false;
+const NOT_RECORDED: Span = trace.wrapSpanContext(INVALID_SPAN_CONTEXT);
+
+export function setSpansRecorded(on: boolean): void {
+  recording = on;
+}
 
 /** BullMQ's "move this job and stop": the job is not failing, it waits (rate limit, turn lock). */
 const NOT_FAILURES = new Set(['DelayedError', 'WaitingChildrenError']);
@@ -34,6 +47,13 @@ export function inSpan<T>(
   fn: (span: Span) => Promise<T>,
   opts: SpanOptions = {},
 ): Promise<T> {
+  if (!recording) {
+    try {
+      return fn(NOT_RECORDED);
+    } catch (err) {
+      return Promise.reject(err);
+    }
+  }
   return tracer.startActiveSpan(
     name,
     { kind: opts.kind ?? SpanKind.INTERNAL, attributes },

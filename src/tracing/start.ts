@@ -1,5 +1,6 @@
 import { hostname } from 'node:os';
 import type { Config } from '../config.ts';
+import { setSpansRecorded } from './in-span.ts';
 
 export interface Tracing {
   /** Exports the spans still buffered, then stops; call it last at shutdown. */
@@ -37,5 +38,11 @@ export async function startTracing(config: TracingConfig): Promise<Tracing | und
     spanProcessors: [new sdk.BatchSpanProcessor(new OTLPTraceExporter({ url: tracesUrl(endpoint) }))],
   });
   provider.register({ propagator: new W3CTraceContextPropagator() });
-  return { shutdown: () => provider.shutdown() };
+  setSpansRecorded(true);
+  return {
+    shutdown: () => {
+      setSpansRecorded(false);
+      return provider.shutdown();
+    },
+  };
 }

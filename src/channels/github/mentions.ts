@@ -8,13 +8,22 @@ const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\
  * 65k-newline comment.
  */
 export function mentionsBot(text: string, botLogin: string): boolean {
-  const name = escapeRegExp(botLogin.replace(/\[bot\]$/i, ''));
-  const re = new RegExp(`(^|[^\\w.@/-])@${name}(\\[bot\\])?(?![\\w-])`, 'gim');
-  for (const m of text.matchAll(re)) {
+  for (const m of text.matchAll(mentionPattern(botLogin))) {
     const at = m.index + (m[1] ?? '').length;
     if (!quotedLine(text, text.lastIndexOf('\n', at - 1) + 1)) return true;
   }
   return false;
+}
+
+/** The mention pattern of the last login asked for: one bot per process, compiled once (issue 18). */
+let cached: { login: string; re: RegExp } | undefined;
+function mentionPattern(botLogin: string): RegExp {
+  if (cached?.login !== botLogin) {
+    const name = escapeRegExp(botLogin.replace(/\[bot\]$/i, ''));
+    cached = { login: botLogin, re: new RegExp(`(^|[^\\w.@/-])@${name}(\\[bot\\])?(?![\\w-])`, 'gim') };
+  }
+  // `matchAll` iterates a copy, so the one compiled pattern is never shared mid-match.
+  return cached.re;
 }
 
 /** Whether the line starting at `start` is a quote: optional blanks, then `>`. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { buildCard } from '../../../src/cards/build-card.ts';
-import type { CardDraft } from '../../../src/cards/card.ts';
+import { type CardDraft, TriggerCardSchema } from '../../../src/cards/card.ts';
 import { parseGitHubEvent } from '../../../src/channels/github/parse-event.ts';
 import { githubPayloads as P } from '../../kit/github-webhook.ts';
 
@@ -8,8 +8,8 @@ const pctx = { botLogin: 'switchyard-bot' };
 const draftOf = (event: string, payload: unknown): CardDraft => {
   const out = parseGitHubEvent(event, 'd-1', payload, pctx);
   if (out.kind !== 'card') throw new Error(`expected a card, got ${JSON.stringify(out)}`);
-  // Every draft must pass the card schema (R-A3).
-  buildCard(out.draft);
+  // Every draft must make a card the schema accepts (R-A3).
+  TriggerCardSchema.parse(buildCard(out.draft).card);
   return out.draft;
 };
 
