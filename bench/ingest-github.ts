@@ -14,7 +14,7 @@ const WARMUP = 200;
 const CONCURRENCY = 20;
 const SECRET = 'bench-secret';
 
-interface Signed {
+export interface Signed {
   body: string;
   headers: Record<string, string>;
 }
@@ -56,7 +56,7 @@ export async function benchGitHubIngest(
 }
 
 /** A mention comment per event, each its own delivery: every one is a new card (the full path). */
-function signed(i: number): Signed {
+export function signed(i: number): Signed {
   const body = JSON.stringify(githubPayloads.mentionComment({ number: 1 + (i % 50), commentId: 10_000 + i }));
   return {
     body,
@@ -70,7 +70,7 @@ function signed(i: number): Signed {
 }
 
 /** The baseline: read the body, check the HMAC in constant time, answer 202. Nothing else. */
-function bareVerifier(): Server {
+export function bareVerifier(): Server {
   return createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));

@@ -79,7 +79,7 @@ export async function benchProbot(
 }
 
 /** The Probot app: on a comment, dedupe the delivery and store one record, as our ingest stores a card. */
-async function probotServer(redis: Redis, prefix: string): Promise<Server> {
+export async function probotServer(redis: Redis, prefix: string): Promise<Server> {
   const probot = new Probot({ githubToken: 'bench-token', secret: SECRET, log: pino({ level: 'silent' }) });
   const middleware = await createNodeMiddleware(
     (app) => {

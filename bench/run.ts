@@ -6,6 +6,7 @@ import type { BenchRow } from './row.ts';
 const BENCHES: [file: string, fn: string][] = [
   ['./ingest-github.ts', 'benchGitHubIngest'],
   ['./probot.ts', 'benchProbot'],
+  ['./ingest-cpu.ts', 'benchIngestCpu'],
   ['./ingest-feishu.ts', 'benchFeishuIngest'],
   ['./routing.ts', 'benchRouting'],
   ['./latency.ts', 'benchLatency'],

@@ -1,0 +1,134 @@
+import { type ChildProcess, fork } from 'node:child_process';
+import { Agent, request } from 'node:http';
+import { pathToFileURL } from 'node:url';
+import { type Signed, signed } from './ingest-github.ts';
+import type { BenchRow } from './row.ts';
+import { quantile } from './stats.ts';
+
+const WARMUP = 1000;
+const EVENTS = 4000;
+const CONCURRENCY = 20;
+const ROUNDS = 2;
+const KINDS = ['ours', 'probot', 'bare'] as const;
+type Kind = (typeof KINDS)[number];
+
+interface Round {
+  cpuMicros: number;
+  rate: number;
+  latencies: number[];
+}
+
+/**
+ * Issue 18, the webhook server alone: each server — ours, the Probot app, the bare HMAC server —
+ * runs in a process of its own, fed the same signed mentions by this process over kept-alive
+ * `node:http` connections (concurrency 20), and the server process's own CPU per webhook is read
+ * with `process.cpuUsage()` around the measured part. Unlike `ingest-github.ts` and `probot.ts`,
+ * whose client shares the servers' process and event loop, the load generator's cost is not in
+ * the figures. Rounds alternate between the servers; each figure is the median of its rounds.
+ */
+export async function benchIngestCpu(): Promise<BenchRow[]> {
+  const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY });
+  const results: Record<Kind, Round[]> = { ours: [], probot: [], bare: [] };
+  let offset = 0;
+  try {
+    for (let r = 0; r < ROUNDS; r++) {
+      for (const kind of KINDS) {
+        results[kind].push(await measure(kind, agent, offset));
+        offset += WARMUP + EVENTS;
+      }
+    }
+  } finally {
+    agent.destroy();
+  }
+  return rows(results);
+}
+
+async function measure(kind: Kind, agent: Agent, offset: number): Promise<Round> {
+  const child = fork(new URL('./ingest-server.ts', import.meta.url).pathname, [kind], {
+    execArgv: ['--import', 'tsx'],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  try {
+    const { url } = (await reply(child, undefined)) as { url: string };
+    const events = Array.from({ length: WARMUP + EVENTS }, (_, i) => signed(offset + i));
+    await load(url, events.slice(0, WARMUP), agent);
+    const before = ((await reply(child, 'cpu')) as { cpu: NodeJS.CpuUsage }).cpu;
+    const started = performance.now();
+    const latencies = await load(url, events.slice(WARMUP), agent);
+    const seconds = (performance.now() - started) / 1000;
+    const after = ((await reply(child, 'cpu')) as { cpu: NodeJS.CpuUsage }).cpu;
+    const cpu = after.user - before.user + after.system - before.system;
+    return { cpuMicros: cpu / EVENTS, rate: EVENTS / seconds, latencies };
+  } finally {
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.send('stop');
+    await exited;
+  }
+}
+
+/** The child's next message, after sending `message` (if any). */
+function reply(child: ChildProcess, message: string | undefined): Promise<unknown> {
+  return new Promise((resolve, reject) => {
+    child.once('message', resolve);
+    child.once('exit', (code) => reject(new Error(`bench server exited (${code})`)));
+    if (message) child.send(message);
+  });
+}
+
+async function load(url: string, events: Signed[], agent: Agent): Promise<number[]> {
+  const latencies: number[] = [];
+  let next = 0;
+  const worker = async () => {
+    for (let i = next++; i < events.length; i = next++) {
+      const t = performance.now();
+      const status = await post(url, events[i] as Signed, agent);
+      if (status !== 200 && status !== 202) throw new Error(`bench: ${url} answered ${status}`);
+      latencies.push(performance.now() - t);
+    }
+  };
+  await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+  return latencies;
+}
+
+function post(url: string, e: Signed, agent: Agent): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const headers = { ...e.headers, 'content-length': String(Buffer.byteLength(e.body)) };
+    const req = request(url, { method: 'POST', headers, agent }, (res) => {
+      res.resume();
+      res.on('end', () => resolve(res.statusCode ?? 0));
+    });
+    req.on('error', reject);
+    req.end(e.body);
+  });
+}
+
+const median = (xs: number[]) => quantile(xs, 0.5);
+
+function rows(r: Record<Kind, Round[]>): BenchRow[] {
+  const round = (x: number) => Math.round(x * 100) / 100;
+  const cpu = (k: Kind) => median(r[k].map((x) => x.cpuMicros));
+  const rate = (k: Kind) => median(r[k].map((x) => x.rate));
+  const p50 = (k: Kind) => median(r[k].map((x) => quantile(x.latencies, 0.5)));
+  const note = (k: Kind) =>
+    `${EVENTS} signed issue_comment mentions × ${ROUNDS} rounds, concurrency ${CONCURRENCY}, each server in its own process, client in another; baseline: ${k === 'probot' ? 'the Probot app of probot.ts' : 'the bare node:http HMAC server'}`;
+  const row = (name: string, value: number, baseline: number, unit: string, k: Kind): BenchRow => ({
+    name,
+    value: round(value),
+    unit,
+    baseline: round(baseline),
+    ratio: round(value / baseline),
+    note: note(k),
+  });
+  return [
+    row('github ingest server CPU per webhook vs Probot', cpu('ours'), cpu('probot'), 'µs', 'probot'),
+    row('github ingest server throughput vs Probot', rate('ours'), rate('probot'), 'webhooks/s', 'probot'),
+    row('github ingest server answer p50 vs Probot', p50('ours'), p50('probot'), 'ms', 'probot'),
+    row('github ingest server CPU per webhook vs bare HMAC', cpu('ours'), cpu('bare'), 'µs', 'bare'),
+    row('github ingest server throughput vs bare HMAC', rate('ours'), rate('bare'), 'webhooks/s', 'bare'),
+  ];
+}
+
+// `npx tsx bench/ingest-cpu.ts` runs this bench alone.
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  process.stdout.write(`${JSON.stringify(await benchIngestCpu(), null, 2)}\n`);
+}
