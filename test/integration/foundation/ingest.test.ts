@@ -4,6 +4,7 @@ import { ingest, loadCard } from '../../../src/cards/ingest.ts';
 import { pumpIntake } from '../../../src/cards/intake-pump.ts';
 import { outboxJobId } from '../../../src/outbox/enqueue.ts';
 import { startTestApp, type TestApp } from '../../kit/app.ts';
+import { startRedisServer } from '../../kit/redis-server.ts';
 
 const draft = (eventId: string, text = 'please fix the login bug'): CardDraft => ({
   source: 'local',
@@ -44,6 +45,34 @@ describe('ingest (R-A1, R-A3)', () => {
     expect(routeJobs.filter((j) => j.data.cardId === id)).toHaveLength(1);
     const outbox = await app.ctx.queues.outbox.getJobs(['waiting']);
     expect(outbox.filter((j) => j.data.key === `seen:${id}`)).toHaveLength(1);
+  });
+
+  it('issue 18: the claims of one event-loop turn go to Redis as one script call, each answered for its own card', async () => {
+    // A Redis of the test's own, so its command counts are this test's alone.
+    const redis = await startRedisServer(['--save', '']);
+    const own = await startTestApp({ REDIS_URL: redis.url }, { workers: false });
+    try {
+      await own.ctx.redis.config('RESETSTAT');
+      const drafts = [...Array.from({ length: 30 }, (_, i) => draft(`turn-${i}`)), draft('turn-7')];
+      const results = await Promise.all(drafts.map((d) => ingest(own.ctx, d, { answerFirst: true })));
+      expect(results.filter((r) => r.kind === 'new')).toHaveLength(30);
+      const again = results.at(-1);
+      const seventh = results[7];
+      expect(again?.kind).toBe('duplicate');
+      expect(again?.kind === 'duplicate' && seventh?.kind === 'new' && again.cardId === seventh.card.id).toBe(
+        true,
+      );
+      const stats = await own.ctx.redis.info('commandstats');
+      const calls = (name: string) =>
+        Number(new RegExp(`cmdstat_${name}:calls=(\\d+)`).exec(stats)?.[1] ?? 0);
+      // One EVALSHA; on this fresh Redis it answers NOSCRIPT and the source goes once (EVAL).
+      expect(calls('evalsha')).toBe(1);
+      expect(calls('eval')).toBeLessThanOrEqual(1);
+      expect(await own.ctx.redis.zcard(own.ctx.keys.cardsIntake())).toBe(30);
+    } finally {
+      await own.close();
+      await redis.stop();
+    }
   });
 
   it('R-A1: a redelivery after the first attempt died before enqueueing still enqueues, once', async () => {
