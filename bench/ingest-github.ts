@@ -1,18 +1,17 @@
 import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import { pathToFileURL } from 'node:url';
-import { loadConfig } from '../src/config.ts';
 import { closeContext, createContext } from '../src/create-context.ts';
 import { serveApp } from '../src/web/serve-app.ts';
 import { githubPayloads, signGitHubBody } from '../test/kit/github-webhook.ts';
-import { closeServer, deletePrefix, listening } from './kit.ts';
+import { BENCH_GITHUB_SECRET, closeServer, deletePrefix, githubBenchConfig, listening } from './kit.ts';
 import type { BenchRow } from './row.ts';
 import { quantile } from './stats.ts';
 
 const EVENTS = 2000;
 const WARMUP = 200;
 const CONCURRENCY = 20;
-const SECRET = 'bench-secret';
+const SECRET = BENCH_GITHUB_SECRET;
 
 export interface Signed {
   body: string;
@@ -27,16 +26,7 @@ export interface Signed {
 export async function benchGitHubIngest(
   redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
 ): Promise<BenchRow[]> {
-  const config = loadConfig({
-    REDIS_URL: redisUrl,
-    KEY_PREFIX: `bench-gh-${randomUUID().slice(0, 8)}`,
-    LOG_LEVEL: 'silent',
-    GITHUB_WEBHOOK_SECRET: SECRET,
-    GITHUB_TOKEN: 'bench-token',
-    GITHUB_BOT_LOGIN: 'switchyard-bot',
-    // Nothing is sent out: no workers run, so the API is never called.
-    GITHUB_API_URL: 'http://127.0.0.1:9',
-  });
+  const config = githubBenchConfig(redisUrl, `bench-gh-${randomUUID().slice(0, 8)}`);
   const ctx = createContext(config);
   const app = serveApp(ctx, [], { port: 0, hostname: '127.0.0.1' });
   const bare = bareVerifier().listen(0, '127.0.0.1');

@@ -1,11 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { Server } from 'node:http';
 import { Redis } from 'ioredis';
-import { loadConfig } from '../src/config.ts';
 import { closeContext, createContext } from '../src/create-context.ts';
 import { serveApp } from '../src/web/serve-app.ts';
 import { bareVerifier } from './ingest-github.ts';
-import { closeServer, deletePrefix, listening } from './kit.ts';
+import { closeServer, deletePrefix, githubBenchConfig, listening } from './kit.ts';
 import { probotServer } from './probot.ts';
 
 /**
@@ -14,7 +13,6 @@ import { probotServer } from './probot.ts';
  * server of `ingest-github.ts`). It tells its parent its URL, answers `cpu` with its
  * `process.cpuUsage()`, and on `stop` closes, drops its keys and exits.
  */
-const SECRET = 'bench-secret';
 const kind = process.argv[2];
 const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const prefix = `bench-cpu-${randomUUID().slice(0, 8)}`;
@@ -27,15 +25,7 @@ async function start(): Promise<{ server: Server; path: string; close: () => Pro
     const server = await probotServer(redis, `${prefix}:probot`);
     return { server, path: '/api/github/webhooks', close: async () => {} };
   }
-  const config = loadConfig({
-    REDIS_URL: redisUrl,
-    KEY_PREFIX: prefix,
-    LOG_LEVEL: 'silent',
-    GITHUB_WEBHOOK_SECRET: SECRET,
-    GITHUB_TOKEN: 'bench-token',
-    GITHUB_BOT_LOGIN: 'switchyard-bot',
-    GITHUB_API_URL: 'http://127.0.0.1:9',
-  });
+  const config = githubBenchConfig(redisUrl, prefix);
   const ctx = createContext(config);
   const server = serveApp(ctx, [], { port: 0, hostname: '127.0.0.1' }) as Server;
   return { server, path: '/webhooks/github', close: () => closeContext(ctx) };

@@ -1,6 +1,7 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { serve } from '@hono/node-server';
+import { type Config, loadConfig } from '../src/config.ts';
 import type { RedisConnection } from '../src/store/redis.ts';
 import { startTestApp, type TestApp } from '../test/kit/app.ts';
 import { type FakeFeishu, startFakeFeishu } from '../test/kit/fake-feishu.ts';
@@ -60,4 +61,23 @@ export async function startFeishuBench(llm: FakeLlm): Promise<FeishuBench> {
       await feishu.close();
     },
   };
+}
+
+/** The signing secret of the GitHub webhooks the benches send. */
+export const BENCH_GITHUB_SECRET = 'bench-secret';
+
+/**
+ * The product configured for the GitHub ingest benches: webhooks signed with
+ * `BENCH_GITHUB_SECRET`, a fixed bot login, and an API nothing calls (no workers run).
+ */
+export function githubBenchConfig(redisUrl: string, prefix: string): Config {
+  return loadConfig({
+    REDIS_URL: redisUrl,
+    KEY_PREFIX: prefix,
+    LOG_LEVEL: 'silent',
+    GITHUB_WEBHOOK_SECRET: BENCH_GITHUB_SECRET,
+    GITHUB_TOKEN: 'bench-token',
+    GITHUB_BOT_LOGIN: 'switchyard-bot',
+    GITHUB_API_URL: 'http://127.0.0.1:9',
+  });
 }

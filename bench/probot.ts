@@ -4,18 +4,17 @@ import { pathToFileURL } from 'node:url';
 import { Redis } from 'ioredis';
 import { pino } from 'pino';
 import { createNodeMiddleware, Probot } from 'probot';
-import { loadConfig } from '../src/config.ts';
 import { closeContext, createContext } from '../src/create-context.ts';
 import { serveApp } from '../src/web/serve-app.ts';
 import { githubPayloads, signGitHubBody } from '../test/kit/github-webhook.ts';
-import { listening } from './kit.ts';
+import { BENCH_GITHUB_SECRET, githubBenchConfig, listening } from './kit.ts';
 import type { BenchRow } from './row.ts';
 import { quantile } from './stats.ts';
 
 const EVENTS = 3000;
 const WARMUP = 300;
 const CONCURRENCY = 20;
-const SECRET = 'bench-secret';
+const SECRET = BENCH_GITHUB_SECRET;
 
 interface Signed {
   body: string;
@@ -34,15 +33,7 @@ export async function benchProbot(
   redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
 ): Promise<BenchRow[]> {
   const prefix = `bench-pb-${randomUUID().slice(0, 8)}`;
-  const config = loadConfig({
-    REDIS_URL: redisUrl,
-    KEY_PREFIX: prefix,
-    LOG_LEVEL: 'silent',
-    GITHUB_WEBHOOK_SECRET: SECRET,
-    GITHUB_TOKEN: 'bench-token',
-    GITHUB_BOT_LOGIN: 'switchyard-bot',
-    GITHUB_API_URL: 'http://127.0.0.1:9',
-  });
+  const config = githubBenchConfig(redisUrl, prefix);
   const ctx = createContext(config);
   const ours = serveApp(ctx, [], { port: 0, hostname: '127.0.0.1' });
   const redis = new Redis(redisUrl, { maxRetriesPerRequest: null });

@@ -5,6 +5,7 @@ import { ENCRYPT_KEY, type FeishuHarness, startFeishuHarness } from '../integrat
 import { type FakeGitHub, startFakeGitHub } from '../kit/fake-github.ts';
 import { feishuRequest, groupMention } from '../kit/feishu-webhook.ts';
 import { githubPayloads, sendGitHubEvent, signGitHubBody } from '../kit/github-webhook.ts';
+import { type Json, pathsOf, setAt } from '../kit/json-paths.ts';
 import { ACCEPTABLE, chunkedBody, footprint, healthStatus, storedKeys } from './hostile-kit.ts';
 
 const SECRET = 'hostile-gh-secret';
@@ -21,23 +22,6 @@ const EVENTS = [
   '',
 ];
 
-type Json = unknown;
-/** Every path into a JSON value, the root included. */
-function pathsOf(v: Json, at: (string | number)[] = []): (string | number)[][] {
-  const out = [at];
-  if (v && typeof v === 'object')
-    for (const [k, c] of Object.entries(v))
-      out.push(...pathsOf(c, [...at, Array.isArray(v) ? Number(k) : k]));
-  return out;
-}
-function setAt(v: Json, path: (string | number)[], value: Json): Json {
-  if (!path.length) return value;
-  const copy = structuredClone(v) as Record<string | number, Json>;
-  let o = copy;
-  for (const p of path.slice(0, -1)) o = o[p] as Record<string | number, Json>;
-  o[path.at(-1) as string | number] = value;
-  return copy;
-}
 const nested = (depth: number, leaf: Json = 1): string =>
   '['.repeat(depth) + JSON.stringify(leaf) + ']'.repeat(depth);
 

@@ -8,6 +8,7 @@ import { loadConfig } from '../../../src/config.ts';
 import { createLogger } from '../../../src/logger.ts';
 import { cardAction, groupMention, threadReply } from '../../kit/feishu-webhook.ts';
 import { githubPayloads as P } from '../../kit/github-webhook.ts';
+import { pathsOf, setAt } from '../../kit/json-paths.ts';
 
 /**
  * Issue 18: `buildCard` no longer runs the card schema on every webhook (it was about a fifth of
@@ -23,23 +24,6 @@ function expectValid(card: unknown): void {
   const parsed = TriggerCardSchema.safeParse(card);
   expect(parsed.success, parsed.success ? '' : JSON.stringify(parsed.error.issues)).toBe(true);
   expect(parsed.data).toEqual(card);
-}
-
-type Json = unknown;
-function pathsOf(v: Json, at: (string | number)[] = []): (string | number)[][] {
-  const out = [at];
-  if (v && typeof v === 'object')
-    for (const [k, c] of Object.entries(v))
-      out.push(...pathsOf(c, [...at, Array.isArray(v) ? Number(k) : k]));
-  return out;
-}
-function setAt(v: Json, path: (string | number)[], value: Json): Json {
-  if (!path.length) return value;
-  const copy = structuredClone(v) as Record<string | number, Json>;
-  let o = copy;
-  for (const p of path.slice(0, -1)) o = o[p] as Record<string | number, Json>;
-  o[path.at(-1) as string | number] = value;
-  return copy;
 }
 
 const BOT = 'switchyard-bot';
