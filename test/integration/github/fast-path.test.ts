@@ -1,7 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createApp } from '../../../src/web/app.ts';
-import { startTestApp, type TestApp } from '../../kit/app.ts';
-import { type FakeGitHub, startFakeGitHub } from '../../kit/fake-github.ts';
+import type { TestApp } from '../../kit/app.ts';
+import type { FakeGitHub } from '../../kit/fake-github.ts';
+import { closeGitHubTestWorld, startGitHubTestWorld } from '../../kit/github-app.ts';
 import { githubPayloads as P, signGitHubBody } from '../../kit/github-webhook.ts';
 
 const SECRET = 'gh-webhook-secret';
@@ -15,18 +16,9 @@ describe('webhook fast path (issue 18)', () => {
   let gh: FakeGitHub;
   let app: TestApp;
   beforeEach(async () => {
-    gh = await startFakeGitHub({ botLogin: 'switchyard-bot', token: 'ghp_test' });
-    app = await startTestApp({
-      GITHUB_WEBHOOK_SECRET: SECRET,
-      GITHUB_TOKEN: 'ghp_test',
-      GITHUB_API_URL: gh.url,
-      GITHUB_BOT_LOGIN: 'switchyard-bot',
-    });
+    ({ gh, app } = await startGitHubTestWorld(SECRET));
   });
-  afterEach(async () => {
-    await app.close();
-    await gh.close();
-  });
+  afterEach(() => closeGitHubTestWorld({ gh, app }));
 
   const rejected = async (status: string) =>
     (await app.ctx.metrics.rejected.get()).values.find(

@@ -2,25 +2,17 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { markerOf } from '../../../src/channels/github/marker.ts';
 import type { Effect } from '../../../src/outbox/effect.ts';
 import { enqueueEffect, outboxJobId } from '../../../src/outbox/enqueue.ts';
-import { startTestApp, type TestApp, waitFor } from '../../kit/app.ts';
-import { type FakeGitHub, startFakeGitHub } from '../../kit/fake-github.ts';
+import { type TestApp, waitFor } from '../../kit/app.ts';
+import type { FakeGitHub } from '../../kit/fake-github.ts';
+import { closeGitHubTestWorld, startGitHubTestWorld } from '../../kit/github-app.ts';
 
 describe('GitHub out through the outbox (no comment twice)', () => {
   let gh: FakeGitHub;
   let app: TestApp;
   beforeEach(async () => {
-    gh = await startFakeGitHub({ token: 'ghp_test' });
-    app = await startTestApp({
-      GITHUB_WEBHOOK_SECRET: 's',
-      GITHUB_TOKEN: 'ghp_test',
-      GITHUB_API_URL: gh.url,
-      GITHUB_BOT_LOGIN: 'switchyard-bot',
-    });
+    ({ gh, app } = await startGitHubTestWorld('s'));
   });
-  afterEach(async () => {
-    await app.close();
-    await gh.close();
-  });
+  afterEach(() => closeGitHubTestWorld({ gh, app }));
 
   /** Queues one effect and waits until its job has finished, one way or the other. */
   async function deliver(key: string, effect: Effect, timeoutMs = 10_000) {

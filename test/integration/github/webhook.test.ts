@@ -2,8 +2,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { TriggerCard } from '../../../src/cards/card.ts';
 import { loadCard } from '../../../src/cards/ingest.ts';
 import { outboxJobId } from '../../../src/outbox/enqueue.ts';
-import { startTestApp, type TestApp, waitFor } from '../../kit/app.ts';
-import { type FakeGitHub, startFakeGitHub } from '../../kit/fake-github.ts';
+import { type TestApp, waitFor } from '../../kit/app.ts';
+import type { FakeGitHub } from '../../kit/fake-github.ts';
+import { closeGitHubTestWorld, startGitHubTestWorld } from '../../kit/github-app.ts';
 import { githubPayloads as P, sendGitHubEvent } from '../../kit/github-webhook.ts';
 
 const SECRET = 'gh-webhook-secret';
@@ -12,18 +13,9 @@ describe('GitHub webhook in (R-A2, R-A3)', () => {
   let gh: FakeGitHub;
   let app: TestApp;
   beforeEach(async () => {
-    gh = await startFakeGitHub({ botLogin: 'switchyard-bot', token: 'ghp_test' });
-    app = await startTestApp({
-      GITHUB_WEBHOOK_SECRET: SECRET,
-      GITHUB_TOKEN: 'ghp_test',
-      GITHUB_API_URL: gh.url,
-      GITHUB_BOT_LOGIN: 'switchyard-bot',
-    });
+    ({ gh, app } = await startGitHubTestWorld(SECRET));
   });
-  afterEach(async () => {
-    await app.close();
-    await gh.close();
-  });
+  afterEach(() => closeGitHubTestWorld({ gh, app }));
 
   const send = (event: string, payload: unknown, deliveryId?: string) =>
     sendGitHubEvent(app.url, event, payload, { secret: SECRET, ...(deliveryId ? { deliveryId } : {}) });
