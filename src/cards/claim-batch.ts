@@ -102,21 +102,21 @@ const waiting = new WeakMap<ClaimCtx, Pending[]>();
  * only for the end of the current turn. Each settles with its own card's state.
  */
 export function claimAndStore(ctx: ClaimCtx, claim: Claim): Promise<ClaimState> {
-  let queue = waiting.get(ctx);
-  if (!queue) {
-    queue = [];
-    waiting.set(ctx, queue);
-    setImmediate(() => {
-      waiting.delete(ctx);
-      for (let i = 0; i < (queue as Pending[]).length; i += MAX_CLAIMS) {
-        void claimAll(ctx, (queue as Pending[]).slice(i, i + MAX_CLAIMS));
-      }
-    });
-  }
-  const q = queue;
+  const queue = waiting.get(ctx) ?? startTurn(ctx);
   return new Promise((resolve, reject) => {
-    q.push({ claim, resolve, reject });
+    queue.push({ claim, resolve, reject });
   });
+}
+
+/** A new turn's queue, sent once the turn's I/O callbacks have run. */
+function startTurn(ctx: ClaimCtx): Pending[] {
+  const queue: Pending[] = [];
+  waiting.set(ctx, queue);
+  setImmediate(() => {
+    waiting.delete(ctx);
+    for (let i = 0; i < queue.length; i += MAX_CLAIMS) void claimAll(ctx, queue.slice(i, i + MAX_CLAIMS));
+  });
+  return queue;
 }
 
 /** A card and its full text live `RETENTION_DAYS` (issue 14); closing a ticket restarts the clock. */
