@@ -23,10 +23,3 @@ export const noUsage = (): SessionUsage => ({
   completionTokens: 0,
   cacheHitTokens: 0,
 });
-
-/** The sum of several sessions' usage (a ticket's). */
-export function addUsage(all: readonly SessionUsage[]): SessionUsage {
-  const sum = noUsage();
-  for (const u of all) for (const f of USAGE_KEYS) sum[f] += u[f];
-  return sum;
-}

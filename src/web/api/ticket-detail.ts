@@ -9,7 +9,7 @@ import {
 import { deliveriesOf } from '../../outbox/sent-records.ts';
 import { sessionRevisions } from '../../prompts/index.ts';
 import type { ContextState } from '../../session/context/context-state.ts';
-import { addUsage, type SessionUsage } from '../../session/session-usage.ts';
+import { noUsage, type SessionUsage } from '../../session/session-usage.ts';
 import { sessionUsage, transcriptOverview } from '../../session/transcript-store.ts';
 import { getPause } from '../../tickets/pause.ts';
 import { isConversationRefKey } from '../../tickets/ref-key.ts';
@@ -34,7 +34,11 @@ export interface TicketDetail extends TicketSummary {
   prs: string[];
   cards: Awaited<ReturnType<typeof cardsOf>>;
   sessions: Awaited<ReturnType<typeof sessionOf>>[];
-  /** Model usage of the ticket's sessions together, cache hits included (issue 12). */
+  /**
+   * Model usage of the ticket's own work — its executor's session — with cache hits (issue 12).
+   * The main sessions that routed to it serve their whole chat or repository: their lifetime
+   * usage is listed per session (`shared`), never added to one ticket's.
+   */
   usage: SessionUsage;
   outbox: Awaited<ReturnType<typeof deliveriesOf>>;
   reports: TicketReport[];
@@ -59,8 +63,9 @@ export async function ticketDetail(ctx: ReadCtx, id: string): Promise<TicketDeta
     verifications(ctx, id),
     screenshots(ctx, id),
   ]);
-  const sessionIds = [...new Set([executorSessionId(id), ...listed])];
-  const sessions = await Promise.all(sessionIds.map((s) => sessionOf(ctx, s)));
+  const own = executorSessionId(id);
+  const sessionIds = [...new Set([own, ...listed])];
+  const sessions = await Promise.all(sessionIds.map((s) => sessionOf(ctx, s, s !== own)));
   return {
     ...summarize(ticket, pause ?? null),
     ticket,
@@ -70,7 +75,7 @@ export async function ticketDetail(ctx: ReadCtx, id: string): Promise<TicketDeta
     prs: refs.filter((r) => r.startsWith('gh:')).sort(),
     cards,
     sessions,
-    usage: addUsage(sessions.map((s) => s.usage)),
+    usage: sessions.find((s) => !s.shared)?.usage ?? noUsage(),
     outbox,
     reports,
     verifications: runs,
@@ -105,8 +110,9 @@ async function cardsOf(ctx: ReadCtx, id: string) {
 /**
  * A session with the prompt revisions it ran under (R-F3), its latest turn's usage (budgets), its
  * lifetime model usage with cache hits (issue 12), and how its transcript is compacted (R-H2).
+ * `shared`: a main session, which works for other tickets too.
  */
-async function sessionOf(ctx: ReadCtx, sessionId: string) {
+async function sessionOf(ctx: ReadCtx, sessionId: string, shared: boolean) {
   const [revisions, overview, usage] = await Promise.all([
     sessionRevisions(ctx, sessionId),
     transcriptOverview(ctx, sessionId),
@@ -114,6 +120,7 @@ async function sessionOf(ctx: ReadCtx, sessionId: string) {
   ]);
   return {
     id: sessionId,
+    shared,
     revisions,
     lastTurn: overview.lastTurn,
     transcriptLength: overview.length,

@@ -109,7 +109,7 @@ describe('panel: try it, tickets, policy and queues', () => {
     // Issue 9: the page shows the same live status as the status card and comment.
     expect(detail.statusText).toContain('**Paused by:** ada');
     await page.locator('pre.status-text', { hasText: 'Paused by:** ada' }).waitFor();
-    await shoot(page, '08-ticket-detail');
+    await shoot(page, '08-ticket-detail', { fullPage: true });
   });
 
   it('edits the policy: mode and a rule, saved as a new revision', async () => {

@@ -135,7 +135,12 @@ export async function ticketDetailView(root, id) {
                 h(
                   'tr',
                   null,
-                  h('td', null, h('code', null, s.id)),
+                  h(
+                    'td',
+                    null,
+                    h('code', null, s.id),
+                    s.shared ? h('div', { class: 'meta' }, t('ticket.shared-session')) : null,
+                  ),
                   h('td', null, facts(s.revisions)),
                   h('td', null, transcriptLine(s)),
                   h('td', null, usageLine(s.usage)),
