@@ -3,14 +3,15 @@ import type { Server } from 'node:http';
 import { Redis } from 'ioredis';
 import { closeContext, createContext } from '../src/create-context.ts';
 import { serveApp } from '../src/web/serve-app.ts';
+import { storingVerifier } from './ingest-floor.ts';
 import { bareVerifier } from './ingest-github.ts';
 import { closeServer, deletePrefix, githubBenchConfig, listening } from './kit.ts';
 import { probotServer } from './probot.ts';
 
 /**
  * One webhook server in a process of its own, for `ingest-cpu.ts` (issue 18): `ours` (the
- * product's web process), `probot` (the Probot app of `probot.ts`) or `bare` (the HMAC-only
- * server of `ingest-github.ts`). It tells its parent its URL, answers `cpu` with its
+ * product's web process), `probot` (the Probot app of `probot.ts`), `bare` (the HMAC-only
+ * server of `ingest-github.ts`) or `floor` (the bare server storing each turn's bodies, `ingest-floor.ts`). It tells its parent its URL, answers `cpu` with its
  * `process.cpuUsage()`, and on `stop` closes, drops its keys and exits.
  */
 const kind = process.argv[2];
@@ -21,6 +22,10 @@ const redis = new Redis(redisUrl, { maxRetriesPerRequest: null });
 async function start(): Promise<{ server: Server; path: string; close: () => Promise<void> }> {
   if (kind === 'bare')
     return { server: bareVerifier().listen(0, '127.0.0.1'), path: '/', close: async () => {} };
+  if (kind === 'floor') {
+    const server = storingVerifier(redis, `${prefix}:floor`).listen(0, '127.0.0.1');
+    return { server, path: '/', close: async () => {} };
+  }
   if (kind === 'probot') {
     const server = await probotServer(redis, `${prefix}:probot`);
     return { server, path: '/api/github/webhooks', close: async () => {} };
