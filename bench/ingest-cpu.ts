@@ -2,6 +2,7 @@ import { type ChildProcess, fork } from 'node:child_process';
 import { Agent, request } from 'node:http';
 import { pathToFileURL } from 'node:url';
 import { Redis } from 'ioredis';
+import { builtProduct } from './built-product.ts';
 import { type Signed, signed } from './ingest-github.ts';
 import type { BenchRow } from './row.ts';
 import { quantile } from './stats.ts';
@@ -23,21 +24,24 @@ interface Round {
 
 /**
  * Issue 18, the webhook server alone: each server — ours, the Probot app, the bare HMAC server and
- * the storing floor (`ingest-floor.ts`) — runs in a process of its own, fed the same signed mentions by this process over kept-alive
- * `node:http` connections (concurrency 20), and the server process's own CPU per webhook is read
- * with `process.cpuUsage()` around the measured part, and Redis's from `INFO cpu`. Unlike `ingest-github.ts` and `probot.ts`,
- * whose client shares the servers' process and event loop, the load generator's cost is not in
- * the figures. Rounds alternate between the servers; each figure is the median of its rounds.
+ * the storing floor (`ingest-floor.ts`) — runs in a process of its own, ours compiled as the
+ * Docker image runs it (`built-product.ts`). This process feeds them the same signed mentions over
+ * kept-alive `node:http` connections (concurrency 20) and reads the server process's own CPU per
+ * webhook with `process.cpuUsage()` around the measured part, and Redis's from `INFO cpu`. Unlike
+ * `ingest-github.ts` and `probot.ts`, whose client shares the servers' process and event loop, the
+ * load generator's cost is not in the figures. Rounds alternate between the servers; each figure
+ * is the median of its rounds.
  */
 export async function benchIngestCpu(): Promise<BenchRow[]> {
   const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY });
+  const productDir = await builtProduct();
   const redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', { maxRetriesPerRequest: null });
   const results: Record<Kind, Round[]> = { ours: [], probot: [], bare: [], floor: [] };
   let offset = 0;
   try {
     for (let r = 0; r < ROUNDS; r++) {
       for (const kind of KINDS) {
-        results[kind].push(await measure(kind, agent, redis, offset));
+        results[kind].push(await measure(kind, agent, redis, offset, productDir));
         offset += WARMUP + EVENTS;
       }
     }
@@ -48,9 +52,16 @@ export async function benchIngestCpu(): Promise<BenchRow[]> {
   return rows(results);
 }
 
-async function measure(kind: Kind, agent: Agent, redis: Redis, offset: number): Promise<Round> {
+async function measure(
+  kind: Kind,
+  agent: Agent,
+  redis: Redis,
+  offset: number,
+  productDir: string,
+): Promise<Round> {
   const child = fork(new URL('./ingest-server.ts', import.meta.url).pathname, [kind], {
     execArgv: ['--import', 'tsx'],
+    env: { ...process.env, BENCH_PRODUCT_DIR: productDir },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   try {

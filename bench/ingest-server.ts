@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Server } from 'node:http';
 import { Redis } from 'ioredis';
-import { closeContext, createContext } from '../src/create-context.ts';
-import { serveApp } from '../src/web/serve-app.ts';
+import type * as ContextModule from '../src/create-context.ts';
+import type * as ServeModule from '../src/web/serve-app.ts';
 import { storingVerifier } from './ingest-floor.ts';
 import { bareVerifier } from './ingest-github.ts';
 import { closeServer, deletePrefix, githubBenchConfig, listening } from './kit.ts';
@@ -12,7 +12,8 @@ import { probotServer } from './probot.ts';
  * One webhook server in a process of its own, for `ingest-cpu.ts` (issue 18): `ours` (the
  * product's web process), `probot` (the Probot app of `probot.ts`), `bare` (the HMAC-only
  * server of `ingest-github.ts`) or `floor` (the bare server storing each turn's bodies, `ingest-floor.ts`). It tells its parent its URL, answers `cpu` with its
- * `process.cpuUsage()`, and on `stop` closes, drops its keys and exits.
+ * `process.cpuUsage()`, and on `stop` closes, drops its keys and exits. `ours` is the compiled
+ * product in `BENCH_PRODUCT_DIR` (`built-product.ts`) when that is set, else the sources.
  */
 const kind = process.argv[2];
 const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -30,10 +31,22 @@ async function start(): Promise<{ server: Server; path: string; close: () => Pro
     const server = await probotServer(redis, `${prefix}:probot`);
     return { server, path: '/api/github/webhooks', close: async () => {} };
   }
+  const { createContext, closeContext, serveApp } = await product();
   const config = githubBenchConfig(redisUrl, prefix);
   const ctx = createContext(config);
   const server = serveApp(ctx, [], { port: 0, hostname: '127.0.0.1' }) as Server;
   return { server, path: '/webhooks/github', close: () => closeContext(ctx) };
+}
+
+/** The product's entry points, compiled (`BENCH_PRODUCT_DIR`) or from the sources. */
+async function product(): Promise<typeof ContextModule & typeof ServeModule> {
+  const dir = process.env.BENCH_PRODUCT_DIR;
+  const from = (path: string) => (dir ? `${dir}/${path}.js` : `../${path}.ts`);
+  const [context, serve] = await Promise.all([
+    import(from('src/create-context')) as Promise<typeof ContextModule>,
+    import(from('src/web/serve-app')) as Promise<typeof ServeModule>,
+  ]);
+  return { ...context, ...serve };
 }
 
 const { server, path, close } = await start();
