@@ -10,7 +10,7 @@ import { quantile } from './stats.ts';
 const WARMUP = 1000;
 const EVENTS = 4000;
 const CONCURRENCY = 20;
-const ROUNDS = 2;
+const ROUNDS = 3;
 const KINDS = ['ours', 'probot', 'bare', 'floor'] as const;
 type Kind = (typeof KINDS)[number];
 
