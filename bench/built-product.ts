@@ -2,6 +2,8 @@ import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import type * as ContextModule from '../src/create-context.ts';
+import type * as ServeModule from '../src/web/serve-app.ts';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
 
@@ -26,4 +28,27 @@ export function builtProduct(): Promise<string> {
     { cwd: root },
   ).then(() => BUILT_PRODUCT_DIR);
   return building;
+}
+
+/** The product's entry points the ingest benches start it with. */
+export type ProductEntry = Pick<typeof ContextModule, 'createContext' | 'closeContext'> &
+  Pick<typeof ServeModule, 'serveApp'>;
+
+/** The entry points from the build in `dir`, or from the sources when `dir` is undefined. */
+export async function productEntry(dir: string | undefined): Promise<ProductEntry> {
+  const from = (path: string) => (dir ? `${dir}/${path}.js` : `../${path}.ts`);
+  const [context, serve] = await Promise.all([
+    import(from('src/create-context')) as Promise<typeof ContextModule>,
+    import(from('src/web/serve-app')) as Promise<typeof ServeModule>,
+  ]);
+  return {
+    createContext: context.createContext,
+    closeContext: context.closeContext,
+    serveApp: serve.serveApp,
+  };
+}
+
+/** The compiled product's entry points, built first if this process has not yet. */
+export async function builtEntry(): Promise<ProductEntry> {
+  return productEntry(await builtProduct());
 }

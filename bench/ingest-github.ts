@@ -1,9 +1,8 @@
 import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import { pathToFileURL } from 'node:url';
-import { closeContext, createContext } from '../src/create-context.ts';
-import { serveApp } from '../src/web/serve-app.ts';
 import { githubPayloads, signGitHubBody } from '../test/kit/github-webhook.ts';
+import { builtEntry } from './built-product.ts';
 import { BENCH_GITHUB_SECRET, closeServer, deletePrefix, githubBenchConfig, listening } from './kit.ts';
 import type { BenchRow } from './row.ts';
 import { quantile } from './stats.ts';
@@ -21,11 +20,13 @@ export interface Signed {
 /**
  * Issue 2 `bench/`: signed GitHub webhooks per second and p50/p99 latency to the HTTP answer
  * through the real server (verify, parse, card, ingest in Redis with its "seen" reaction and routing
- * job), against a same-run baseline of a bare `node:http` server that only checks the HMAC.
+ * job), against a same-run baseline of a bare `node:http` server that only checks the HMAC. The
+ * product runs compiled, as the Docker image runs it (`built-product.ts`).
  */
 export async function benchGitHubIngest(
   redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
 ): Promise<BenchRow[]> {
+  const { createContext, closeContext, serveApp } = await builtEntry();
   const config = githubBenchConfig(redisUrl, `bench-gh-${randomUUID().slice(0, 8)}`);
   const ctx = createContext(config);
   const app = serveApp(ctx, [], { port: 0, hostname: '127.0.0.1' });

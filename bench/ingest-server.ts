@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Server } from 'node:http';
 import { Redis } from 'ioredis';
-import type * as ContextModule from '../src/create-context.ts';
-import type * as ServeModule from '../src/web/serve-app.ts';
+import { productEntry } from './built-product.ts';
 import { storingVerifier } from './ingest-floor.ts';
 import { bareVerifier } from './ingest-github.ts';
 import { closeServer, deletePrefix, githubBenchConfig, listening } from './kit.ts';
@@ -31,22 +30,11 @@ async function start(): Promise<{ server: Server; path: string; close: () => Pro
     const server = await probotServer(redis, `${prefix}:probot`);
     return { server, path: '/api/github/webhooks', close: async () => {} };
   }
-  const { createContext, closeContext, serveApp } = await product();
+  const { createContext, closeContext, serveApp } = await productEntry(process.env.BENCH_PRODUCT_DIR);
   const config = githubBenchConfig(redisUrl, prefix);
   const ctx = createContext(config);
   const server = serveApp(ctx, [], { port: 0, hostname: '127.0.0.1' }) as Server;
   return { server, path: '/webhooks/github', close: () => closeContext(ctx) };
-}
-
-/** The product's entry points, compiled (`BENCH_PRODUCT_DIR`) or from the sources. */
-async function product(): Promise<typeof ContextModule & typeof ServeModule> {
-  const dir = process.env.BENCH_PRODUCT_DIR;
-  const from = (path: string) => (dir ? `${dir}/${path}.js` : `../${path}.ts`);
-  const [context, serve] = await Promise.all([
-    import(from('src/create-context')) as Promise<typeof ContextModule>,
-    import(from('src/web/serve-app')) as Promise<typeof ServeModule>,
-  ]);
-  return { ...context, ...serve };
 }
 
 const { server, path, close } = await start();

@@ -4,9 +4,8 @@ import { pathToFileURL } from 'node:url';
 import { Redis } from 'ioredis';
 import { pino } from 'pino';
 import { createNodeMiddleware, Probot } from 'probot';
-import { closeContext, createContext } from '../src/create-context.ts';
-import { serveApp } from '../src/web/serve-app.ts';
 import { githubPayloads, signGitHubBody } from '../test/kit/github-webhook.ts';
+import { builtEntry } from './built-product.ts';
 import { BENCH_GITHUB_SECRET, githubBenchConfig, listening } from './kit.ts';
 import type { BenchRow } from './row.ts';
 import { quantile } from './stats.ts';
@@ -27,11 +26,13 @@ interface Signed {
  * signature and parses, the app dedupes the delivery and stores one record in Redis (`SET NX` +
  * `SET` in one `MULTI`) — against our `/webhooks/github`, which also builds the trigger card and
  * enqueues its "seen" reaction and routing job (two BullMQ jobs). Same Redis, same run,
- * alternating rounds so neither gets the quieter moment.
+ * alternating rounds so neither gets the quieter moment. Ours runs compiled, as the Docker image
+ * runs it (`built-product.ts`); Probot's code is JavaScript already.
  */
 export async function benchProbot(
   redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
 ): Promise<BenchRow[]> {
+  const { createContext, closeContext, serveApp } = await builtEntry();
   const prefix = `bench-pb-${randomUUID().slice(0, 8)}`;
   const config = githubBenchConfig(redisUrl, prefix);
   const ctx = createContext(config);
