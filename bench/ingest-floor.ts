@@ -1,7 +1,6 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { Redis } from 'ioredis';
-import { BENCH_GITHUB_SECRET } from './kit.ts';
+import { bareSignatureOk } from './ingest-github.ts';
 
 interface Held {
   delivery: string;
@@ -13,9 +12,10 @@ interface Held {
  * Issue 18, the floor of a durable answer: the bare server's work (read the body, check the HMAC in
  * constant time) plus the least a server can do to make the answer durable — every body of an
  * event-loop turn stored under its delivery id by one `MSET`, one round trip per turn, and only
- * then the 202. No dedupe, no parse, no card, no expiry (the bench server drops its keys when it stops).
- * What it reaches against the bare server bounds what any server that stores before answering
- * can reach on the same machine: Redis's own CPU shares the cores with the client and the server.
+ * then the 202. No dedupe, no parse, no card, no expiry (the bench server drops its keys when it
+ * stops). What it reaches against the bare server bounds what any server that stores before
+ * answering can reach on the same machine: Redis's own CPU shares the cores with the client and
+ * the server.
  */
 export function storingVerifier(redis: Redis, prefix: string): Server {
   let turn: Held[] | undefined;
@@ -46,17 +46,10 @@ export function storingVerifier(redis: Redis, prefix: string): Server {
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const body = Buffer.concat(chunks);
-      if (!verified(req, body)) return answer(res, 401);
+      if (!bareSignatureOk(req, body)) return answer(res, 401);
       hold({ delivery: String(req.headers['x-github-delivery'] ?? ''), body, res });
     });
   });
-}
-
-function verified(req: IncomingMessage, body: Buffer): boolean {
-  const hmac = createHmac('sha256', BENCH_GITHUB_SECRET).update(body).digest('hex');
-  const want = Buffer.from(`sha256=${hmac}`);
-  const got = Buffer.from(String(req.headers['x-hub-signature-256'] ?? ''));
-  return got.length === want.length && timingSafeEqual(got, want);
 }
 
 function answer(res: ServerResponse, status: number): void {

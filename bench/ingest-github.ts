@@ -1,5 +1,5 @@
 import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { pathToFileURL } from 'node:url';
 import { githubPayloads, signGitHubBody } from '../test/kit/github-webhook.ts';
 import { builtEntry } from './built-product.ts';
@@ -66,13 +66,18 @@ export function bareVerifier(): Server {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      const hmac = createHmac('sha256', SECRET).update(Buffer.concat(chunks)).digest('hex');
-      const want = Buffer.from(`sha256=${hmac}`);
-      const got = Buffer.from(String(req.headers['x-hub-signature-256'] ?? ''));
-      const ok = got.length === want.length && timingSafeEqual(got, want);
+      const ok = bareSignatureOk(req, Buffer.concat(chunks));
       res.writeHead(ok ? 202 : 401, { 'content-type': 'application/json' }).end('{"ok":true}');
     });
   });
+}
+
+/** The baseline servers' check: `X-Hub-Signature-256` against the body, in constant time. */
+export function bareSignatureOk(req: IncomingMessage, body: Buffer): boolean {
+  const hmac = createHmac('sha256', SECRET).update(body).digest('hex');
+  const want = Buffer.from(`sha256=${hmac}`);
+  const got = Buffer.from(String(req.headers['x-hub-signature-256'] ?? ''));
+  return got.length === want.length && timingSafeEqual(got, want);
 }
 
 interface RunResult {
