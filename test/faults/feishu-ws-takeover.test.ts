@@ -3,8 +3,11 @@ import { loadCard } from '../../src/cards/ingest.ts';
 import { startTestApp, type TestApp, waitFor } from '../kit/app.ts';
 import { type FakeFeishu, startFakeFeishu } from '../kit/fake-feishu.ts';
 import { groupMention } from '../kit/feishu-webhook.ts';
-import { freshPrefix, redisUrl } from '../kit/redis.ts';
+import { ownedPrefixes, redisUrl } from '../kit/redis.ts';
 import { type BotProcess, startBotProcess } from '../kit/worker-process.ts';
+
+/** Prefixes handed to the product as its own; their keys go after the file. */
+const ownPrefix = ownedPrefixes();
 
 const LEASE_MS = 4000;
 
@@ -12,7 +15,7 @@ describe('issue 16: one Feishu long connection per deployment, taken over when i
   let feishu: FakeFeishu;
   let reader: TestApp;
   const procs: BotProcess[] = [];
-  const prefix = freshPrefix();
+  const prefix = ownPrefix();
   const env = () => ({
     ROLE: 'web',
     PORT: '0',

@@ -2,9 +2,12 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { botMessages, localMessage, send } from '../integration/routing/helpers.ts';
 import { startTestApp, type TestApp, waitFor } from '../kit/app.ts';
 import { type FakeLlm, startFakeLlm, text } from '../kit/fake-llm.ts';
-import { freshPrefix, redisUrl } from '../kit/redis.ts';
+import { ownedPrefixes, redisUrl } from '../kit/redis.ts';
 import { ackAll, openAll, roleOf } from '../kit/scripted-model.ts';
 import { type BotProcess, startBotProcess } from '../kit/worker-process.ts';
+
+/** Prefixes handed to the product as its own; their keys go after the file. */
+const ownPrefix = ownedPrefixes();
 
 describe('a worker killed mid-turn (nothing lost, nothing twice)', () => {
   let llm: FakeLlm;
@@ -23,7 +26,7 @@ describe('a worker killed mid-turn (nothing lost, nothing twice)', () => {
 
   // One test, but its own product, worker processes and key prefix all the same (issue 20).
   beforeEach(async () => {
-    prefix = freshPrefix();
+    prefix = ownPrefix();
     workers = [];
     hung = false;
     llm = await startFakeLlm();

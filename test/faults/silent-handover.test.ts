@@ -4,16 +4,19 @@ import { startWorld, type World } from '../integration/executor/harness.ts';
 import { botMessages, localMessage, send } from '../integration/routing/helpers.ts';
 import { waitFor } from '../kit/app.ts';
 import { type RecordedRequest, text, toolCalls } from '../kit/fake-llm.ts';
-import { freshPrefix, redisUrl } from '../kit/redis.ts';
+import { ownedPrefixes, redisUrl } from '../kit/redis.ts';
 import { cardsIn, openAll, roleOf } from '../kit/scripted-model.ts';
 import { type BotProcess, startBotProcess } from '../kit/worker-process.ts';
+
+/** Prefixes handed to the product as its own; their keys go after the file. */
+const ownPrefix = ownedPrefixes();
 
 const inputOf = (r: RecordedRequest) => r.messages.findLast((m) => m.role === 'user')?.content ?? '';
 
 describe('issue 15: hand-back after silent handling, across a restart of the bot process', () => {
   let w: World;
   const workers: BotProcess[] = [];
-  const prefix = freshPrefix();
+  const prefix = ownPrefix();
   const mainInputs: string[] = [];
   let hung = false;
   const workerEnv = () => ({

@@ -7,9 +7,12 @@ import { localMessage, send } from '../integration/routing/helpers.ts';
 import { startTestApp, type TestApp, waitFor } from '../kit/app.ts';
 import { type FakeGitHub, startFakeGitHub } from '../kit/fake-github.ts';
 import { type FakeLlm, type RecordedRequest, startFakeLlm, text, toolCalls } from '../kit/fake-llm.ts';
-import { freshPrefix, redisUrl } from '../kit/redis.ts';
+import { ownedPrefixes, redisUrl } from '../kit/redis.ts';
 import { cardsIn, openAll, roleOf } from '../kit/scripted-model.ts';
 import { type BotProcess, startBotProcess } from '../kit/worker-process.ts';
+
+/** Prefixes handed to the product as its own; their keys go after the file. */
+const ownPrefix = ownedPrefixes();
 
 const STEPS = 30;
 const KILL_AT = 15;
@@ -46,7 +49,7 @@ describe('a thinking executor killed mid-turn resumes on another worker without 
 
   // One test, but its own product, worker processes and key prefix all the same (issue 20).
   beforeEach(async () => {
-    prefix = freshPrefix();
+    prefix = ownPrefix();
     workers = [];
     hung = false;
     card = '';

@@ -5,9 +5,12 @@ import { startWorld, type World } from '../integration/executor/harness.ts';
 import { botMessages, localMessage, send } from '../integration/routing/helpers.ts';
 import { waitFor } from '../kit/app.ts';
 import { type RecordedRequest, text, toolCalls } from '../kit/fake-llm.ts';
-import { freshPrefix, redisUrl } from '../kit/redis.ts';
+import { ownedPrefixes, redisUrl } from '../kit/redis.ts';
 import { cardsIn, lastToolResults, openAll, roleOf, ticketOf } from '../kit/scripted-model.ts';
 import { type BotProcess, startBotProcess } from '../kit/worker-process.ts';
+
+/** Prefixes handed to the product as its own; their keys go after the file. */
+const ownPrefix = ownedPrefixes();
 
 const stepOf = (req: RecordedRequest) =>
   req.messages.length - 1 - req.messages.findLastIndex((m) => m.role === 'user');
@@ -22,7 +25,7 @@ describe('issue 19: a worker killed mid-turn; another restores its checkout (one
   let reads: string[];
 
   beforeEach(async () => {
-    prefix = freshPrefix();
+    prefix = ownPrefix();
     workers = [];
     hung = false;
     ticket = '';

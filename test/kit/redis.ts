@@ -9,6 +9,31 @@ export const redisUrl = (): string => process.env.REDIS_URL ?? 'redis://127.0.0.
 /** A fresh key prefix for one test: nothing it writes is seen by another. */
 export const freshPrefix = (): string => `t-${randomUUID().slice(0, 12)}`;
 
+/**
+ * Fresh prefixes a test file hands the product as its own `KEY_PREFIX` — one app after another on
+ * the same data, or a child process — which the app kit keeps when an app closes. Call it where
+ * hooks may be registered (a file's or a describe's top level); each call of the function it
+ * returns mints one prefix, and after that file or describe — its apps and child processes stopped
+ * by then — every key of those prefixes is deleted, so a run leaves nothing in the shared Redis.
+ */
+export function ownedPrefixes(): () => string {
+  const owned: string[] = [];
+  afterAll(async () => {
+    if (owned.length === 0) return;
+    const redis = new Redis(redisUrl(), { maxRetriesPerRequest: null });
+    try {
+      for (const prefix of owned.splice(0)) await dropKeysStartingWith(redis, `${prefix}:`);
+    } finally {
+      redis.disconnect();
+    }
+  });
+  return () => {
+    const prefix = freshPrefix();
+    owned.push(prefix);
+    return prefix;
+  };
+}
+
 /** `s` with Redis glob characters escaped, for a literal MATCH. */
 const globLiteral = (s: string): string => s.replace(/[*?[\]\\]/g, '\\$&');
 

@@ -3,9 +3,12 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp, waitFor } from '../../kit/app.ts';
 import { type FakeReply, type RecordedRequest, startFakeLlm, text } from '../../kit/fake-llm.ts';
 import { useModelApp } from '../../kit/model-app.ts';
-import { freshPrefix } from '../../kit/redis.ts';
+import { ownedPrefixes } from '../../kit/redis.ts';
 import { cardsIn, lastToolResults, roleOf } from '../../kit/scripted-model.ts';
 import { botMessages, localMessage, send } from '../routing/helpers.ts';
+
+/** Prefixes handed to the product as its own; their keys go after the file. */
+const ownPrefix = ownedPrefixes();
 
 /** The executor acknowledges its card, then takes `pauseMs` before a second call: a slow answer. */
 function ackThenSlowCall(req: RecordedRequest, pauseMs: number): FakeReply {
@@ -71,7 +74,7 @@ describe('issue 18: a turn resumed after the early acknowledgement sends it no s
         };
       },
     });
-    const env = { KEY_PREFIX: freshPrefix(), LLM_BASE_URL: llm.baseURL, LLM_API_KEY: 'k' };
+    const env = { KEY_PREFIX: ownPrefix(), LLM_BASE_URL: llm.baseURL, LLM_API_KEY: 'k' };
     const first = await startTestApp(env);
     apps.push(first);
     const chat = `resume-${randomUUID().slice(0, 8)}`;

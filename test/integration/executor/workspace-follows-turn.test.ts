@@ -2,10 +2,13 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp, waitFor } from '../../kit/app.ts';
 import { type RecordedRequest, text, toolCalls } from '../../kit/fake-llm.ts';
-import { freshPrefix } from '../../kit/redis.ts';
+import { ownedPrefixes } from '../../kit/redis.ts';
 import { cardsIn, lastToolResults, openAll, roleOf } from '../../kit/scripted-model.ts';
 import { botMessages, localMessage, send } from '../routing/helpers.ts';
 import { startWorld, type World } from './harness.ts';
+
+/** Prefixes handed to the product as its own; their keys go after the file. */
+const ownPrefix = ownedPrefixes();
 
 /** The model's requests since the turn's input: which step of its script the executor is at. */
 const stepOf = (req: RecordedRequest) =>
@@ -25,7 +28,7 @@ describe('issue 19: workspaces follow their turn (two workers, each its own WORK
   };
 
   beforeEach(async () => {
-    prefix = freshPrefix();
+    prefix = ownPrefix();
     apps = [];
     seen = [];
     w = await startWorld({ KEY_PREFIX: prefix }, { workers: false });

@@ -4,8 +4,11 @@ import { holdLease, type LeaseOptions } from '../../../src/channels/feishu/ws/ho
 import { createLogger } from '../../../src/logger.ts';
 import { createKeys } from '../../../src/store/keys.ts';
 import { waitFor } from '../../kit/app.ts';
-import { freshPrefix, redisUrl } from '../../kit/redis.ts';
+import { ownedPrefixes, redisUrl } from '../../kit/redis.ts';
 import { startRedisServer } from '../../kit/redis-server.ts';
+
+/** Prefixes handed to the product as its own; their keys go after the file. */
+const ownPrefix = ownedPrefixes();
 
 const log = createLogger('silent');
 const connections: Redis[] = [];
@@ -37,7 +40,7 @@ function recorder() {
 
 describe('issue 16: the long-connection lease (exactly one holder runs)', () => {
   it('issue 16: of two contenders one runs; on its stop the other takes over at once (released, not expired)', async () => {
-    const prefix = freshPrefix();
+    const prefix = ownPrefix();
     const a = recorder();
     const b = recorder();
     const ttlMs = 60_000;
@@ -54,7 +57,7 @@ describe('issue 16: the long-connection lease (exactly one holder runs)', () => 
   });
 
   it('issue 16: a holder whose renewal is refused (the lease is someone else’s) ends its run at once', async () => {
-    const prefix = freshPrefix();
+    const prefix = ownPrefix();
     const ctx = leaseCtx(redisUrl(), prefix);
     const a = recorder();
     const held = holdLease(ctx, { holder: 'a', ttlMs: 1500, start: a.start });
@@ -71,7 +74,7 @@ describe('issue 16: the long-connection lease (exactly one holder runs)', () => 
     const server = await startRedisServer(['--save', '', '--appendonly', 'no']);
     const a = recorder();
     const ttlMs = 3000;
-    const held = holdLease(leaseCtx(server.url, freshPrefix()), { holder: 'a', ttlMs, start: a.start });
+    const held = holdLease(leaseCtx(server.url, ownPrefix()), { holder: 'a', ttlMs, start: a.start });
     try {
       await waitFor(() => a.running() === 1, 'the holder');
       await server.stop();

@@ -5,7 +5,10 @@ import { conversationIndex } from '../../../src/store/migrations/0002-conversati
 import { MIGRATIONS } from '../../../src/store/migrations/index.ts';
 import { conversationRefKey } from '../../../src/tickets/ref-key.ts';
 import { openTicketsIn } from '../../../src/tickets/ticket-store.ts';
-import { freshPrefix, testRedis } from '../../kit/redis.ts';
+import { ownedPrefixes, testRedis } from '../../kit/redis.ts';
+
+/** Prefixes handed to the product as its own; their keys go after the file. */
+const ownPrefix = ownedPrefixes();
 
 const { redis } = testRedis();
 
@@ -21,7 +24,7 @@ async function oldTicket(prefix: string, id: string, conversation: string, state
 
 describe('issue 18: migration 2 indexes every ticket under its conversation', () => {
   it('tickets written before it are found in their conversation afterwards; running it again changes nothing', async () => {
-    const prefix = freshPrefix();
+    const prefix = ownPrefix();
     const keys = createKeys(prefix);
     const ctx = { redis, keys, log: createLogger('silent'), now: () => Date.now() };
     await oldTicket(prefix, 'T1', 'local:room');

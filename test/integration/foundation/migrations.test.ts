@@ -9,7 +9,10 @@ import type { Migration, MigrationCtx } from '../../../src/store/migrations/migr
 import { getPause, pauseTicket } from '../../../src/tickets/pause.ts';
 import { createTicket, getTicket } from '../../../src/tickets/ticket-store.ts';
 import { startTestApp } from '../../kit/app.ts';
-import { freshPrefix, testRedis } from '../../kit/redis.ts';
+import { ownedPrefixes, testRedis } from '../../kit/redis.ts';
+
+/** Prefixes handed to the product as its own; their keys go after the file. */
+const ownPrefix = ownedPrefixes();
 
 const { redis, keys } = testRedis();
 const log = createLogger('silent');
@@ -51,7 +54,7 @@ describe('issue 20: the stored data carries a schema version; start-up migrates 
   });
 
   it('data written in today’s shape (no version key) is stamped at start-up and reads back the same', async () => {
-    const prefix = freshPrefix();
+    const prefix = ownPrefix();
     const first = await startTestApp({ KEY_PREFIX: prefix }, { workers: false });
     apps.push(first);
     const written = await ingest(first.ctx, draft);

@@ -4,9 +4,12 @@ import { isPaused } from '../../../src/tickets/pause.ts';
 import { addTicketRefs } from '../../../src/tickets/ticket-store.ts';
 import { startTestApp, type TestApp, waitFor } from '../../kit/app.ts';
 import { type FakeLlm, startFakeLlm } from '../../kit/fake-llm.ts';
-import { freshPrefix } from '../../kit/redis.ts';
+import { ownedPrefixes } from '../../kit/redis.ts';
 import { ackAll, openAll, roleOf, scriptedModel } from '../../kit/scripted-model.ts';
 import { botMessages, localMessage, send, ticketOpenedBy } from './helpers.ts';
+
+/** Prefixes handed to the product as its own; their keys go after the file. */
+const ownPrefix = ownedPrefixes();
 
 const ciFailure = (n: number): CardDraft => ({
   source: 'github',
@@ -29,7 +32,7 @@ describe('pauses last (R-D2)', () => {
   const env = () => ({ KEY_PREFIX: prefix, LLM_BASE_URL: llm.baseURL, LLM_API_KEY: 'test-key' });
   beforeEach(async () => {
     // One prefix per test (issue 20), kept across the restart inside it.
-    prefix = freshPrefix();
+    prefix = ownPrefix();
     llm = await startFakeLlm();
     llm.respond(scriptedModel({ main: openAll, executor: ackAll }));
     app = await startTestApp(env());

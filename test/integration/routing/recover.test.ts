@@ -5,9 +5,12 @@ import { pauseTicket } from '../../../src/tickets/pause.ts';
 import { createTicket } from '../../../src/tickets/ticket-store.ts';
 import { startTestApp, type TestApp, waitFor } from '../../kit/app.ts';
 import { type FakeLlm, startFakeLlm } from '../../kit/fake-llm.ts';
-import { freshPrefix } from '../../kit/redis.ts';
+import { ownedPrefixes } from '../../kit/redis.ts';
 import { ackAll, openAll, roleOf, scriptedModel } from '../../kit/scripted-model.ts';
 import { localMessage, openTicketIn, send } from './helpers.ts';
+
+/** Prefixes handed to the product as its own; their keys go after the file. */
+const ownPrefix = ownedPrefixes();
 
 describe('work waiting at start-up (nothing lost)', () => {
   let llm: FakeLlm;
@@ -22,7 +25,7 @@ describe('work waiting at start-up (nothing lost)', () => {
   });
 
   it('candidates left waiting by a process that died before queueing a main turn are routed when workers start', async () => {
-    const env = { KEY_PREFIX: freshPrefix(), LLM_BASE_URL: llm.baseURL, LLM_API_KEY: 'k' };
+    const env = { KEY_PREFIX: ownPrefix(), LLM_BASE_URL: llm.baseURL, LLM_API_KEY: 'k' };
     const web = await startTestApp(env, { workers: false });
     apps.push(web);
     // Issue 18: a ticket open in the chat makes the request a candidate (not opened by code).
@@ -41,7 +44,7 @@ describe('work waiting at start-up (nothing lost)', () => {
     );
   });
   it('a ticket whose inbox has cards but no queued turn gets its turn when workers start; a paused one does not', async () => {
-    const env = { KEY_PREFIX: freshPrefix(), LLM_BASE_URL: llm.baseURL, LLM_API_KEY: 'k' };
+    const env = { KEY_PREFIX: ownPrefix(), LLM_BASE_URL: llm.baseURL, LLM_API_KEY: 'k' };
     const web = await startTestApp(env, { workers: false });
     apps.push(web);
     const tickets: string[] = [];
