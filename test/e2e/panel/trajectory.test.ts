@@ -176,6 +176,18 @@ describe('issue 17: the ticket trajectory', () => {
       for (const el of document.querySelectorAll<HTMLElement>('.topbar')) el.style.position = 'static';
     });
     await page.locator('[data-trajectory]').screenshot({ path: join(ARTIFACTS, '11-trajectory.png') });
+
+    // The main session that routed here serves the whole chat: listed with its own usage, marked
+    // shared, and not part of the ticket's usage, which is its executor's.
+    const row = page.locator('tr', { has: page.locator('code', { hasText: /^main-/ }) });
+    await row.getByText('shared with the other tickets it routes').waitFor();
+    const detail = (await api(w.app, 'GET', `/tickets/${id}`)).body;
+    const own = detail.sessions.find((s: { shared: boolean }) => !s.shared);
+    expect(own.id).toBe(`exec-${id}`);
+    expect(detail.usage).toEqual(own.usage);
+    await page.locator('tr', { has: page.locator('code', { hasText: /^main-/ }) }).screenshot({
+      path: join(ARTIFACTS, '11-shared-session.png'),
+    });
   });
 
   it('issue 17: the trajectory of an unknown ticket is a 404', async () => {
