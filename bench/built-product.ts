@@ -11,7 +11,7 @@ const root = fileURLToPath(new URL('../', import.meta.url));
  * Where `builtProduct` puts the compiled product: under `dist/` (ignored by git and the linter),
  * inside the project so its imports find `node_modules` and its `package.json` makes it ESM.
  */
-export const BUILT_PRODUCT_DIR = join(root, 'dist', 'bench-product');
+const BUILT_PRODUCT_DIR = join(root, 'dist', 'bench-product');
 
 let building: Promise<string> | undefined;
 

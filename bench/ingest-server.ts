@@ -9,10 +9,11 @@ import { probotServer } from './probot.ts';
 
 /**
  * One webhook server in a process of its own, for `ingest-cpu.ts` (issue 18): `ours` (the
- * product's web process), `probot` (the Probot app of `probot.ts`), `bare` (the HMAC-only
- * server of `ingest-github.ts`) or `floor` (the bare server storing each turn's bodies, `ingest-floor.ts`). It tells its parent its URL, answers `cpu` with its
- * `process.cpuUsage()`, and on `stop` closes, drops its keys and exits. `ours` is the compiled
- * product in `BENCH_PRODUCT_DIR` (`built-product.ts`) when that is set, else the sources.
+ * product's web process), `probot` (the Probot app of `probot.ts`), `bare` (the HMAC-only server
+ * of `ingest-github.ts`) or `floor` (the bare server storing each turn's bodies,
+ * `ingest-floor.ts`). It tells its parent its URL, answers `cpu` with its `process.cpuUsage()`,
+ * and on `stop` closes, drops its keys and exits. `ours` is the compiled product in
+ * `BENCH_PRODUCT_DIR` (`built-product.ts`) when that is set, else the sources.
  */
 const kind = process.argv[2];
 const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
