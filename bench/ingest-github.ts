@@ -9,7 +9,7 @@ import { quantile } from './stats.ts';
 
 const EVENTS = 2000;
 const WARMUP = 200;
-const CONCURRENCY = 20;
+export const CONCURRENCY = 20;
 const SECRET = BENCH_GITHUB_SECRET;
 
 export interface Signed {
@@ -80,12 +80,16 @@ export function bareSignatureOk(req: IncomingMessage, body: Buffer): boolean {
   return got.length === want.length && timingSafeEqual(got, want);
 }
 
-interface RunResult {
+export interface RunResult {
   latencies: number[];
   seconds: number;
 }
 
-async function run(url: string, events: Signed[]): Promise<RunResult> {
+/**
+ * Posts `events` to `url` over `fetch`, `CONCURRENCY` at a time; every answer must be `accepted`.
+ * Each answer's latency and the whole run's seconds.
+ */
+export async function run(url: string, events: Signed[], accepted = 202): Promise<RunResult> {
   const latencies: number[] = [];
   let next = 0;
   const started = performance.now();
@@ -95,7 +99,7 @@ async function run(url: string, events: Signed[]): Promise<RunResult> {
       const t = performance.now();
       const res = await fetch(url, { method: 'POST', headers: e.headers, body: e.body });
       await res.arrayBuffer();
-      if (res.status !== 202) throw new Error(`bench: ${url} answered ${res.status}`);
+      if (res.status !== accepted) throw new Error(`bench: ${url} answered ${res.status}`);
       latencies.push(performance.now() - t);
     }
   };

@@ -4,21 +4,19 @@ import { pathToFileURL } from 'node:url';
 import { Redis } from 'ioredis';
 import { pino } from 'pino';
 import { createNodeMiddleware, Probot } from 'probot';
-import { githubPayloads, signGitHubBody } from '../test/kit/github-webhook.ts';
 import { builtEntry } from './built-product.ts';
-import { BENCH_GITHUB_SECRET, githubBenchConfig, listening } from './kit.ts';
+import { CONCURRENCY, type RunResult, run, type Signed, signed } from './ingest-github.ts';
+import { BENCH_GITHUB_SECRET, closeServer, deletePrefix, githubBenchConfig, listening } from './kit.ts';
 import type { BenchRow } from './row.ts';
 import { quantile } from './stats.ts';
 
 const EVENTS = 3000;
 const WARMUP = 300;
-const CONCURRENCY = 20;
 const SECRET = BENCH_GITHUB_SECRET;
-
-interface Signed {
-  body: string;
-  headers: Record<string, string>;
-}
+/** Probot's middleware answers a handled webhook 200 (ours 202). */
+const PROBOT_OK = 200;
+/** Comment ids apart from `ingest-github.ts`'s own run (its webhooks are `signed(0…)`). */
+const EVENT_OFFSET = 10_000;
 
 /**
  * Issue 8: the framework baseline. A Probot app (Probot 14, `createNodeMiddleware`) receives the
@@ -44,27 +42,17 @@ export async function benchProbot(
     const a = `${oursUrl}/webhooks/github`;
     const b = `${probotUrl}/api/github/webhooks`;
     await run(a, events(WARMUP));
-    await run(b, events(WARMUP));
+    await run(b, events(WARMUP), PROBOT_OK);
     // Two rounds each, alternating, every event a fresh delivery.
     const half = EVENTS / 2;
     const p1 = await run(a, events(half));
-    const b1 = await run(b, events(half));
-    const b2 = await run(b, events(half));
+    const b1 = await run(b, events(half), PROBOT_OK);
+    const b2 = await run(b, events(half), PROBOT_OK);
     const p2 = await run(a, events(half));
     return rows(merge(p1, p2), merge(b1, b2));
   } finally {
-    if ('closeAllConnections' in ours) ours.closeAllConnections();
-    probot.closeAllConnections();
-    await Promise.all([
-      new Promise((r) => ours.close(() => r(undefined))),
-      new Promise((r) => probot.close(() => r(undefined))),
-    ]);
-    let cursor = '0';
-    do {
-      const [next, found] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
-      cursor = next;
-      if (found.length) await redis.unlink(...found);
-    } while (cursor !== '0');
+    await Promise.all([closeServer(ours), closeServer(probot)]);
+    await deletePrefix(redis, prefix);
     redis.disconnect();
     await closeContext(ctx);
   }
@@ -100,46 +88,8 @@ export async function probotServer(redis: Redis, prefix: string): Promise<Server
   }).listen(0, '127.0.0.1');
 }
 
-function events(n: number): Signed[] {
-  return Array.from({ length: n }, (_, i) => {
-    const body = JSON.stringify(
-      githubPayloads.mentionComment({ number: 1 + (i % 50), commentId: 20_000 + i }),
-    );
-    return {
-      body,
-      headers: {
-        'content-type': 'application/json',
-        'x-github-event': 'issue_comment',
-        'x-github-delivery': randomUUID(),
-        'x-hub-signature-256': signGitHubBody(SECRET, body),
-      },
-    };
-  });
-}
-
-interface RunResult {
-  latencies: number[];
-  seconds: number;
-}
-
-async function run(url: string, list: Signed[]): Promise<RunResult> {
-  const latencies: number[] = [];
-  let next = 0;
-  const started = performance.now();
-  await Promise.all(
-    Array.from({ length: CONCURRENCY }, async () => {
-      for (let i = next++; i < list.length; i = next++) {
-        const e = list[i] as Signed;
-        const t = performance.now();
-        const res = await fetch(url, { method: 'POST', headers: e.headers, body: e.body });
-        await res.arrayBuffer();
-        if (res.status >= 300) throw new Error(`bench: ${url} answered ${res.status}`);
-        latencies.push(performance.now() - t);
-      }
-    }),
-  );
-  return { latencies, seconds: (performance.now() - started) / 1000 };
-}
+/** `n` signed mentions, each a fresh delivery, numbered after the other benches' own. */
+const events = (n: number): Signed[] => Array.from({ length: n }, (_, i) => signed(EVENT_OFFSET + i));
 
 const merge = (x: RunResult, y: RunResult): RunResult => ({
   latencies: [...x.latencies, ...y.latencies],
