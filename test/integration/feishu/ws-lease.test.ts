@@ -4,7 +4,7 @@ import { holdLease, type LeaseOptions } from '../../../src/channels/feishu/ws/ho
 import { createLogger } from '../../../src/logger.ts';
 import { createKeys } from '../../../src/store/keys.ts';
 import { waitFor } from '../../kit/app.ts';
-import { ownedPrefixes, redisUrl } from '../../kit/redis.ts';
+import { freshPrefix, ownedPrefixes, redisUrl } from '../../kit/redis.ts';
 import { startRedisServer } from '../../kit/redis-server.ts';
 
 /** Prefixes handed to the product as its own; their keys go after the file. */
@@ -74,7 +74,8 @@ describe('issue 16: the long-connection lease (exactly one holder runs)', () => 
     const server = await startRedisServer(['--save', '', '--appendonly', 'no']);
     const a = recorder();
     const ttlMs = 3000;
-    const held = holdLease(leaseCtx(server.url, ownPrefix()), { holder: 'a', ttlMs, start: a.start });
+    // A Redis of the test's own, gone with it: no keys to drop afterwards.
+    const held = holdLease(leaseCtx(server.url, freshPrefix()), { holder: 'a', ttlMs, start: a.start });
     try {
       await waitFor(() => a.running() === 1, 'the holder');
       await server.stop();
