@@ -4,11 +4,12 @@ import { pathToFileURL } from 'node:url';
 import { githubPayloads, signGitHubBody } from '../test/kit/github-webhook.ts';
 import { builtEntry } from './built-product.ts';
 import { BENCH_GITHUB_SECRET, closeServer, deletePrefix, githubBenchConfig, listening } from './kit.ts';
+import { rawLoad } from './raw-client.ts';
 import type { BenchRow } from './row.ts';
 import { quantile } from './stats.ts';
 
-const EVENTS = 2000;
-const WARMUP = 200;
+const EVENTS = 4000;
+const WARMUP = 1000;
 export const CONCURRENCY = 20;
 const SECRET = BENCH_GITHUB_SECRET;
 
@@ -34,10 +35,12 @@ export async function benchGitHubIngest(
   try {
     const [appUrl, bareUrl] = await Promise.all([listening(app), listening(bare)]);
     const events = Array.from({ length: WARMUP + EVENTS }, (_, i) => signed(i));
-    await run(`${appUrl}/webhooks/github`, events.slice(0, WARMUP));
-    await run(bareUrl, events.slice(0, WARMUP));
-    const product = await run(`${appUrl}/webhooks/github`, events.slice(WARMUP));
-    const baseline = await run(bareUrl, events.slice(WARMUP));
+    const [product, baseline] = await alternating(
+      { url: `${appUrl}/webhooks/github`, accepted: 202 },
+      { url: bareUrl, accepted: 202 },
+      events.slice(0, WARMUP),
+      events.slice(WARMUP),
+    );
     return rows(product, baseline);
   } finally {
     await Promise.all([closeServer(app), closeServer(bare)]);
@@ -86,31 +89,52 @@ export interface RunResult {
 }
 
 /**
- * Posts `events` to `url` over `fetch`, `CONCURRENCY` at a time; every answer must be `accepted`.
- * Each answer's latency and the whole run's seconds.
+ * Posts `events` to `url` over the light raw-socket client (`raw-client.ts`), `CONCURRENCY` at a
+ * time; every answer must be `accepted`. Each answer's latency and the whole run's seconds.
  */
 export async function run(url: string, events: Signed[], accepted = 202): Promise<RunResult> {
-  const latencies: number[] = [];
-  let next = 0;
   const started = performance.now();
-  const worker = async () => {
-    for (let i = next++; i < events.length; i = next++) {
-      const e = events[i] as Signed;
-      const t = performance.now();
-      const res = await fetch(url, { method: 'POST', headers: e.headers, body: e.body });
-      await res.arrayBuffer();
-      if (res.status !== accepted) throw new Error(`bench: ${url} answered ${res.status}`);
-      latencies.push(performance.now() - t);
-    }
-  };
-  await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+  const latencies = await rawLoad(url, events, CONCURRENCY, [accepted]);
   return { latencies, seconds: (performance.now() - started) / 1000 };
 }
+
+/** A server under load: where to post and the status its every answer must have. */
+export interface Target {
+  url: string;
+  accepted: number;
+}
+
+/**
+ * Both servers warmed with `warmup`, then measured in four runs over the halves of `events` — a,
+ * b, b, a — so neither gets the quieter moment; each server's runs merged. The two servers keep
+ * their own records, so they take the same deliveries.
+ */
+export async function alternating(
+  a: Target,
+  b: Target,
+  warmup: Signed[],
+  events: Signed[],
+): Promise<[RunResult, RunResult]> {
+  await run(a.url, warmup, a.accepted);
+  await run(b.url, warmup, b.accepted);
+  const first = events.slice(0, events.length / 2);
+  const second = events.slice(events.length / 2);
+  const a1 = await run(a.url, first, a.accepted);
+  const b1 = await run(b.url, first, b.accepted);
+  const b2 = await run(b.url, second, b.accepted);
+  const a2 = await run(a.url, second, a.accepted);
+  return [merge(a1, a2), merge(b1, b2)];
+}
+
+const merge = (x: RunResult, y: RunResult): RunResult => ({
+  latencies: [...x.latencies, ...y.latencies],
+  seconds: x.seconds + y.seconds,
+});
 
 function rows(p: RunResult, b: RunResult): BenchRow[] {
   const round = (x: number) => Math.round(x * 100) / 100;
   const rate = (r: RunResult) => r.latencies.length / r.seconds;
-  const note = `${EVENTS} signed issue_comment mentions, concurrency ${CONCURRENCY}, loopback; baseline: bare node:http HMAC check`;
+  const note = `${EVENTS} signed issue_comment mentions, concurrency ${CONCURRENCY}, loopback, rounds alternating; baseline: bare node:http HMAC check`;
   const row = (name: string, value: number, baseline: number, unit: string): BenchRow => ({
     name,
     value: round(value),

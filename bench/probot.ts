@@ -5,7 +5,7 @@ import { Redis } from 'ioredis';
 import { pino } from 'pino';
 import { createNodeMiddleware, Probot } from 'probot';
 import { builtEntry } from './built-product.ts';
-import { CONCURRENCY, type RunResult, run, type Signed, signed } from './ingest-github.ts';
+import { alternating, CONCURRENCY, type RunResult, type Signed, signed } from './ingest-github.ts';
 import { BENCH_GITHUB_SECRET, closeServer, deletePrefix, githubBenchConfig, listening } from './kit.ts';
 import type { BenchRow } from './row.ts';
 import { quantile } from './stats.ts';
@@ -39,17 +39,13 @@ export async function benchProbot(
   const probot = await probotServer(redis, `${prefix}:probot`);
   try {
     const [oursUrl, probotUrl] = await Promise.all([listening(ours), listening(probot)]);
-    const a = `${oursUrl}/webhooks/github`;
-    const b = `${probotUrl}/api/github/webhooks`;
-    await run(a, events(WARMUP));
-    await run(b, events(WARMUP), PROBOT_OK);
-    // Two rounds each, alternating, every event a fresh delivery.
-    const half = EVENTS / 2;
-    const p1 = await run(a, events(half));
-    const b1 = await run(b, events(half), PROBOT_OK);
-    const b2 = await run(b, events(half), PROBOT_OK);
-    const p2 = await run(a, events(half));
-    return rows(merge(p1, p2), merge(b1, b2));
+    const [p, b] = await alternating(
+      { url: `${oursUrl}/webhooks/github`, accepted: 202 },
+      { url: `${probotUrl}/api/github/webhooks`, accepted: PROBOT_OK },
+      events(WARMUP),
+      events(EVENTS),
+    );
+    return rows(p, b);
   } finally {
     await Promise.all([closeServer(ours), closeServer(probot)]);
     await deletePrefix(redis, prefix);
@@ -90,11 +86,6 @@ export async function probotServer(redis: Redis, prefix: string): Promise<Server
 
 /** `n` signed mentions, each a fresh delivery, numbered after the other benches' own. */
 const events = (n: number): Signed[] => Array.from({ length: n }, (_, i) => signed(EVENT_OFFSET + i));
-
-const merge = (x: RunResult, y: RunResult): RunResult => ({
-  latencies: [...x.latencies, ...y.latencies],
-  seconds: x.seconds + y.seconds,
-});
 
 function rows(p: RunResult, b: RunResult): BenchRow[] {
   const rate = (r: RunResult) => r.latencies.length / r.seconds;
