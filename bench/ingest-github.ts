@@ -3,6 +3,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { pathToFileURL } from 'node:url';
 import { githubPayloads, signGitHubBody } from '../test/kit/github-webhook.ts';
 import { builtEntry } from './built-product.ts';
+import { asDelivered } from './delivered.ts';
 import { BENCH_GITHUB_SECRET, closeServer, deletePrefix, githubBenchConfig, listening } from './kit.ts';
 import { rawLoad } from './raw-client.ts';
 import type { BenchRow } from './row.ts';
@@ -49,9 +50,13 @@ export async function benchGitHubIngest(
   }
 }
 
-/** A mention comment per event, each its own delivery: every one is a new card (the full path). */
+/**
+ * A mention comment per event, each its own delivery of its own comment, with the body GitHub
+ * would send (`delivered.ts`): every one is a new card (the full path).
+ */
 export function signed(i: number): Signed {
-  const body = JSON.stringify(githubPayloads.mentionComment({ number: 1 + (i % 50), commentId: 10_000 + i }));
+  const comment = githubPayloads.mentionComment({ number: 1 + (i % 50), commentId: 10_000 + i });
+  const body = JSON.stringify(asDelivered(comment, i));
   return {
     body,
     headers: {
