@@ -95,11 +95,7 @@ function fullUser(u: Record<string, unknown> | undefined): Record<string, unknow
   };
 }
 
-function fullRepository(
-  owner: string,
-  name: string,
-  given: Record<string, unknown> | undefined,
-): Record<string, unknown> {
+function fullRepository(owner: string, name: string, given: Payload['repository']): Record<string, unknown> {
   const api = `https://api.github.com/repos/${owner}/${name}`;
   const urls = Object.fromEntries(REPO_URLS.map(([field, path]) => [field, `${api}${path}`]));
   return {
@@ -156,7 +152,7 @@ function fullRepository(
     ...given,
     owner: fullUser({
       type: 'Organization',
-      ...(given?.owner as Record<string, unknown> | undefined),
+      ...given?.owner,
       login: owner,
     }),
   };

@@ -3,13 +3,13 @@ import { pathToFileURL } from 'node:url';
 import { Redis } from 'ioredis';
 import { builtProduct } from './built-product.ts';
 import { signed } from './ingest-github.ts';
-import { rawLoad } from './raw-client.ts';
+import { PROBOT_OK } from './probot.ts';
+import { CONCURRENCY, rawLoad } from './raw-client.ts';
 import type { BenchRow } from './row.ts';
 import { quantile } from './stats.ts';
 
 const WARMUP = 1000;
 const EVENTS = 4000;
-const CONCURRENCY = 20;
 const ROUNDS = 5;
 const KINDS = ['ours', 'probot', 'bare', 'floor'] as const;
 type Kind = (typeof KINDS)[number];
@@ -98,7 +98,7 @@ function reply(child: ChildProcess, message: string | undefined): Promise<unknow
 }
 
 /** What each server answers a new delivery: Probot 200, the others 202 (stored or checked). */
-const ANSWERS: Record<Kind, number[]> = { ours: [202], probot: [200], bare: [202], floor: [202] };
+const ANSWERS: Record<Kind, number[]> = { ours: [202], probot: [PROBOT_OK], bare: [202], floor: [202] };
 
 const median = (xs: number[]) => quantile(xs, 0.5);
 

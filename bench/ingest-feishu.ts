@@ -2,40 +2,31 @@ import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import { pathToFileURL } from 'node:url';
 import { loadConfig } from '../src/config.ts';
-import { closeContext, createContext } from '../src/create-context.ts';
-import { serveApp } from '../src/web/serve-app.ts';
 import { startFakeFeishu } from '../test/kit/fake-feishu.ts';
 import { feishuRequest, groupMention } from '../test/kit/feishu-webhook.ts';
+import { builtEntry } from './built-product.ts';
 import { closeServer, deletePrefix, listening } from './kit.ts';
+import { alternating, CONCURRENCY, type Delivery, type RunResult } from './raw-client.ts';
 import type { BenchRow } from './row.ts';
 import { quantile } from './stats.ts';
 
 const EVENTS = 2000;
 const WARMUP = 200;
-const CONCURRENCY = 20;
 const ENCRYPT_KEY = 'bench-encrypt-key';
 const TOKEN = 'bench-verify-token';
-
-interface Push {
-  body: Buffer;
-  headers: Record<string, string>;
-}
-
-interface RunResult {
-  latencies: number[];
-  seconds: number;
-}
 
 /**
  * Issue 2 `bench/`: signed, encrypted Feishu @-mentions per second and p50/p99 latency to the
  * HTTP answer through the real server (signature, decryption, SDK dispatch, card, ingest in
  * Redis with its "seen" reaction and routing job), against a same-run baseline of a bare
  * `node:http` server that only checks the signature. Loopback only; no workers run, so nothing
- * is sent to Feishu (the fake only answers the bot-info lookup).
+ * is sent to Feishu (the fake only answers the bot-info lookup). The product runs compiled
+ * (`built-product.ts`); the load comes from the light raw client, rounds alternating.
  */
 export async function benchFeishuIngest(
   redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
 ): Promise<BenchRow[]> {
+  const { createContext, closeContext, serveApp } = await builtEntry();
   const feishu = await startFakeFeishu();
   const config = loadConfig({
     REDIS_URL: redisUrl,
@@ -52,12 +43,14 @@ export async function benchFeishuIngest(
   const bare = bareVerifier().listen(0, '127.0.0.1');
   try {
     const [appUrl, bareUrl] = await Promise.all([listening(app), listening(bare)]);
-    // Pushes are signed just before each run: the product refuses timestamps older than 5 minutes.
+    // Pushes are signed just before the runs: the product refuses timestamps older than 5 minutes.
     const pushes = (n: number) => Array.from({ length: n }, (_, i) => push(i, feishu.bot.openId));
-    await run(`${appUrl}/webhooks/feishu`, pushes(WARMUP));
-    await run(bareUrl, pushes(WARMUP));
-    const product = await run(`${appUrl}/webhooks/feishu`, pushes(EVENTS));
-    const baseline = await run(bareUrl, pushes(EVENTS));
+    const [product, baseline] = await alternating(
+      { url: `${appUrl}/webhooks/feishu`, accepted: 200 },
+      { url: bareUrl, accepted: 200 },
+      pushes(WARMUP),
+      pushes(EVENTS),
+    );
     return rows(product, baseline);
   } finally {
     await Promise.all([closeServer(app), closeServer(bare)]);
@@ -68,7 +61,7 @@ export async function benchFeishuIngest(
 }
 
 /** A group @-mention per push, each its own event id: every one is a new card (the full path). */
-function push(i: number, botOpenId: string): Push {
+function push(i: number, botOpenId: string): Delivery {
   const event = groupMention(`bench request ${i} about acme/app#${1 + (i % 50)}`, botOpenId, {
     token: TOKEN,
   });
@@ -96,28 +89,10 @@ function bareVerifier(): Server {
   });
 }
 
-async function run(url: string, pushes: Push[]): Promise<RunResult> {
-  const latencies: number[] = [];
-  let next = 0;
-  const started = performance.now();
-  const worker = async () => {
-    for (let i = next++; i < pushes.length; i = next++) {
-      const p = pushes[i] as Push;
-      const t = performance.now();
-      const res = await fetch(url, { method: 'POST', headers: p.headers, body: new Uint8Array(p.body) });
-      await res.arrayBuffer();
-      if (res.status !== 200) throw new Error(`bench: ${url} answered ${res.status}`);
-      latencies.push(performance.now() - t);
-    }
-  };
-  await Promise.all(Array.from({ length: CONCURRENCY }, worker));
-  return { latencies, seconds: (performance.now() - started) / 1000 };
-}
-
 function rows(p: RunResult, b: RunResult): BenchRow[] {
   const round = (x: number) => Math.round(x * 100) / 100;
   const rate = (r: RunResult) => r.latencies.length / r.seconds;
-  const note = `${EVENTS} signed+encrypted group @-mentions, concurrency ${CONCURRENCY}, loopback; baseline: bare node:http signature check`;
+  const note = `${EVENTS} signed+encrypted group @-mentions, concurrency ${CONCURRENCY}, loopback, rounds alternating; baseline: bare node:http signature check`;
   const row = (name: string, value: number, baseline: number, unit: string): BenchRow => ({
     name,
     value: round(value),

@@ -5,18 +5,16 @@ import { githubPayloads, signGitHubBody } from '../test/kit/github-webhook.ts';
 import { builtEntry } from './built-product.ts';
 import { asDelivered } from './delivered.ts';
 import { BENCH_GITHUB_SECRET, closeServer, deletePrefix, githubBenchConfig, listening } from './kit.ts';
-import { rawLoad } from './raw-client.ts';
+import { alternating, CONCURRENCY, type Delivery, type RunResult } from './raw-client.ts';
 import type { BenchRow } from './row.ts';
 import { quantile } from './stats.ts';
 
 const EVENTS = 4000;
 const WARMUP = 1000;
-export const CONCURRENCY = 20;
 const SECRET = BENCH_GITHUB_SECRET;
 
-export interface Signed {
+export interface Signed extends Delivery {
   body: string;
-  headers: Record<string, string>;
 }
 
 /**
@@ -87,54 +85,6 @@ export function bareSignatureOk(req: IncomingMessage, body: Buffer): boolean {
   const got = Buffer.from(String(req.headers['x-hub-signature-256'] ?? ''));
   return got.length === want.length && timingSafeEqual(got, want);
 }
-
-export interface RunResult {
-  latencies: number[];
-  seconds: number;
-}
-
-/**
- * Posts `events` to `url` over the light raw-socket client (`raw-client.ts`), `CONCURRENCY` at a
- * time; every answer must be `accepted`. Each answer's latency and the whole run's seconds.
- */
-export async function run(url: string, events: Signed[], accepted = 202): Promise<RunResult> {
-  const started = performance.now();
-  const latencies = await rawLoad(url, events, CONCURRENCY, [accepted]);
-  return { latencies, seconds: (performance.now() - started) / 1000 };
-}
-
-/** A server under load: where to post and the status its every answer must have. */
-export interface Target {
-  url: string;
-  accepted: number;
-}
-
-/**
- * Both servers warmed with `warmup`, then measured in four runs over the halves of `events` — a,
- * b, b, a — so neither gets the quieter moment; each server's runs merged. The two servers keep
- * their own records, so they take the same deliveries.
- */
-export async function alternating(
-  a: Target,
-  b: Target,
-  warmup: Signed[],
-  events: Signed[],
-): Promise<[RunResult, RunResult]> {
-  await run(a.url, warmup, a.accepted);
-  await run(b.url, warmup, b.accepted);
-  const first = events.slice(0, events.length / 2);
-  const second = events.slice(events.length / 2);
-  const a1 = await run(a.url, first, a.accepted);
-  const b1 = await run(b.url, first, b.accepted);
-  const b2 = await run(b.url, second, b.accepted);
-  const a2 = await run(a.url, second, a.accepted);
-  return [merge(a1, a2), merge(b1, b2)];
-}
-
-const merge = (x: RunResult, y: RunResult): RunResult => ({
-  latencies: [...x.latencies, ...y.latencies],
-  seconds: x.seconds + y.seconds,
-});
 
 function rows(p: RunResult, b: RunResult): BenchRow[] {
   const round = (x: number) => Math.round(x * 100) / 100;

@@ -5,8 +5,9 @@ import { Redis } from 'ioredis';
 import { pino } from 'pino';
 import { createNodeMiddleware, Probot } from 'probot';
 import { builtEntry } from './built-product.ts';
-import { alternating, CONCURRENCY, type RunResult, type Signed, signed } from './ingest-github.ts';
+import { type Signed, signed } from './ingest-github.ts';
 import { BENCH_GITHUB_SECRET, closeServer, deletePrefix, githubBenchConfig, listening } from './kit.ts';
+import { alternating, CONCURRENCY, type RunResult } from './raw-client.ts';
 import type { BenchRow } from './row.ts';
 import { quantile } from './stats.ts';
 
@@ -14,7 +15,7 @@ const EVENTS = 3000;
 const WARMUP = 300;
 const SECRET = BENCH_GITHUB_SECRET;
 /** Probot's middleware answers a handled webhook 200 (ours 202). */
-const PROBOT_OK = 200;
+export const PROBOT_OK = 200;
 /** Comment ids apart from `ingest-github.ts`'s own run (its webhooks are `signed(0…)`). */
 const EVENT_OFFSET = 10_000;
 

@@ -1,11 +1,13 @@
 import { connect, type Socket } from 'node:net';
-import type { Signed } from './ingest-github.ts';
 
-/** One finished exchange: the answer's status and the time from the write to its last byte. */
-export interface Answer {
-  status: number;
-  ms: number;
+/** A webhook ready to send: its body and its headers (signature included). */
+export interface Delivery {
+  body: string | Buffer;
+  headers: Record<string, string>;
 }
+
+/** Requests in flight at once in the ingest benches. */
+export const CONCURRENCY = 20;
 
 /**
  * Issue 18, a load generator light enough not to be the bottleneck: every request is serialised
@@ -18,7 +20,7 @@ export interface Answer {
  */
 export async function rawLoad(
   url: string,
-  events: readonly Signed[],
+  events: readonly Delivery[],
   concurrency: number,
   accepted: readonly number[],
 ): Promise<number[]> {
@@ -45,8 +47,53 @@ export async function rawLoad(
   return latencies;
 }
 
-function serialise(e: Signed, host: string, path: string): Buffer {
-  const body = Buffer.from(e.body);
+export interface RunResult {
+  latencies: number[];
+  seconds: number;
+}
+
+/** A server under load: where to post and the status its every answer must have. */
+export interface Target {
+  url: string;
+  accepted: number;
+}
+
+/** `events` posted to `target`, `CONCURRENCY` at a time: each answer's latency and the run's seconds. */
+async function run(target: Target, events: readonly Delivery[]): Promise<RunResult> {
+  const started = performance.now();
+  const latencies = await rawLoad(target.url, events, CONCURRENCY, [target.accepted]);
+  return { latencies, seconds: (performance.now() - started) / 1000 };
+}
+
+/**
+ * Both servers warmed with `warmup`, then measured in four runs over the halves of `events` — a,
+ * b, b, a — so neither gets the quieter moment; each server's runs merged. The two servers keep
+ * their own records, so they take the same deliveries.
+ */
+export async function alternating(
+  a: Target,
+  b: Target,
+  warmup: readonly Delivery[],
+  events: readonly Delivery[],
+): Promise<[RunResult, RunResult]> {
+  await run(a, warmup);
+  await run(b, warmup);
+  const first = events.slice(0, events.length / 2);
+  const second = events.slice(events.length / 2);
+  const a1 = await run(a, first);
+  const b1 = await run(b, first);
+  const b2 = await run(b, second);
+  const a2 = await run(a, second);
+  return [merge(a1, a2), merge(b1, b2)];
+}
+
+const merge = (x: RunResult, y: RunResult): RunResult => ({
+  latencies: [...x.latencies, ...y.latencies],
+  seconds: x.seconds + y.seconds,
+});
+
+function serialise(e: Delivery, host: string, path: string): Buffer {
+  const body = typeof e.body === 'string' ? Buffer.from(e.body) : e.body;
   const head = [`POST ${path} HTTP/1.1`, `host: ${host}`, 'connection: keep-alive'];
   for (const [name, value] of Object.entries(e.headers)) head.push(`${name}: ${value}`);
   head.push(`content-length: ${body.length}`, '', '');
