@@ -6,11 +6,13 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { waitFor } from '../kit/app.ts';
 import { freePort } from '../kit/local-net.ts';
-import { freshPrefix, redisUrl, testRedis } from '../kit/redis.ts';
+import { ownedPrefixes, redisUrl, testRedis } from '../kit/redis.ts';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const dirs: string[] = [];
-const { redis, keys } = testRedis();
+const { redis } = testRedis();
+/** Prefixes the started bot stores under; their keys go after the file. */
+const ownPrefix = ownedPrefixes();
 const running: { child: ChildProcess; exited: Promise<number | null> }[] = [];
 
 afterEach(async () => {
@@ -61,8 +63,7 @@ const healthy = (port: number) =>
 describe('npm start reads .env (issue 16)', () => {
   it('listens on the PORT and stores under the REDIS_URL and KEY_PREFIX that .env names', async () => {
     const port = await freePort();
-    const prefix = freshPrefix();
-    keys(prefix); // deleted after the file
+    const prefix = ownPrefix();
     await startIn(
       `# written by cp .env.example .env\nPORT=${port}\nREDIS_URL="${redisUrl()}"\nKEY_PREFIX=${prefix}\nSTARTUP_DOCTOR=off\n`,
     );
@@ -76,7 +77,7 @@ describe('npm start reads .env (issue 16)', () => {
     const [filePort, realPort] = [await freePort(), await freePort()];
     const bot = await startIn(`PORT=${filePort}\nREDIS_URL=${redisUrl()}\nSTARTUP_DOCTOR=off\n`, {
       PORT: String(realPort),
-      KEY_PREFIX: freshPrefix(),
+      KEY_PREFIX: ownPrefix(),
     });
     await waitFor(() => healthy(realPort), `the bot on the real PORT ${realPort}`, 30_000);
     expect(await healthy(filePort)).toBe(false);

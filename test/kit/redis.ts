@@ -58,24 +58,19 @@ export async function dropKeysStartingWith(redis: Redis, start: string): Promise
 /**
  * A Redis connection for one test file, and `keys()`: a fresh key set per call (each test its own
  * prefix, `<file root>-<n>`). After the file the connection closes and every key of those prefixes
- * is deleted in one SCAN pass over the file root (an explicit `keys(prefix)` adds its own pass).
+ * is deleted in one SCAN pass over the file root. A prefix handed to the product is minted by
+ * {@link ownedPrefixes} instead.
  */
 export function testRedis() {
   const redis = new Redis(redisUrl(), { maxRetriesPerRequest: null });
   const root = freshPrefix();
   let made = 0;
-  const explicit: string[] = [];
   afterAll(async () => {
     if (made) await dropKeysStartingWith(redis, `${root}-`);
-    for (const p of explicit) await dropKeysStartingWith(redis, `${p}:`);
     redis.disconnect();
   });
   return {
     redis,
-    keys(prefix?: string) {
-      if (prefix === undefined) return createKeys(`${root}-${++made}`);
-      explicit.push(prefix);
-      return createKeys(prefix);
-    },
+    keys: () => createKeys(`${root}-${++made}`),
   };
 }
