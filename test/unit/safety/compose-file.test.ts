@@ -22,7 +22,22 @@ describe('docker-compose.yml', async () => {
   it('publishes only the web port', () => {
     const published = Object.entries(compose.services).filter(([, s]) => s.ports?.length);
     expect(published.map(([name]) => name)).toEqual(['web']);
-    expect(web.ports).toEqual([`\${PORT:-3000}:3000`]);
+    expect(web.ports).toEqual([`\${BIND_ADDRESS:-127.0.0.1}:\${PORT:-3000}:3000`]);
+  });
+
+  it('issue 31: the web port is bound to the host loopback unless BIND_ADDRESS says otherwise', () => {
+    // `docker compose` fills `${VAR:-default}` in; with nothing set, this is what it publishes.
+    const published = (web.ports ?? []).map((p) => p.replace(/\$\{[A-Z_]+:-([^}]*)\}/g, '$1'));
+    expect(published).toEqual(['127.0.0.1:3000:3000']);
+  });
+
+  it('issue 31: the worker has a memory and a process ceiling that plain compose applies', () => {
+    const w = worker as Service & { mem_limit?: string; pids_limit?: string | number };
+    const value = (v: unknown) => String(v ?? '').replace(/^\$\{[A-Z_]+:-([^}]*)\}$/, '$1');
+    // Service-level keys: `deploy.resources` needs swarm on older Compose releases.
+    expect(value(w.mem_limit)).toMatch(/^\d+[kmg]$/);
+    expect(Number(value(w.pids_limit))).toBeGreaterThanOrEqual(1024);
+    expect((web as typeof w).mem_limit).toBeUndefined();
   });
 
   it('Redis requires a password from the environment, and the bot connects with it', () => {
