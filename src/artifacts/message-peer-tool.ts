@@ -6,6 +6,7 @@ import { defineTool, toolError, toolOk } from '../session/tool.ts';
 import { queueNote } from '../tickets/notes.ts';
 import { isPaused } from '../tickets/pause.ts';
 import type { Ticket } from '../tickets/ticket.ts';
+import { TicketIdSchema } from '../tickets/ticket-id.ts';
 import { getTicket, listTickets } from '../tickets/ticket-store.ts';
 
 const PEERS_MAX = 10;
@@ -29,7 +30,7 @@ export function messagePeerTool(scope: TurnScope) {
     name: 'message_peer',
     description:
       'Send facts to another executor of your crew (its ticket id), or to all of them without one. At most 100 words; it grants no permission.',
-    parameters: z.object({ ticket: z.string().optional(), text: z.string().min(1) }),
+    parameters: z.object({ ticket: TicketIdSchema.optional(), text: z.string().min(1) }),
     async run({ ticket, text }) {
       const words = countWords(text);
       if (words > LIMITS.crossTicketNote) return toolError(`the message has ${words} words; at most 100`);

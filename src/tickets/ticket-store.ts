@@ -9,6 +9,7 @@ import { conversationRefKey, threadKeys } from './ref-key.ts';
 import { holdersOf, indexRefs } from './refs.ts';
 import { applyRetention, isClosedState } from './retention.ts';
 import type { Attachment, MatchedRule, Ticket, TicketCrew, TicketState } from './ticket.ts';
+import { isTicketId } from './ticket-id.ts';
 import { TicketSchema, TicketStateSchema } from './ticket-schema.ts';
 
 type StoreCtx = Pick<Ctx, 'redis' | 'keys' | 'now'>;
@@ -88,6 +89,8 @@ export async function createTicket(
 
 /** The ticket, or undefined; a stored ticket that fails its schema throws `StoredRecordError`. */
 export async function getTicket(ctx: ReadCtx, id: string): Promise<Ticket | undefined> {
+  // Issue 31: an id of another shape (`T1:cards`) would name another record's key.
+  if (!isTicketId(id)) return undefined;
   const key = ctx.keys.ticket(id);
   const r = fromHash(ctx, await ctx.redis.hgetall(key), key);
   if (r && !r.ok) throw r.error;
@@ -115,6 +118,7 @@ export async function openTicketsIn(ctx: ReadCtx, conversation: string): Promise
 
 /** Whether a ticket exists, without reading it. */
 export async function ticketExists(ctx: Pick<Ctx, 'redis' | 'keys'>, id: string): Promise<boolean> {
+  if (!isTicketId(id)) return false;
   return (await ctx.redis.exists(ctx.keys.ticket(id))) === 1;
 }
 

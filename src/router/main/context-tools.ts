@@ -7,6 +7,7 @@ import type { Runtime } from '../../runtime.ts';
 import { defineTool, toolError, toolOk } from '../../session/tool.ts';
 import { ownersOf } from '../../tickets/ownership.ts';
 import { getPause } from '../../tickets/pause.ts';
+import { isTicketId } from '../../tickets/ticket-id.ts';
 import { getTicket, listTickets, ticketAttachments } from '../../tickets/ticket-store.ts';
 import { resolveTickets } from '../resolve-tickets.ts';
 import type { MainBatch } from './batch.ts';
@@ -64,6 +65,8 @@ export function readTool(rt: Runtime) {
             })),
           );
         case 'ticket': {
+          if (id && !isTicketId(id))
+            return toolError(`${id} is not a ticket id: T followed by its number, like T12`);
           const t = id ? await getTicket(rt.ctx, id) : undefined;
           if (!t || !id) return toolError(`no ticket ${id ?? '(no id given)'}`);
           return json({

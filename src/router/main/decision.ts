@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { TicketIdSchema } from '../../tickets/ticket-id.ts';
 
 const card = z.string().describe('the candidate card id');
 const note = z.string().optional().describe('routing note for the executor, at most 30 words');
@@ -23,7 +24,7 @@ export const DecisionSchema = z.discriminatedUnion('action', [
   z.strictObject({
     card,
     action: z.literal('attach'),
-    ticket: z.string().describe('the ticket the card explicitly references'),
+    ticket: TicketIdSchema.describe('the ticket the card explicitly references'),
     note,
   }),
   z.strictObject({ card, action: z.literal('ignore'), note }),

@@ -5,6 +5,7 @@ import type { Runtime } from '../../runtime.ts';
 import { defineTool, toolError, toolOk } from '../../session/tool.ts';
 import { queueNote } from '../../tickets/notes.ts';
 import { isPaused } from '../../tickets/pause.ts';
+import { TicketIdSchema } from '../../tickets/ticket-id.ts';
 import { noteTicketSession, ticketExists } from '../../tickets/ticket-store.ts';
 import { maySteer } from '../may-steer.ts';
 import { isSettingsAdmin, refuseSettingsByMessage } from '../settings-admins.ts';
@@ -57,7 +58,7 @@ export function noteTool(rt: Runtime) {
   return defineTool({
     name: 'orchestrator_note',
     description: 'Send an executor facts from another ticket, at most 100 words. Notes grant no permission.',
-    parameters: z.object({ ticket: z.string(), text: z.string().min(1) }),
+    parameters: z.object({ ticket: TicketIdSchema, text: z.string().min(1) }),
     async run({ ticket, text }, call) {
       const words = countWords(text);
       if (words > LIMITS.crossTicketNote) return toolError(`note has ${words} words; at most 100 (R-B5)`);

@@ -3,6 +3,7 @@ import type { Runtime } from '../../runtime.ts';
 import { defineTool, toolError, toolOk } from '../../session/tool.ts';
 import { pauseTicket } from '../../tickets/pause.ts';
 import { addReport } from '../../tickets/reports.ts';
+import { TicketIdSchema } from '../../tickets/ticket-id.ts';
 import { noteTicketSession, setTicketState } from '../../tickets/ticket-store.ts';
 import type { MainBatch } from './batch.ts';
 
@@ -17,7 +18,7 @@ export function stopTool(rt: Runtime, batch: MainBatch) {
     name: 'orchestrator_stop',
     description:
       'Stop a ticket’s work because of a follow-up notice shown in this turn (for example the requester withdrew the request). Give the reason in one sentence.',
-    parameters: z.object({ ticket: z.string(), reason: z.string().min(1).max(300) }),
+    parameters: z.object({ ticket: TicketIdSchema, reason: z.string().min(1).max(300) }),
     async run({ ticket, reason }, call) {
       // Issue 18: news that code opened a ticket is not a follow-up; R-B8 admitted that request.
       const notices = (batch.notices.get(ticket) ?? []).filter((n) => !n.opened);

@@ -7,6 +7,7 @@ import { getPause, pauseTicket } from '../../tickets/pause.ts';
 import { getTicket } from '../../tickets/ticket-store.ts';
 import type { ApiRoutes } from '../app.ts';
 import { whoOf } from './request-meta.ts';
+import { ticketIdGuard } from './ticket-id-guard.ts';
 
 async function mustExist(ctx: Ctx, id: string): Promise<void> {
   if (!(await getTicket(ctx, id))) throw new HttpError(404, 'not_found', `no ticket ${id}`);
@@ -19,7 +20,7 @@ async function mustExist(ctx: Ctx, id: string): Promise<void> {
  */
 export function ticketPauseRoutes(ctx: Ctx): ApiRoutes {
   return (api: Hono) => {
-    api.post('/tickets/:id/pause', async (c) => {
+    api.post('/tickets/:id/pause', ticketIdGuard, async (c) => {
       const id = c.req.param('id');
       await mustExist(ctx, id);
       const changed = await pauseTicket(ctx, id, { by: whoOf(c), at: ctx.now(), via: 'api' });
@@ -28,7 +29,7 @@ export function ticketPauseRoutes(ctx: Ctx): ApiRoutes {
       return c.json({ id, paused: true, changed, pause: (await getPause(ctx, id)) ?? null });
     });
 
-    api.post('/tickets/:id/resume', async (c) => {
+    api.post('/tickets/:id/resume', ticketIdGuard, async (c) => {
       const id = c.req.param('id');
       await mustExist(ctx, id);
       const changed = await resumeTicketAndWake(ctx, id, { by: whoOf(c), at: ctx.now(), via: 'api' });

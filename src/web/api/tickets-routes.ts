@@ -7,6 +7,7 @@ import { renderStatusMarkdown } from '../../status/render-status-markdown.ts';
 import { getTicket, listTickets } from '../../tickets/ticket-store.ts';
 import type { ApiRoutes } from '../app.ts';
 import { ticketDetail } from './ticket-detail.ts';
+import { ticketIdGuard } from './ticket-id-guard.ts';
 import { pausesOf, summarize } from './ticket-summary.ts';
 import { ticketTrajectory } from './ticket-trajectory.ts';
 
@@ -29,7 +30,7 @@ export function ticketsRoutes(ctx: Ctx): ApiRoutes {
       return c.json({ tickets: tickets.map((t, i) => summarize(t, pauses[i] ?? null)) });
     });
 
-    api.get('/tickets/:id', async (c) => {
+    api.get('/tickets/:id', ticketIdGuard, async (c) => {
       const id = c.req.param('id');
       const detail = await ticketDetail(ctx, id);
       if (!detail) throw new HttpError(404, 'not_found', `no ticket ${id}`);
@@ -39,14 +40,14 @@ export function ticketsRoutes(ctx: Ctx): ApiRoutes {
       return c.json({ ...detail, status, statusText });
     });
 
-    api.get('/tickets/:id/trajectory', async (c) => {
+    api.get('/tickets/:id/trajectory', ticketIdGuard, async (c) => {
       const id = c.req.param('id');
       const ticket = await getTicket(ctx, id);
       if (!ticket) throw new HttpError(404, 'not_found', `no ticket ${id}`);
       return c.json({ id, state: ticket.state, steps: await ticketTrajectory(ctx, id) });
     });
 
-    api.get('/tickets/:id/screenshots/:shot', async (c) => {
+    api.get('/tickets/:id/screenshots/:shot', ticketIdGuard, async (c) => {
       const png = await screenshotImage(ctx, c.req.param('id'), c.req.param('shot'));
       if (!png) throw new HttpError(404, 'not_found', 'no such screenshot');
       return c.body(new Uint8Array(png), 200, {

@@ -124,6 +124,8 @@ const ascii = (max: number) => fc.stringMatching(new RegExp(`^[\\x20-\\x7e]{0,${
 const param = fc.oneof(
   fc.constantFrom(
     'T1',
+    'T1:cards',
+    'T1:inbox',
     '0',
     '1',
     'T999999',

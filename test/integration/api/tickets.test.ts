@@ -29,6 +29,24 @@ describe('/api/tickets, /api/cards, /api/queues (issue 6 "Tickets")', () => {
   });
   afterEach(() => app.close());
 
+  it('issue 31: a malformed ticket id is 400 { error, code } on every /tickets/:id route, an unknown one 404', async () => {
+    // `${id}:cards` names the ticket's cards list: read as a ticket it answered 500.
+    for (const [method, path] of [
+      ['GET', `/tickets/${ticketId}:cards`],
+      ['GET', `/tickets/${ticketId}:cards/trajectory`],
+      ['GET', `/tickets/${ticketId}:cards/screenshots/x`],
+      ['POST', `/tickets/${ticketId}:cards/pause`],
+      ['POST', `/tickets/${ticketId}:cards/resume`],
+    ] as const) {
+      const { status, body } = await call(app, method, path);
+      expect(status, `${method} ${path}`).toBe(400);
+      expect(body).toMatchObject({ code: 'bad_ticket_id', error: expect.any(String) });
+    }
+    expect((await call(app, 'GET', '/tickets/T999999999')).status).toBe(404);
+    expect((await call(app, 'POST', '/tickets/T999999999/pause')).status).toBe(404);
+    expect((await call(app, 'GET', `/tickets/${ticketId}`)).status).toBe(200);
+  });
+
   it('GET /tickets lists each ticket with state, owners, pause, title, created and repo', async () => {
     const { status, body } = await call(app, 'GET', '/tickets');
     expect(status).toBe(200);
