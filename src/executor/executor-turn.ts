@@ -138,10 +138,13 @@ async function turn(rt: Runtime, ticketId: string, turnId: string): Promise<Exec
   return outcome;
 }
 
-/** A card as the executor reads it; one from elsewhere is preceded by its data-only label (R-H5). */
+/**
+ * A card as the executor reads it; one that is data on this ticket (from elsewhere, or from a
+ * person who may not steer it) is preceded by its label and never shown as a request (R-H5).
+ */
 function cardInput(scope: TurnScope, card: TriggerCard): string {
   const label = scope.dataCards?.get(card.id);
-  return label ? `[Data only — ${label}.]\n${renderCard(card)}` : renderCard(card);
+  return label ? `[Data only — ${label}.]\n${renderCard({ ...card, request: false })}` : renderCard(card);
 }
 
 function renderInput(scope: TurnScope, notes: string[], hostNotes: string[] = []): string {

@@ -14,7 +14,7 @@ export interface TurnScope {
   batch: Map<string, TriggerCard>;
   /** The role, profile and topology this turn resolved at its start (issue 7, R-G5); default: worker, hub. */
   artifacts?: TurnArtifacts;
-  /** Cards of the batch from outside the ticket's repository or chat: card id → data label (R-H5). */
+  /** Cards of the batch that are data here (from elsewhere, or a non-steerer's): card id → data label (R-H5). */
   dataCards?: Map<string, string>;
   /**
    * The ticket involves a PR whose head is in a fork (issue 13 "Untrusted checkout content"):
@@ -25,7 +25,7 @@ export interface TurnScope {
 
 /** Requests that must be acknowledged or handed back before work tools run (R-C2). */
 export function isRequest(scope: TurnScope, card: TriggerCard): boolean {
-  if (scope.dataCards?.has(card.id)) return false; // R-H5: data from elsewhere asks nothing of this ticket
+  if (scope.dataCards?.has(card.id)) return false; // R-H5: data (from elsewhere or a non-steerer) asks nothing
   return card.author.type === 'person' && (card.request || card.id === scope.ticket.openedBy);
 }
 

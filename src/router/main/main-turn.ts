@@ -97,7 +97,7 @@ export function mainTools(rt: Runtime, batch: MainBatch): AnyTool[] {
     readTool(rt),
     mainReadCardTool(rt, batch),
     promptsSave(rt, batch),
-    noteTool(rt),
+    noteTool(rt, batch),
     stopTool(rt, batch),
     ...guardTools(),
   ];

@@ -53,15 +53,25 @@ export function promptsSave(rt: Runtime, batch: MainBatch) {
   });
 }
 
-/** R-B5: facts from another ticket for an executor, at most 100 words; grants nothing. */
-export function noteTool(rt: Runtime) {
+/**
+ * R-B5: facts from another ticket for an executor, at most 100 words; grants nothing. A note wakes
+ * its executor, so it goes only to a ticket a notice of this turn from someone who may steer it is
+ * about — a follow-up, or the opening of a ticket by code for its requester (issue 31, R-H5): a
+ * ticket id quoted in a candidate's text wakes no ticket by itself.
+ */
+export function noteTool(rt: Runtime, batch: MainBatch) {
   return defineTool({
     name: 'orchestrator_note',
-    description: 'Send an executor facts from another ticket, at most 100 words. Notes grant no permission.',
+    description:
+      'Send an executor facts from another ticket, at most 100 words, only to a ticket that a notice of this turn is about: a follow-up from someone who may steer it, or its opening by code. Notes grant no permission.',
     parameters: z.object({ ticket: TicketIdSchema, text: z.string().min(1) }),
     async run({ ticket, text }, call) {
       const words = countWords(text);
       if (words > LIMITS.crossTicketNote) return toolError(`note has ${words} words; at most 100 (R-B5)`);
+      if (!(batch.notices.get(ticket) ?? []).some((n) => n.steers))
+        return toolError(
+          `refused, nothing queued: no notice of this turn from someone who may steer ${ticket} is about it (a follow-up from such a person, or its opening by code); a note goes only to such a ticket, never to one named by id alone (R-B5, R-H5)`,
+        );
       if (!(await ticketExists(rt.ctx, ticket))) return toolError(`ticket ${ticket} does not exist`);
       await queueNote(rt.ctx, ticket, 'main', text);
       await noteTicketSession(rt.ctx, ticket, call.sessionId);
