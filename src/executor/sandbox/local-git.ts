@@ -1,26 +1,25 @@
 import type { Config } from '../../config.ts';
-import { GitError, type Workspace } from '../workspace/workspace.ts';
+import { GIT_HARDENING } from '../workspace/host-git-env.ts';
+import { GitError } from '../workspace/run-git.ts';
+import type { Workspace } from '../workspace/workspace-record.ts';
 import { type CheckoutRunResult, runOnCheckout } from './sandbox-command.ts';
 
 /**
- * Settings that win over anything in the checkout's `.git/config`, which a command may have
- * written (issue 13): no hooks, no fsmonitor program, no signing program, no pager.
+ * The environment of git the host starts on a checkout (in the sandbox): the host's hardening
+ * (`GIT_HARDENING`), given at the command line's level so it beats anything a command wrote into
+ * `.git/config` (issue 13, issue 31: hooks, fsmonitor, signing and signature-verifying programs,
+ * external diffs, a pager), no replace refs, no global or system config, the bot as author.
  */
-const OVERRIDES: [string, string][] = [
-  ['core.hooksPath', '/dev/null'],
-  ['core.fsmonitor', 'false'],
-  ['core.pager', 'cat'],
-  ['commit.gpgSign', 'false'],
-  ['tag.gpgSign', 'false'],
-];
-
 export function localGitEnv(login: string): Record<string, string> {
   const env: Record<string, string> = {
     GIT_CONFIG_GLOBAL: '/dev/null',
     GIT_CONFIG_NOSYSTEM: '1',
-    GIT_CONFIG_COUNT: String(OVERRIDES.length),
+    GIT_NO_REPLACE_OBJECTS: '1',
+    GIT_PAGER: 'cat',
+    GIT_TERMINAL_PROMPT: '0',
+    GIT_CONFIG_COUNT: String(GIT_HARDENING.length),
   };
-  OVERRIDES.forEach(([k, v], i) => {
+  GIT_HARDENING.forEach(([k, v], i) => {
     env[`GIT_CONFIG_KEY_${i}`] = k;
     env[`GIT_CONFIG_VALUE_${i}`] = v;
   });

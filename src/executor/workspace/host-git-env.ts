@@ -24,6 +24,17 @@ export const GIT_HARDENING: [string, string][] = [
   ['maintenance.auto', 'false'],
   ['commit.gpgSign', 'false'],
   ['tag.gpgSign', 'false'],
+  // Issue 31: verifying a signature runs a program, and a planted `log.showSignature` plus a
+  // `mergetag` in a commit made `git log` run a relative `gpg.program` from the checkout.
+  ['log.showSignature', 'false'],
+  ['gpg.program', '/bin/false'],
+  ['gpg.openpgp.program', '/bin/false'],
+  ['gpg.x509.program', '/bin/false'],
+  ['gpg.ssh.program', '/bin/false'],
+  ['gpg.ssh.defaultKeyCommand', '/bin/false'],
+  // An empty external diff fails closed ("cannot run"); no pager outside a terminal either.
+  ['diff.external', ''],
+  ['core.pager', 'cat'],
 ];
 
 export interface HostGitOptions {
