@@ -67,12 +67,17 @@ export function openPrTool(scope: TurnScope) {
               draft: true,
             })
           ).data;
-        await saveTicketPr(ctx, scope.ticket.id, {
+        const saved = await saveTicketPr(ctx, scope.ticket.id, {
           repo: ws.repo,
           number: pr.number,
           nodeId: pr.node_id,
           url: pr.html_url,
         });
+        // Issue 31: an answer the ticket could not read back is refused, not stored.
+        if (!saved.ok)
+          return toolError(
+            `GitHub's answer for ${ws.repo}#${pr.number} is incomplete, so the PR was not recorded on the ticket (${saved.error.problem}); try open_pr again later`,
+          );
         await addTicketRefs(ctx, scope.ticket.id, [refKey({ type: 'pr', repo: ws.repo, number: pr.number })]);
         return toolOk(
           `opened draft PR ${ws.repo}#${pr.number} (${pr.html_url}); it is unfinished until mark_pr_ready`,

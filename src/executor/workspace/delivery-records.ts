@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Ctx } from '../../context.ts';
-import { parseRecord, readRecord } from '../../store/parse-record.ts';
+import { parseRecord, type RecordWrite, readRecord, writeRecord } from '../../store/parse-record.ts';
 
 type C = Pick<Ctx, 'redis' | 'keys' | 'log'>;
 
@@ -64,8 +64,16 @@ export const addScreenshot = (ctx: C, ticketId: string, s: Screenshot) =>
 export const screenshots = (ctx: C, ticketId: string) =>
   list(ctx, ScreenshotSchema, ctx.keys.ticketScreenshots(ticketId));
 
-export const saveTicketPr = (ctx: C, ticketId: string, pr: TicketPr) =>
-  ctx.redis.set(ctx.keys.ticketPr(ticketId), JSON.stringify(pr));
+/**
+ * Records the ticket's PR, from GitHub's answer: refused (nothing written) when it lacks what
+ * `ticketPr` reads, so one bad answer never makes every read of the ticket fail (issue 31).
+ */
+export async function saveTicketPr(ctx: C, ticketId: string, pr: TicketPr): Promise<RecordWrite> {
+  const key = ctx.keys.ticketPr(ticketId);
+  const w = writeRecord(ctx, TicketPrSchema, pr, key);
+  if (w.ok) await ctx.redis.set(key, w.json);
+  return w;
+}
 /** The ticket's PR, or undefined; a record failing its schema throws `StoredRecordError`. */
 export async function ticketPr(ctx: C, ticketId: string): Promise<TicketPr | undefined> {
   const key = ctx.keys.ticketPr(ticketId);

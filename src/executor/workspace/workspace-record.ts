@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Ctx } from '../../context.ts';
-import { parseRecord } from '../../store/parse-record.ts';
+import { encodeRecord, parseRecord } from '../../store/parse-record.ts';
 
 type WsCtx = Pick<Ctx, 'redis' | 'keys'>;
 
@@ -36,6 +36,12 @@ export async function loadWorkspace(
   return raw ? parseRecord(ctx, WorkspaceSchema, raw, key) : undefined;
 }
 
-export async function saveWorkspace(ctx: WsCtx, ticketId: string, ws: Workspace): Promise<void> {
-  await ctx.redis.set(ctx.keys.ticketWorkspace(ticketId), JSON.stringify(ws));
+export async function saveWorkspace(
+  ctx: WsCtx & Partial<Pick<Ctx, 'log'>>,
+  ticketId: string,
+  ws: Workspace,
+): Promise<void> {
+  // Issue 31: `cloneUrl` and `base` come from GitHub's answer; one lacking them is refused here.
+  const key = ctx.keys.ticketWorkspace(ticketId);
+  await ctx.redis.set(key, encodeRecord(ctx, WorkspaceSchema, ws, key));
 }

@@ -51,6 +51,20 @@ describe('issue 20: stored records are read through their owners’ schemas', ()
     });
   });
 
+  it('issue 31: a PR or workspace its owner could not read back is refused when written, nothing stored', async () => {
+    const c = ctx();
+    const pr = { repo: 'acme/app', number: 7, url: 'https://github.com/acme/app/pull/7' };
+    const saved = await saveTicketPr(c, 'T1', pr as Parameters<typeof saveTicketPr>[2]);
+    expect(saved).toMatchObject({ ok: false, error: { code: 'record_refused', key: c.keys.ticketPr('T1') } });
+    expect(saved.ok ? '' : saved.error.problem).toContain('nodeId');
+    expect(await ticketPr(c, 'T1')).toBeUndefined();
+    const ws = { repo: 'acme/app', dir: '/w/T1', home: '/w/.home/T1', branch: 'sy/T1', base: 'main' };
+    await expect(saveWorkspace(c, 'T1', ws as Parameters<typeof saveWorkspace>[2])).rejects.toMatchObject({
+      code: 'record_refused',
+    });
+    expect(await loadWorkspace(c, 'T1')).toBeUndefined();
+  });
+
   it('an invalid entry of a list or log is logged and left out; the valid ones still count', async () => {
     const c = ctx();
     await addReport(c, 'T1', { status: 'working', summary: 'fine', at: 1 });
