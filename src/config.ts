@@ -55,19 +55,24 @@ export function providerOfBaseUrl(baseUrl: string): LlmProvider {
   return 'compatible';
 }
 
-/** `chat_id=owner/name,…` → Map(chat → repo). */
+/**
+ * `chat_id=owner/name,…` → Map(chat → the repositories bound to it, its default first). Issue 31:
+ * a chat listed more than once is bound to each of its repositories (`oc_1=acme/web,oc_1=acme/api`).
+ */
 const chatRepos = z
   .string()
   .optional()
   .transform((v, ctx) => {
-    const map = new Map<string, string>();
+    const map = new Map<string, string[]>();
     for (const pair of (v ?? '').split(',').filter((s) => s.trim())) {
       const [chat, repo] = pair.split('=').map((s) => s.trim());
       if (!chat || !repo || !/^[\w.-]+\/[\w.-]+$/.test(repo)) {
         ctx.addIssue({ code: 'custom', message: `"${pair}" is not chat_id=owner/name` });
         return z.NEVER;
       }
-      map.set(chat, repo);
+      const bound = map.get(chat) ?? [];
+      if (!bound.some((r) => r.toLowerCase() === repo.toLowerCase())) bound.push(repo);
+      map.set(chat, bound);
     }
     return map;
   });

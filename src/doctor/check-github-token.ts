@@ -52,7 +52,7 @@ async function fineGrained(
   timeoutMs: number,
   say: Say,
 ): Promise<Finding[]> {
-  const repos = [...new Set(config.CHAT_REPOS.values())];
+  const repos = [...new Set([...config.CHAT_REPOS.values()].flat())];
   const out: Finding[] = [];
   for (const repo of repos) {
     const r = await githubGet(config.GITHUB_API_URL, `/repos/${repo}`, `token ${token}`, timeoutMs);

@@ -67,6 +67,8 @@ export const HOST_TEXT_KEYS = [
   'chat-repo.none',
   'chat-repo.invalid',
   'chat-repo.refused',
+  'chat-repo.unbound',
+  'chat-repo.unbound-none',
   'github.closing-for',
 ] as const;
 

@@ -4,8 +4,10 @@ import type { Ctx } from '../context.ts';
 import { languageForCard } from '../i18n/choose-language.ts';
 import { hostText } from '../i18n/host-text.ts';
 import { enqueueEffect } from '../outbox/enqueue.ts';
-import { getChatRepo, isRepoName, setChatRepo } from './chat-repos.ts';
+import { boundRepos } from './chat-bound-repos.ts';
+import { isRepoName, setChatRepo } from './chat-repos.ts';
 import { maySteer } from './may-steer.ts';
+import { isSettingsAdmin } from './settings-admins.ts';
 
 /** `/repo` with its argument, if any (`''`: show the current one). */
 export interface RepoCommand {
@@ -18,9 +20,10 @@ export type RepoCommandResult = 'set' | 'shown' | 'invalid' | 'refused';
 const MAX_COMMAND_CHARS = 300;
 
 /**
- * `/repo owner/name` (issue 16) as the whole chat message, mentions aside: sets the chat's default
- * repository; `/repo` alone says which it is. Only in chats (Feishu, the panel's local chat):
- * a GitHub conversation has its repository already.
+ * `/repo owner/name` (issue 16) as the whole chat message, mentions aside: binds the repository
+ * to the chat as its default (issue 31: a chat works only in its bound repositories); `/repo`
+ * alone says which they are. Only in chats (Feishu, the panel's local chat): a GitHub
+ * conversation has its repository already.
  */
 export function repoCommandOf(card: TriggerCard): RepoCommand | undefined {
   if (card.kind !== 'message' || card.origin.source === 'github') return undefined;
@@ -36,9 +39,10 @@ export function repoCommandOf(card: TriggerCard): RepoCommand | undefined {
 }
 
 /**
- * Applies `/repo` for someone who may steer work in this chat (R-A5, `maySteer`: the chat's own
- * allow-lists); anyone else is refused in one sentence and nothing changes. The answer goes out
- * through the outbox, once per card.
+ * Applies `/repo`: binding is for settings admins (issue 31, `isSettingsAdmin`; the panel's local
+ * chat is the operator's), showing for anyone who may steer work in this chat (R-A5, `maySteer`);
+ * anyone else is refused in one sentence, naming who can bind, and nothing changes. The answer
+ * goes out through the outbox, once per card.
  */
 export async function applyRepoCommand(
   ctx: Ctx,
@@ -47,7 +51,7 @@ export async function applyRepoCommand(
 ): Promise<RepoCommandResult> {
   const result = await decide(ctx, card, cmd);
   const lang = await languageForCard(ctx, card);
-  const current = await getChatRepo(ctx, cmd.chat);
+  const bound = await boundRepos(ctx, cmd.chat);
   const text =
     result === 'refused'
       ? hostText(lang, 'chat-repo.refused')
@@ -55,8 +59,8 @@ export async function applyRepoCommand(
         ? hostText(lang, 'chat-repo.invalid')
         : result === 'set'
           ? hostText(lang, 'chat-repo.set', { repo: cmd.arg })
-          : current
-            ? hostText(lang, 'chat-repo.shown', { repo: current })
+          : bound.length
+            ? hostText(lang, 'chat-repo.shown', { repos: bound.join(', ') })
             : hostText(lang, 'chat-repo.none');
   const effect = replyEffectFor(card, text);
   if (effect) await enqueueEffect(ctx, { key: `repo-command:${card.id}`, effect, exemptFromPause: true });
@@ -66,8 +70,9 @@ export async function applyRepoCommand(
 async function decide(ctx: Ctx, card: TriggerCard, cmd: RepoCommand): Promise<RepoCommandResult> {
   if (!maySteer(card, ctx.config)) return 'refused';
   if (!cmd.arg) return 'shown';
+  if (!isSettingsAdmin(card, ctx.config)) return 'refused';
   if (!isRepoName(cmd.arg)) return 'invalid';
   await setChatRepo(ctx, cmd.chat, cmd.arg);
-  ctx.log.info({ chat: cmd.chat, repo: cmd.arg, by: card.author.id }, 'chat repository set');
+  ctx.log.info({ chat: cmd.chat, repo: cmd.arg, by: card.author.id }, 'chat repository bound');
   return 'set';
 }

@@ -46,7 +46,7 @@ export function parseMessageEvent(e: MessageEvent, facts: FeishuFacts): MessageP
     // R-B8: a mention or a direct message is an explicit request, but only a permitted person's
     // (R-A5); bots never start work (R-A2).
     request: author.type === 'person' && allowed && (chatType === 'p2p' || mentionsBot),
-    refs: refsOf(e, text, facts.config.CHAT_REPOS.get(m.chat_id)),
+    refs: refsOf(e, text, facts.config.CHAT_REPOS.get(m.chat_id)?.[0]),
     ...(title ? { title } : {}),
     text,
     facts: { messageType: m.message_type, mentionsBot },

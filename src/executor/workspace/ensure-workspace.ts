@@ -7,7 +7,8 @@ import { ticketPulls } from './fork-code.ts';
 import { cloneUrlProblem, gitProtocols } from './git-policy.ts';
 import { githubAccess } from './github-access.ts';
 import { makeCheckout } from './make-checkout.ts';
-import { chooseRepo } from './repo-choice.ts';
+import { refuseUnboundRepo } from './refuse-unbound-repo.ts';
+import { chooseRepo, mayWorkIn } from './repo-choice.ts';
 import type { StepToRestore } from './restore-step.ts';
 import { readStepMarker, writeStepMarker } from './step-marker.ts';
 import { branchName, workspacePaths } from './workspace.ts';
@@ -23,10 +24,11 @@ const exists = (p: string) =>
   );
 
 /**
- * The ticket's checkout, made on first use (issue 4 "Workspace"): the repository is chosen and
- * recorded on the ticket, its `clone_url` comes from the API (and must pass the protocol
- * allow-list, R-H4), and the ticket's branch is checked out from the host's mirror — the pushed
- * one when it exists (a later turn on another machine), else a new one from the default branch.
+ * The ticket's checkout, made on first use (issue 4 "Workspace"): the repository is chosen
+ * (`chooseRepo`; a Feishu ticket's only among those bound to its chat, issue 31) and recorded on
+ * the ticket, its `clone_url` comes from the API (and must pass the protocol allow-list, R-H4),
+ * and the ticket's branch is checked out from the host's mirror — the pushed one when it exists
+ * (a later turn on another machine), else a new one from the default branch.
  * The branch is indexed on the ticket, so pushes and checks on it find it (R-B2). A checkout
  * is this machine's only at its own path and at the last recorded step (issue 19): otherwise
  * (another worker ran the turn's last steps, or died mid-turn) it is made again and restored to
@@ -37,6 +39,11 @@ export async function ensureWorkspace(scope: TurnScope): Promise<EnsureResult> {
   const github = githubAccess(ctx);
   const login = await github.login();
   const known = await loadWorkspace(ctx, scope.ticket.id);
+  if (known && !(await mayWorkIn(ctx, scope.ticket, known.repo)))
+    return {
+      ok: false,
+      why: `${known.repo} is not bound to this ticket's chat any more; touch no repository`,
+    };
   const paths = workspacePaths(ctx, scope.ticket.id);
   const stepId = known ? await workspaceStepId(ctx, scope.ticket.id) : undefined;
   if (known?.dir === paths.dir && (await exists(`${known.dir}/.git`))) {
@@ -44,11 +51,12 @@ export async function ensureWorkspace(scope: TurnScope): Promise<EnsureResult> {
   }
   const choice = known ? { repo: known.repo, why: 'recorded' } : await chooseRepo(ctx, scope.ticket);
   if (!choice.repo) {
-    return {
-      ok: false,
-      why: `${choice.why}; ask which repository through report with human_action (issue 4)`,
-    };
+    // Issue 31: a repository the chat is not bound to is never asked about, cloned or pushed.
+    if ('unbound' in choice && choice.unbound) await refuseUnboundRepo(ctx, scope.ticket.id, choice.unbound);
+    return { ok: false, why: choice.why };
   }
+  if (!(await mayWorkIn(ctx, scope.ticket, choice.repo)))
+    return { ok: false, why: `${choice.repo} is not a repository this ticket may work in (issue 31)` };
   const { data } = await (await github.client(choice.repo)).rest.repos.get(splitRepo(choice.repo));
   const refused = cloneUrlProblem(data.clone_url, gitProtocols(ctx.config));
   if (refused) return { ok: false, why: refused };

@@ -12,6 +12,8 @@ export function mainEnvironment(rt: Runtime): Record<string, string> {
   const env: Record<string, string> = { deployment: 'switchyard', channels };
   if (c.GITHUB_BOT_LOGIN) env['github bot login'] = `@${c.GITHUB_BOT_LOGIN}`;
   if (c.CHAT_REPOS.size)
-    env['default repositories'] = [...c.CHAT_REPOS].map(([chat, repo]) => `${chat} → ${repo}`).join('; ');
+    env['default repositories'] = [...c.CHAT_REPOS]
+      .map(([chat, repos]) => `${chat} → ${repos.join(', ')}`)
+      .join('; ');
   return env;
 }

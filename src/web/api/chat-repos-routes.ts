@@ -21,7 +21,7 @@ export function chatReposRoutes(ctx: Ctx): ApiRoutes {
       const set = await listChatRepos(ctx);
       return c.json({
         chats: Object.entries(set).map(([chat, repo]) => ({ chat, repo })),
-        fromEnv: [...ctx.config.CHAT_REPOS].map(([chat, repo]) => ({ chat, repo })),
+        fromEnv: [...ctx.config.CHAT_REPOS].flatMap(([chat, repos]) => repos.map((repo) => ({ chat, repo }))),
       });
     });
     api.put('/chat-repos/:chat', async (c) => {

@@ -7,12 +7,18 @@ import { waitFor } from '../../kit/app.ts';
 import { groupMention, p2pMessage, sendFeishuEvent } from '../../kit/feishu-webhook.ts';
 import { ENCRYPT_KEY, type FeishuHarness, startFeishuHarness } from './harness.ts';
 
-/** Issue 16: `/repo owner/name` sets a chat's default repository, for allowed people only (R-A5). */
-describe('issue 16: /repo owner/name in a chat', () => {
+/**
+ * Issue 16: `/repo owner/name` sets a chat's default repository; issue 31: it binds the chat to it,
+ * so only settings admins may (`/repo` alone, which shows it, is for anyone allowed, R-A5).
+ */
+describe('issue 16, 31: /repo owner/name in a chat', () => {
   let h: FeishuHarness;
   let n = 0;
   beforeAll(async () => {
-    h = await startFeishuHarness({ ALLOWED_USERS: 'feishu:ou_alice' });
+    h = await startFeishuHarness({
+      ALLOWED_USERS: 'feishu:ou_alice,feishu:ou_bob',
+      SETTINGS_ADMINS: 'feishu:ou_alice',
+    });
   });
   afterAll(() => h.close());
 
@@ -31,19 +37,19 @@ describe('issue 16: /repo owner/name in a chat', () => {
     return reply.text;
   }
 
-  it('R-A5: an allowed person sets it, is told so through the outbox, and the executor then works there', async () => {
+  it('issue 31: a settings admin binds it, is told so through the outbox, and the executor then works there', async () => {
     const chat = `oc_dm_alice_${Date.now().toString(36)}`;
     expect(await say('/repo acme/api', 'ou_alice', chat)).toBe(
       hostText('en', 'chat-repo.set', { repo: 'acme/api' }),
     );
     expect(await getChatRepo(h.app.ctx, chat)).toBe('acme/api');
     expect(await say('/repo', 'ou_alice', chat)).toBe(
-      hostText('en', 'chat-repo.shown', { repo: 'acme/api' }),
+      hostText('en', 'chat-repo.shown', { repos: 'acme/api' }),
     );
     const ticket = { id: `T-none-${n}`, origin: { source: 'feishu', chatId: chat } } as unknown as Ticket;
     expect(await chooseRepo(h.app.ctx, ticket)).toEqual({
       repo: 'acme/api',
-      why: 'the chat’s default repository (panel)',
+      why: 'the chat’s default repository (bound: acme/api)',
     });
   });
 
@@ -52,6 +58,16 @@ describe('issue 16: /repo owner/name in a chat', () => {
     await setChatRepo(h.app.ctx, chat, 'acme/web');
     expect(await say('/repo evil/fork', 'ou_mallory', chat)).toBe(hostText('en', 'chat-repo.refused'));
     expect(await getChatRepo(h.app.ctx, chat)).toBe('acme/web');
+  });
+
+  it('issue 31: an allowed person who is no settings admin sees the binding but cannot change it; the refusal names who can', async () => {
+    const chat = `oc_team_bob_${Date.now().toString(36)}`;
+    await setChatRepo(h.app.ctx, chat, 'acme/web');
+    const refused = await say('/repo acme/other', 'ou_bob', chat);
+    expect(refused).toBe(hostText('en', 'chat-repo.refused'));
+    expect(refused).toMatch(/settings admin/);
+    expect(await getChatRepo(h.app.ctx, chat)).toBe('acme/web');
+    expect(await say('/repo', 'ou_bob', chat)).toBe(hostText('en', 'chat-repo.shown', { repos: 'acme/web' }));
   });
 
   it('a name that is not owner/name is refused with the form to use, and changes nothing', async () => {

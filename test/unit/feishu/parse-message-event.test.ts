@@ -11,7 +11,7 @@ const facts = (over: Partial<FeishuFacts['config']> = {}, known = true): FeishuF
     FEISHU_APP_ID: 'cli_app',
     ALLOWED_USERS: [],
     ALLOWED_CHATS: [],
-    CHAT_REPOS: new Map([['oc_team', 'acme/app']]),
+    CHAT_REPOS: new Map([['oc_team', ['acme/app']]]),
     ...over,
   },
 });
