@@ -213,9 +213,29 @@ export const EnvSchema = z
     CARDS_INDEX_MAX: z.coerce.number().int().positive().default(100_000),
     /** How often the retention sweep runs (safety queue). */
     RETENTION_SWEEP_MS: z.coerce.number().int().positive().default(3_600_000),
-    /** Failed panel sign-ins allowed per address, and in all, per 15 minutes (issue 14). */
+    /**
+     * Failed panel sign-ins per address, and in all, per 15 minutes (issue 14) past which every
+     * attempt waits first (issue 31): from one address `SIGN_IN_DELAY_MS`, doubling with each
+     * further failure; in all, the whole `SIGN_IN_DELAY_MAX_MS`. The right token always passes.
+     */
     SIGN_IN_FAILURES_PER_IP: z.coerce.number().int().positive().default(10),
     SIGN_IN_FAILURES_GLOBAL: z.coerce.number().int().positive().default(100),
+    SIGN_IN_DELAY_MS: z.coerce.number().int().positive().default(1000),
+    SIGN_IN_DELAY_MAX_MS: z.coerce.number().int().positive().max(60_000).default(30_000),
+    /**
+     * Issue 31: comma-separated addresses of reverse proxies in front of the bot. A request from
+     * one has its client read from `X-Forwarded-For` (the nearest address that is not such a
+     * proxy); otherwise the header is ignored and the client is the connection's peer.
+     */
+    TRUSTED_PROXIES: z
+      .string()
+      .optional()
+      .transform((v) =>
+        (v ?? '')
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean),
+      ),
     /** The doctor's checks in the background at start-up (issue 12): `quick` skips the model round trip. */
     STARTUP_DOCTOR: z.enum(['full', 'quick', 'off'], { message: 'full, quick or off' }).default('quick'),
     /**

@@ -1,59 +1,54 @@
 import type { Context } from 'hono';
 import type { Ctx } from '../../context.ts';
-import { HttpError } from '../../errors/http-error.ts';
+import { clientAddress } from '../client-address.ts';
 
 /** Failed sign-ins are counted in windows of this length (a fixed window per scope). */
 export const SIGN_IN_WINDOW_MS = 15 * 60 * 1000;
 
-/**
- * The address a request came from: the socket's peer. `X-Forwarded-For` is not trusted (anyone
- * can send it); behind a reverse proxy every client shares the proxy's address, so the per-IP
- * limit then acts as a second global one.
- */
-export function clientAddress(c: Context): string {
-  const incoming = (c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)?.incoming;
-  return incoming?.socket?.remoteAddress ?? 'unknown';
-}
+type ThrottleCtx = Pick<Ctx, 'redis' | 'keys' | 'config'>;
 
 const scopes = (ip: string) => [`ip:${ip}`, 'all'];
 
 /**
- * Refuses a sign-in with 429 while this address, or the deployment as a whole, has had too many
- * failed sign-ins in the window (issue 14): even the right token is refused then, so guessing
- * learns nothing. `Retry-After` says when the window ends.
+ * How long a sign-in waits before its token is checked (issue 31), from the failures in the
+ * window: none up to `SIGN_IN_FAILURES_PER_IP` from this address, then `SIGN_IN_DELAY_MS`
+ * doubling with each further one; past `SIGN_IN_FAILURES_GLOBAL` in all, every address waits the
+ * most. Always capped at `SIGN_IN_DELAY_MAX_MS`: a guesser slows guessing, never locks anyone out.
  */
-export async function assertSignInAllowed(c: Context, ctx: Ctx): Promise<void> {
-  const [ipKey, allKey] = scopes(clientAddress(c)).map((s) => ctx.keys.signInFailures(s)) as [string, string];
-  const rows = (await ctx.redis.multi().get(ipKey).pttl(ipKey).get(allKey).pttl(allKey).exec()) ?? [];
-  const [ipCount, ipTtl, allCount, allTtl] = rows.map(([, v]) => Number(v ?? 0));
-  const limits = [
-    {
-      over: (ipCount ?? 0) >= ctx.config.SIGN_IN_FAILURES_PER_IP,
-      ttl: ipTtl ?? 0,
-      what: 'from this address',
-    },
-    { over: (allCount ?? 0) >= ctx.config.SIGN_IN_FAILURES_GLOBAL, ttl: allTtl ?? 0, what: 'in all' },
-  ];
-  const hit = limits.find((l) => l.over);
-  if (!hit) return;
-  const seconds = Math.max(1, Math.ceil((hit.ttl > 0 ? hit.ttl : SIGN_IN_WINDOW_MS) / 1000));
-  c.header('retry-after', String(seconds));
-  throw new HttpError(
-    429,
-    'sign_in_throttled',
-    `too many failed sign-ins ${hit.what}; try again in ${seconds} s`,
-    {
-      retryAfter: seconds,
-    },
-  );
+export function signInDelayMs(config: ThrottleCtx['config'], fromAddress: number, inAll: number): number {
+  const max = config.SIGN_IN_DELAY_MAX_MS;
+  const over = fromAddress - config.SIGN_IN_FAILURES_PER_IP;
+  const own = over < 0 ? 0 : config.SIGN_IN_DELAY_MS * 2 ** Math.min(over, 30);
+  return Math.min(max, inAll >= config.SIGN_IN_FAILURES_GLOBAL ? max : own);
 }
 
-/** Counts one failed sign-in against the address and the deployment. */
-export async function recordSignInFailure(c: Context, ctx: Ctx): Promise<void> {
+/**
+ * Waits out this sign-in's delay (`signInDelayMs`) before the token is looked at, then lets it
+ * through whatever the count: the right token passes after at most `SIGN_IN_DELAY_MAX_MS`, where
+ * a refusal (issue 14's 429) let anyone guessing keep the operator out.
+ */
+export async function waitForSignInTurn(c: Context, ctx: ThrottleCtx): Promise<number> {
+  const [ipKey, allKey] = scopes(clientAddress(c, ctx.config)).map((s) => ctx.keys.signInFailures(s)) as [
+    string,
+    string,
+  ];
+  const [own, all] = (await ctx.redis.mget(ipKey, allKey)).map((v) => Number(v ?? 0));
+  const ms = signInDelayMs(ctx.config, own ?? 0, all ?? 0);
+  if (ms > 0) await new Promise((resolve) => setTimeout(resolve, ms));
+  return ms;
+}
+
+/** Counts one failed sign-in against the address and the deployment, each for the window. */
+export async function recordSignInFailure(c: Context, ctx: ThrottleCtx): Promise<void> {
   const tx = ctx.redis.multi();
-  for (const scope of scopes(clientAddress(c))) {
+  for (const scope of scopes(clientAddress(c, ctx.config))) {
     const key = ctx.keys.signInFailures(scope);
     tx.incr(key).pexpire(key, SIGN_IN_WINDOW_MS, 'NX');
   }
   await tx.exec();
+}
+
+/** A successful sign-in clears its address's count (a typo earlier costs the operator nothing more). */
+export async function clearSignInFailures(c: Context, ctx: ThrottleCtx): Promise<void> {
+  await ctx.redis.del(ctx.keys.signInFailures(`ip:${clientAddress(c, ctx.config)}`));
 }

@@ -7,7 +7,7 @@ import { MAX_SIGN_IN_BYTES, readRawBody } from '../raw-body.ts';
 import { bearerAdmin, panelSessionOf } from './panel-auth.ts';
 import { newSession, readSession, SESSION_COOKIE, SESSION_TTL_MS } from './panel-session.ts';
 import { endAllSessions, endSession, storeSession } from './session-store.ts';
-import { assertSignInAllowed, recordSignInFailure } from './sign-in-throttle.ts';
+import { clearSignInFailures, recordSignInFailure, waitForSignInTurn } from './sign-in-throttle.ts';
 
 const isHttps = (c: Context) =>
   new URL(c.req.url).protocol === 'https:' || c.req.header('x-forwarded-proto') === 'https';
@@ -31,20 +31,21 @@ async function tokenOf(c: Context): Promise<string> {
 /**
  * `POST /panel/sign-in` from the sign-in form (`token`). Right token: an HTTP-only,
  * `SameSite=Strict` cookie holding a signed session (never the token), recorded server-side, and
- * back to the panel. Wrong: counted against the address and the deployment (429 past the limit),
- * and back to the form with `?signin=failed`.
+ * back to the panel. Wrong: counted against the address and the deployment, and back to the form
+ * with `?signin=failed`; past the limits every attempt waits first (`waitForSignInTurn`).
  */
 export function signIn(ctx: Ctx): Handler {
   return async (c) => {
     const admin = ctx.config.ADMIN_TOKEN;
     if (!sameOrigin(c)) return c.text('cross-site sign-in refused', 403);
-    await assertSignInAllowed(c, ctx);
     const given = await tokenOf(c);
+    // Issue 31: failures slow every later attempt (capped), and the right token still passes.
+    await waitForSignInTurn(c, ctx);
     if (!admin || !given || !safeEqual(given, admin)) {
-      // The per-address and global throttle bounds guessing; a fixed pause would only tie up sockets.
       if (admin) await recordSignInFailure(c, ctx);
       return c.redirect(admin ? '/panel/?signin=failed' : '/panel/?signin=disabled', 303);
     }
+    await clearSignInFailures(c, ctx);
     const { session, value } = newSession(admin, ctx.now());
     await storeSession(ctx, session, ctx.now());
     setCookie(c, SESSION_COOKIE, value, {

@@ -54,53 +54,98 @@ describe('panel sessions are server-side; sign-in is throttled; bodies are cappe
     expect((await prompts(c)).status).toBe(401);
   });
 
-  it('after 3 failed sign-ins from one address even the right token gets a 429 with Retry-After', async () => {
+  /** A sign-in on another app (its own throttle settings), with the time it took. */
+  async function timedSignIn(url: string, token: string, headers: Record<string, string> = {}) {
+    const started = performance.now();
+    const res = await fetch(`${url}/panel/sign-in`, {
+      method: 'POST',
+      headers,
+      body: new URLSearchParams({ token }),
+      redirect: 'manual',
+    });
+    return { res, ms: performance.now() - started };
+  }
+
+  it('issue 31: failures from one address slow its later attempts, doubling up to a cap, and the right token still passes', async () => {
     const other = await startTestApp(
-      { ADMIN_TOKEN: TOKEN, SIGN_IN_FAILURES_PER_IP: '3', SIGN_IN_FAILURES_GLOBAL: '1000' },
+      {
+        ADMIN_TOKEN: TOKEN,
+        SIGN_IN_FAILURES_PER_IP: '3',
+        SIGN_IN_FAILURES_GLOBAL: '1000',
+        SIGN_IN_DELAY_MS: '300',
+        SIGN_IN_DELAY_MAX_MS: '1200',
+      },
       { workers: false },
     );
     try {
-      const tryIn = (token: string) =>
-        fetch(`${other.url}/panel/sign-in`, {
-          method: 'POST',
-          body: new URLSearchParams({ token }),
-          redirect: 'manual',
-        });
       for (let i = 0; i < 3; i++)
-        expect((await tryIn(`wrong-${i}`)).headers.get('location')).toBe('/panel/?signin=failed');
-      const refused = await tryIn(TOKEN);
-      expect(refused.status).toBe(429);
-      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
-      expect(refused.headers.get('set-cookie')).toBeNull();
-      expect(await refused.json()).toMatchObject({ code: 'sign_in_throttled' });
+        expect((await timedSignIn(other.url, `wrong-${i}`)).res.headers.get('location')).toBe(
+          '/panel/?signin=failed',
+        );
+      // The fourth failure waited 300 ms, the fifth 600, the sixth 1200, and so does every later one.
+      const waits = [];
+      for (let i = 3; i < 6; i++) waits.push((await timedSignIn(other.url, `wrong-${i}`)).ms);
+      expect(waits[0]).toBeGreaterThanOrEqual(290);
+      expect(waits[1]).toBeGreaterThanOrEqual(590);
+      expect(waits[2]).toBeGreaterThanOrEqual(1190);
+      // Six failures later the right token is not refused: it waits the cap and signs in.
+      const { res, ms } = await timedSignIn(other.url, TOKEN);
+      expect(res.status).toBe(303);
+      expect(res.headers.get('location')).toBe('/panel/');
+      expect(cookieOf(res)).toMatch(/^sy_panel=/);
+      expect(ms).toBeGreaterThanOrEqual(1190);
+      // Signing in cleared the address's count: the next attempt does not wait.
+      const keys = await other.ctx.redis.keys(`${other.ctx.keys.prefix}:*sign-in-failures:ip:*`);
+      expect(keys).toEqual([]);
     } finally {
       await other.close();
     }
   });
 
-  it('the global limit holds whatever address a guesser claims', async () => {
+  it('issue 31: past the global count every address waits the cap, whatever it claims, and the right token still passes', async () => {
     const other = await startTestApp(
-      { ADMIN_TOKEN: TOKEN, SIGN_IN_FAILURES_PER_IP: '1000', SIGN_IN_FAILURES_GLOBAL: '2' },
+      {
+        ADMIN_TOKEN: TOKEN,
+        SIGN_IN_FAILURES_PER_IP: '1000',
+        SIGN_IN_FAILURES_GLOBAL: '2',
+        SIGN_IN_DELAY_MS: '100',
+        SIGN_IN_DELAY_MAX_MS: '800',
+      },
       { workers: false },
     );
     try {
-      for (let i = 0; i < 2; i++)
-        await fetch(`${other.url}/panel/sign-in`, {
-          method: 'POST',
-          headers: { 'x-forwarded-for': `10.0.0.${i}` },
-          body: new URLSearchParams({ token: 'wrong' }),
-          redirect: 'manual',
-        });
-      const refused = await fetch(`${other.url}/panel/sign-in`, {
-        method: 'POST',
-        headers: { 'x-forwarded-for': '10.9.9.9' },
-        body: new URLSearchParams({ token: TOKEN }),
-        redirect: 'manual',
-      });
-      expect(refused.status).toBe(429);
+      for (let i = 0; i < 2; i++) await timedSignIn(other.url, 'wrong', { 'x-forwarded-for': `10.0.0.${i}` });
+      const { res, ms } = await timedSignIn(other.url, TOKEN, { 'x-forwarded-for': '10.9.9.9' });
+      expect(res.status).toBe(303);
+      expect(cookieOf(res)).toMatch(/^sy_panel=/);
+      expect(ms).toBeGreaterThanOrEqual(790);
     } finally {
       await other.close();
     }
+  });
+
+  it('issue 31: X-Forwarded-For names the client only behind a proxy listed in TRUSTED_PROXIES', async () => {
+    const counted = async (app: TestApp) =>
+      (await app.ctx.redis.keys(`${app.ctx.keys.prefix}:*sign-in-failures:ip:*`))
+        .map((k) => k.slice(k.indexOf(':ip:') + 4))
+        .sort();
+    const behind = await startTestApp(
+      { ADMIN_TOKEN: TOKEN, TRUSTED_PROXIES: '127.0.0.1, ::1' },
+      { workers: false },
+    );
+    try {
+      // The proxy appends the address it saw; whatever the client put before it is a claim.
+      await timedSignIn(behind.url, 'wrong', { 'x-forwarded-for': '203.0.113.9, 10.0.0.1' });
+      await timedSignIn(behind.url, 'wrong', { 'x-forwarded-for': '10.0.0.2' });
+      expect(await counted(behind)).toEqual(['10.0.0.1', '10.0.0.2']);
+    } finally {
+      await behind.close();
+    }
+    // Without trusted proxies the header is ignored: every attempt counts against the peer.
+    await timedSignIn(app.url, 'wrong', { 'x-forwarded-for': '10.0.0.1' });
+    const direct = await counted(app);
+    expect(direct).toHaveLength(1);
+    expect(direct[0]).not.toMatch(/^10\./);
   });
 
   it('a sign-in body over 4 KB and an API body over 1 MiB are 413 before parsing', async () => {

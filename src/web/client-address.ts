@@ -1,0 +1,27 @@
+import type { Context } from 'hono';
+import type { Config } from '../config.ts';
+
+/** `::ffff:10.0.0.1` (an IPv4 peer on a dual-stack socket) and `10.0.0.1` are one address. */
+const plain = (address: string) => address.trim().replace(/^::ffff:(?=\d+\.\d+\.\d+\.\d+$)/i, '');
+
+/** At most this many `X-Forwarded-For` hops are looked at (a long header costs nothing more). */
+const MAX_HOPS = 20;
+
+/**
+ * The address a request came from (issue 31). The connection's peer, unless that peer is one of
+ * `TRUSTED_PROXIES`: then the nearest `X-Forwarded-For` entry that is not itself a trusted proxy
+ * (entries further left are whatever the client claimed). Without trusted proxies the header is
+ * never read: anyone can send it.
+ */
+export function clientAddress(c: Context, config: Pick<Config, 'TRUSTED_PROXIES'>): string {
+  const incoming = (c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)?.incoming;
+  const peer = plain(incoming?.socket?.remoteAddress ?? 'unknown');
+  const trusted = new Set(config.TRUSTED_PROXIES.map(plain));
+  if (!trusted.has(peer)) return peer;
+  const hops = (c.req.header('x-forwarded-for') ?? '').split(',').slice(-MAX_HOPS).map(plain).filter(Boolean);
+  for (let i = hops.length - 1; i >= 0; i--) {
+    const hop = hops[i] as string;
+    if (!trusted.has(hop)) return hop;
+  }
+  return peer;
+}
