@@ -1,5 +1,5 @@
 import { existsSync, realpathSync } from 'node:fs';
-import { constants, mkdtemp, open, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -8,6 +8,7 @@ import type { Config } from '../../config.ts';
 import type { SandboxBind } from '../sandbox/bwrap-args.ts';
 import { localGitEnv } from '../sandbox/local-git.ts';
 import { runOnCheckout } from '../sandbox/sandbox-command.ts';
+import { problemWords, readRegular } from '../workspace/open-regular.ts';
 import type { Workspace } from '../workspace/workspace.ts';
 
 /** What to photograph: a server the run starts from the checkout itself, and the page to open on it. */
@@ -40,6 +41,8 @@ export type ShotResult = { ok: true; png: Buffer; page: PageSummary } | { ok: fa
 
 const MAX_PNG = 5 * 1024 * 1024;
 const MAX_SUMMARY = 64 * 1024;
+/** Reading what the run wrote gives up after this long (issue 31). */
+const READ_TIMEOUT_MS = 10_000;
 const INSIDE = '/opt/switchyard';
 const DRIVER = fileURLToPath(new URL('./shoot-page.mjs', import.meta.url));
 const PLAYWRIGHT = dirname(createRequire(import.meta.url).resolve('playwright-core/package.json'));
@@ -117,9 +120,14 @@ export async function takeScreenshot(config: Config, ws: Workspace, req: ShotReq
       },
     });
     if (!got.ok) return { ok: false, why: got.refusal };
-    const summary = await readOwnFile(join(out, 'summary.json'), MAX_SUMMARY);
-    const said = summary
-      ? (JSON.parse(summary.toString('utf8')) as Partial<PageSummary> & DriverSays)
+    const summary = await readRegular(join(out, 'summary.json'), {
+      capBytes: MAX_SUMMARY,
+      timeoutMs: READ_TIMEOUT_MS,
+    });
+    if (!summary.ok && summary.problem.kind !== 'missing')
+      return { ok: false, why: `the run's summary.json ${problemWords(summary.problem)}` };
+    const said = summary.ok
+      ? (JSON.parse(summary.data.toString('utf8')) as Partial<PageSummary> & DriverSays)
       : undefined;
     if (!said?.ok) {
       const why =
@@ -127,11 +135,17 @@ export async function takeScreenshot(config: Config, ws: Workspace, req: ShotReq
       const log = said?.serveLog?.trim() ? `; the serve command's output ends: ${said.serveLog.trim()}` : '';
       return { ok: false, why: `${why}${log}` };
     }
-    const png = await readOwnFile(join(out, 'shot.png'), MAX_PNG);
-    if (!png) return { ok: false, why: 'the browser wrote no picture (or one over 5 MB)' };
+    const png = await readRegular(join(out, 'shot.png'), { capBytes: MAX_PNG, timeoutMs: READ_TIMEOUT_MS });
+    if (!png.ok) {
+      const missing = png.problem.kind === 'missing';
+      return {
+        ok: false,
+        why: missing ? 'the browser wrote no picture' : `the picture ${problemWords(png.problem)}`,
+      };
+    }
     return {
       ok: true,
-      png,
+      png: png.data,
       page: {
         status: said.status ?? null,
         title: said.title ?? '',
@@ -155,20 +169,4 @@ function browserBind(browser: string): SandboxBind[] {
   const real = realpathSync(browser);
   if (real.startsWith('/usr/') && browser.startsWith('/usr/')) return [];
   return [{ host: dirname(real), inside: dirname(real), writable: false }];
-}
-
-/**
- * A file the sandbox wrote, read only if it is a plain file (never through a link it planted to a
- * file of the host) and at most `cap` bytes.
- */
-async function readOwnFile(path: string, cap: number): Promise<Buffer | undefined> {
-  const fh = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW).catch(() => undefined);
-  if (!fh) return undefined;
-  try {
-    const st = await fh.stat();
-    if (!st.isFile() || st.size > cap) return undefined;
-    return await fh.readFile();
-  } finally {
-    await fh.close();
-  }
 }

@@ -1,9 +1,8 @@
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
-import { dirname } from 'node:path';
 import { z } from 'zod';
 import { defineTool, toolError, toolOk } from '../../session/tool.ts';
 import { localGit } from '../sandbox/local-git.ts';
 import type { TurnScope } from '../turn-scope.ts';
+import { readCheckoutFile, writeCheckoutFile } from '../workspace/checkout-file.ts';
 import { confinePath } from '../workspace/confine-path.ts';
 import { inWorkspace } from '../workspace/work-gate.ts';
 
@@ -46,8 +45,9 @@ export function readFileTool(scope: TurnScope) {
       inWorkspace(scope, async (ws) => {
         const p = await confinePath(ws.dir, path);
         if (!p.ok) return toolError(`refused: ${p.why}`);
-        const text = await readFile(p.abs, 'utf8').catch(() => undefined);
-        if (text === undefined) return toolError(`cannot read ${p.rel}: no such file`);
+        const got = await readCheckoutFile(p);
+        if (!got.ok) return toolError(got.refusal);
+        const text = got.text;
         const slice = text.slice(offset, offset + READ_CAP);
         const end = offset + slice.length;
         return toolOk(
@@ -88,8 +88,8 @@ export function writeFileTool(scope: TurnScope) {
       inWorkspace(scope, async (ws) => {
         const p = await confinePath(ws.dir, path);
         if (!p.ok) return toolError(`refused: ${p.why}`);
-        await mkdir(dirname(p.abs), { recursive: true });
-        await writeFile(p.abs, content);
+        const wrote = await writeCheckoutFile(p, content);
+        if (!wrote.ok) return toolError(wrote.refusal);
         return toolOk(`wrote ${p.rel} (${Buffer.byteLength(content)} bytes)`);
       }),
   });
@@ -105,15 +105,16 @@ export function editFileTool(scope: TurnScope) {
       inWorkspace(scope, async (ws) => {
         const p = await confinePath(ws.dir, args.path);
         if (!p.ok) return toolError(`refused: ${p.why}`);
-        const text = await readFile(p.abs, 'utf8').catch(() => undefined);
-        if (text === undefined) return toolError(`cannot read ${p.rel}: no such file`);
-        const count = text.split(args.old).length - 1;
+        const got = await readCheckoutFile(p);
+        if (!got.ok) return toolError(got.refusal);
+        const count = got.text.split(args.old).length - 1;
         if (count !== 1)
           return toolError(`the passage occurs ${count} times in ${p.rel}; it must occur once`);
-        await writeFile(
-          p.abs,
-          text.replace(args.old, () => args.new),
+        const wrote = await writeCheckoutFile(
+          p,
+          got.text.replace(args.old, () => args.new),
         );
+        if (!wrote.ok) return toolError(wrote.refusal);
         return toolOk(`edited ${p.rel}`);
       }),
   });

@@ -1,0 +1,61 @@
+import { mkdir, realpath } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import type { Confined } from './confine-path.ts';
+import {
+  type FileLimits,
+  type FileProblem,
+  problemWords,
+  readRegular,
+  writeRegular,
+} from './open-regular.ts';
+
+/** What `read_file`, `write_file` and `edit_file` handle: a model has no use for more. */
+export const CHECKOUT_FILE_LIMITS: FileLimits = { capBytes: 16 * 1024 * 1024, timeoutMs: 10_000 };
+
+type Path = Extract<Confined, { ok: true }>;
+export type CheckoutText = { ok: true; text: string } | { ok: false; refusal: string };
+export type CheckoutWrite = { ok: true } | { ok: false; refusal: string };
+
+/**
+ * A file of the checkout as text, for a path `confinePath` allowed: only a regular file, opened
+ * without blocking (issue 31), up to `CHECKOUT_FILE_LIMITS`. A link inside the checkout (which
+ * confinement checked) is followed to its target; the target itself is opened without following.
+ */
+export async function readCheckoutFile(p: Path, limits = CHECKOUT_FILE_LIMITS): Promise<CheckoutText> {
+  const got = await readRegular(await target(p.abs), limits);
+  return got.ok
+    ? { ok: true, text: got.data.toString('utf8') }
+    : { ok: false, refusal: refusal(p.rel, got.problem) };
+}
+
+/** Creates or replaces a file of the checkout, under the same rules as `readCheckoutFile`. */
+export async function writeCheckoutFile(
+  p: Path,
+  content: string,
+  limits = CHECKOUT_FILE_LIMITS,
+): Promise<CheckoutWrite> {
+  const made = await mkdir(dirname(p.abs), { recursive: true }).then(
+    () => undefined,
+    (err: NodeJS.ErrnoException) => err,
+  );
+  if (made?.code === 'EEXIST' || made?.code === 'ENOTDIR')
+    return { ok: false, refusal: `refused: a parent of ${p.rel} is not a folder` };
+  if (made) throw made;
+  const got = await writeRegular(await target(p.abs), content, limits);
+  return got.ok ? got : { ok: false, refusal: refusal(p.rel, got.problem) };
+}
+
+/** Where a link of the checkout leads, or the path itself when it does not exist yet. */
+const target = (abs: string) => realpath(abs).catch(() => abs);
+
+/** The model's answer: what is wrong with the file, and what it may do instead. */
+function refusal(rel: string, problem: FileProblem): string {
+  if (problem.kind === 'missing') return `cannot read ${rel}: no such file`;
+  const hint =
+    problem.kind === 'not_regular'
+      ? '; file tools open only regular files'
+      : problem.kind === 'too_large'
+        ? '; read parts of it with a command (head, sed -n)'
+        : '';
+  return `refused: ${rel} ${problemWords(problem)}${hint}`;
+}
