@@ -2,6 +2,7 @@ import { type Client, CTenantAccessToken } from '@larksuiteoapi/node-sdk';
 import type { Config } from '../../config.ts';
 import type { Logger } from '../../logger.ts';
 import type { Effect, Sender } from '../../outbox/effect.ts';
+import { neutralizeMentions } from '../../safety/neutralize-mentions.ts';
 import { feishuUuid } from './feishu-uuid.ts';
 import { createLarkClient } from './lark-client.ts';
 import { postContent } from './post-content.ts';
@@ -73,12 +74,12 @@ function call(client: Client, e: FeishuEffect, uuid: string): Promise<FeishuAnsw
     case 'feishu.card.reply':
       return client.im.message.reply({
         path: { message_id: e.messageId },
-        data: { msg_type: 'interactive', content: JSON.stringify(e.card), uuid },
+        data: { msg_type: 'interactive', content: neutralizeMentions(JSON.stringify(e.card)), uuid },
       });
     case 'feishu.card.patch':
       return client.im.message.patch({
         path: { message_id: e.messageId },
-        data: { content: JSON.stringify(e.card) },
+        data: { content: neutralizeMentions(JSON.stringify(e.card)) },
       });
   }
 }

@@ -2,6 +2,7 @@ import type { Config } from '../../config.ts';
 import type { Logger } from '../../logger.ts';
 import type { DeliveryResult, EffectOf, Sender } from '../../outbox/effect.ts';
 import { DeliveryError } from '../../outbox/errors.ts';
+import { neutralizeMentions } from '../../safety/neutralize-mentions.ts';
 import { type GitHubClient, splitRepo } from './client.ts';
 import { toDeliveryError } from './delivery-error.ts';
 import { findMarkedIssueComment, findMarkedReviewComment } from './find-marked.ts';
@@ -56,7 +57,7 @@ async function deliverOne(
       const found =
         attempt > 0 ? await findMarkedIssueComment(client, e.repo, e.number, markerOf(key)) : undefined;
       if (found !== undefined) return ok(found);
-      const body = withMarker(e.body, key);
+      const body = withMarker(neutralizeMentions(e.body), key);
       return ok(
         (await client.rest.issues.createComment({ ...splitRepo(e.repo), issue_number: e.number, body })).data
           .id,
@@ -70,7 +71,7 @@ async function deliverOne(
         ...splitRepo(e.repo),
         pull_number: e.number,
         comment_id: e.commentId,
-        body: withMarker(e.body, key),
+        body: withMarker(neutralizeMentions(e.body), key),
       });
       return ok(res.data.id);
     }
@@ -78,7 +79,7 @@ async function deliverOne(
       const res = await client.rest.issues.updateComment({
         ...splitRepo(e.repo),
         comment_id: e.commentId,
-        body: e.body,
+        body: neutralizeMentions(e.body),
       });
       return ok(res.data.id);
     }
@@ -95,6 +96,7 @@ type ClientOf = (e: GitHubEffect) => Promise<GitHubClient>;
 /**
  * The outbox's GitHub sender: reactions, comments, comment edits, review-thread replies and
  * thread resolution, each mapped to `DeliveryError` so the outbox worker decides about retries.
+ * Every body goes out with its team mentions neutralised (issue 31, `neutralizeMentions`).
  */
 export function githubSender(client: GitHubClient | ClientOf): Sender {
   const clientOf: ClientOf = typeof client === 'function' ? client : async () => client;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { splitRepo } from '../../channels/github/client.ts';
+import { neutralizeMentions } from '../../safety/neutralize-mentions.ts';
 import { defineTool, toolError, toolOk } from '../../session/tool.ts';
 import { refKey } from '../../tickets/ref-key.ts';
 import { addTicketRefs } from '../../tickets/ticket-store.ts';
@@ -63,7 +64,7 @@ export function openPrTool(scope: TurnScope) {
               head: ws.branch,
               base: ws.base,
               title,
-              body: fullBody,
+              body: neutralizeMentions(fullBody),
               draft: true,
             })
           ).data;

@@ -37,6 +37,19 @@ describe('Feishu outbox sender over the official SDK', () => {
     expect(String(calls[0]?.body?.uuid).length).toBeLessThanOrEqual(50);
   });
 
+  it('issue 31: an @all the model wrote reaches Feishu as text that pings no one', async () => {
+    await enqueueEffect(h.app.ctx, {
+      key: 'test:at-all',
+      effect: { op: 'feishu.reply', messageId: 'om_at_all', text: 'Deployed. <at user_id="all">所有人</at>' },
+    });
+    const [msg] = await waitFor(
+      () => (repliesTo('om_at_all').length ? repliesTo('om_at_all') : undefined),
+      'reply',
+    );
+    expect(msg?.content).not.toMatch(/<at\b/i);
+    expect(msg?.text).toContain('@all');
+  });
+
   it('R-A1: a 500 and a business rate-limit code (230020) are retried; one message results', async () => {
     h.feishu.fail(1, { status: 500, code: 500 }, /om_5xx/);
     h.feishu.fail(1, { status: 200, code: 230020, msg: 'chat rate limit' }, /om_5xx/);

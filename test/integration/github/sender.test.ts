@@ -28,6 +28,18 @@ describe('GitHub out through the outbox (no comment twice)', () => {
   const commentsOn = (repo: string, number: number) =>
     gh.comments.filter((c) => c.repo === repo && c.number === number);
 
+  it('issue 31: a team mention the model wrote reaches GitHub as code, pinging no one', async () => {
+    const job = await deliver('test:team', {
+      op: 'github.comment',
+      repo: 'acme/a',
+      number: 1,
+      body: 'Done; cc @acme/security-team please review.',
+    });
+    expect(await job.getState()).toBe('completed');
+    const [comment] = commentsOn('acme/a', 1);
+    expect(comment?.body).toContain('cc `@acme/security-team` please review.');
+  });
+
   it('a 429 with Retry-After, then 200, ends in exactly one comment, sent after the wait', async () => {
     gh.failNext({ method: 'POST', path: '/repos/acme/a/issues/1/comments', status: 429, retryAfter: 1 });
     const job = await deliver('c-429', { op: 'github.comment', repo: 'acme/a', number: 1, body: 'On it.' });

@@ -11,6 +11,7 @@ import { commandOf } from '../../../src/router/command.ts';
 import { languageCommandOf } from '../../../src/router/language-command.ts';
 import { mayNameTicket } from '../../../src/router/may-name-ticket.ts';
 import { countWords } from '../../../src/router/words.ts';
+import { neutralizeMentions } from '../../../src/safety/neutralize-mentions.ts';
 import { sanitizeUntrusted } from '../../../src/safety/sanitize-text.ts';
 import { exitCodeOf } from '../../../src/session/trajectory/call-summary.ts';
 import { excerpt } from '../../../src/session/trajectory/excerpt.ts';
@@ -40,8 +41,10 @@ function hostileShapes(): Record<string, string> {
     'a/',
     '# ',
     '\n ',
+    '@a/',
+    '<at ',
   ];
-  const prefixes = ['', 'http://a/', 'a/', '# a', '@', 'a', '<!--'];
+  const prefixes = ['', 'http://a/', 'a/', '# a', '@', 'a', '<!--', '<at user_id="all">'];
   const shapes: Record<string, string> = {};
   for (const pre of prefixes)
     for (const run of runs)
@@ -69,6 +72,7 @@ const readers: Record<string, (text: string) => unknown> = {
   exitCodeOf,
   excerpt,
   feishuMessageText: (t) => messageText('text', JSON.stringify({ text: t }), [], () => false),
+  neutralizeMentions: (t) => neutralizeMentions(t),
 };
 
 /** Under the ~2 s the slowest old reader took on these shapes, far over what linear code takes. */
