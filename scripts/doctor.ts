@@ -8,6 +8,7 @@ import { runDoctor } from '../src/doctor/run-doctor.ts';
 import { withEnvFile } from '../src/env-file.ts';
 import type { Lang } from '../src/i18n/lang.ts';
 import { createModels } from '../src/session/create-models.ts';
+import { createKeys } from '../src/store/keys.ts';
 
 /**
  * `npm run doctor` (issue 12): checks the configuration against the real services (model,
@@ -39,7 +40,7 @@ async function main(lang: Lang, env: NodeJS.ProcessEnv | ConfigError): Promise<n
     await redis.connect().catch(() => {});
     const findings = await runDoctor({
       config,
-      store: { redis },
+      store: { redis, keys: createKeys(config.KEY_PREFIX) },
       models: createModels(config),
       modelRoundTrip: true,
       timeoutMs: 30_000,

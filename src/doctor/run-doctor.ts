@@ -1,3 +1,4 @@
+import { checkChatRepos } from './check-chat-repos.ts';
 import { checkFeishu } from './check-feishu.ts';
 import { checkGitHub } from './check-github.ts';
 import { checkModel } from './check-model.ts';
@@ -28,6 +29,9 @@ export async function runDoctor(deps: DoctorDeps): Promise<Finding[]> {
     guarded('feishu', () => checkFeishu(config, timeoutMs, say)),
     guarded('github', () => checkGitHub(config, timeoutMs, say)),
     guarded('workspace', () => checkWorkspace(config, say)),
+    guarded('feishu', () =>
+      withTimeout(checkChatRepos(config, deps.store, say), timeoutMs, 'chat repositories'),
+    ),
     guarded('sandbox', () => withTimeout(checkSandbox(config, say), timeoutMs, 'sandbox')),
   ]);
   return results.flat();

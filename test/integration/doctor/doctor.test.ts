@@ -4,7 +4,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { setChatRepo } from '../../../src/router/chat-repos.ts';
+import { createKeys } from '../../../src/store/keys.ts';
 import { waitFor } from '../../kit/app.ts';
 import { startFakeAnthropic } from '../../kit/fake-anthropic.ts';
 import { type FakeFeishu, startFakeFeishu } from '../../kit/fake-feishu.ts';
@@ -80,6 +83,8 @@ describe('npm run doctor (issue 12)', () => {
       GITHUB_WEBHOOK_SECRET: 'secret',
       GITHUB_API_URL: gh.url,
       WORKSPACE_DIR: join(work, 'workspaces'),
+      // Issue 31: a Feishu chat works only in its bound repositories; a deployment binds one.
+      CHAT_REPOS: 'oc_team=acme/web',
     };
   });
   afterAll(async () => {
@@ -94,6 +99,7 @@ describe('npm run doctor (issue 12)', () => {
       expect(r.out).toMatch(new RegExp(`^ok +${check}: `, 'm'));
     // Issue 16: no PUBLIC_URL, so events come over the long connection, whose endpoint answered.
     expect(r.out).toMatch(/^ok +feishu: .*events over the long connection/m);
+    expect(r.out).toMatch(/^ok +feishu: chats with a bound repository: 1$/m);
     expect(r.out).toContain('no problems');
     expect(r.code).toBe(0);
     // The round trip sent the tool result back: the second request carried the call and its answer.
@@ -170,6 +176,35 @@ describe('npm run doctor (issue 12)', () => {
       expect(unknown.out).toContain('unknown language "fr": use en or zh-CN');
     } finally {
       await bad.close();
+    }
+  }, 90_000);
+
+  it('issue 31: a Feishu chat with no bound repository is a problem naming it and how to bind one; a binding made in the chat or the panel counts', async () => {
+    const prefix = `doctor-bind-${process.pid}-${Date.now().toString(36)}`;
+    const chats = {
+      ...env,
+      KEY_PREFIX: prefix,
+      ALLOWED_CHATS: 'feishu:oc_team,feishu:oc_ops,feishu:oc_lonely',
+    };
+    const redis = new Redis(good.url);
+    try {
+      await setChatRepo({ redis, keys: createKeys(prefix) }, 'oc_ops', 'acme/ops');
+      const r = await doctor(chats);
+      expect(r.code).toBe(1);
+      expect(r.out).toMatch(/^PROBLEM +feishu: chats in ALLOWED_CHATS with no bound repository: oc_lonely;/m);
+      expect(r.out).toMatch(
+        /fix: bind each chat its repositories: CHAT_REPOS=chat_id=owner\/name .*SETTINGS_ADMINS/,
+      );
+      const none = await doctor({ ...env, KEY_PREFIX: prefix, CHAT_REPOS: '' });
+      expect(none.out).toMatch(/^ok +feishu: chats with a bound repository: 1$/m);
+      expect(none.out).not.toMatch(/no Feishu chat has a bound repository/);
+      await setChatRepo({ redis, keys: createKeys(prefix) }, 'oc_ops', undefined);
+      const empty = await doctor({ ...env, KEY_PREFIX: prefix, CHAT_REPOS: '' });
+      expect(empty.code).toBe(1);
+      expect(empty.out).toMatch(/^PROBLEM +feishu: no Feishu chat has a bound repository/m);
+    } finally {
+      await redis.del(createKeys(prefix).chatRepos());
+      redis.disconnect();
     }
   }, 90_000);
 
