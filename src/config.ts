@@ -1,5 +1,10 @@
 import { z } from 'zod';
 import { DEFAULT_UI_FILE_GLOBS } from './executor/ui-files.ts';
+import {
+  ciConfigPaths,
+  ciPathProblem,
+  DEFAULT_CI_CONFIG_PATHS,
+} from './executor/workspace/ci-config-paths.ts';
 import { langFromName } from './i18n/locale.ts';
 import { channelChats, channelUsers } from './safety/channel-entries.ts';
 import { defaultContextTokens } from './session/context/context-window.ts';
@@ -205,6 +210,21 @@ export const EnvSchema = z
      * needs a "before" and an "after" screenshot); `*.css` matches a name anywhere, `a/**` a path.
      */
     UI_FILE_GLOBS: z.string().default(DEFAULT_UI_FILE_GLOBS),
+    /**
+     * Issue 31: comma-separated paths whose change is a change to CI (`.github/workflows/` always
+     * is one): a push changing them needs a request for it from someone who administers the repository.
+     */
+    CI_CONFIG_PATHS: z
+      .string()
+      .default(DEFAULT_CI_CONFIG_PATHS)
+      .transform((v, ctx) => {
+        const paths = ciConfigPaths(v);
+        for (const p of paths) {
+          const problem = ciPathProblem(p);
+          if (problem) ctx.addIssue({ code: 'custom', message: problem });
+        }
+        return paths;
+      }),
     /** How long a looked-up GitHub repository permission is trusted (R-A5). */
     PERMISSION_CACHE_SECONDS: z.coerce.number().int().positive().default(300),
     /** Days closed tickets, their transcripts, cards and full texts are kept (issue 14). */

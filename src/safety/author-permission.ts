@@ -38,6 +38,15 @@ export async function withAuthorPermission(ctx: Ctx, card: TriggerCard): Promise
   return enriched;
 }
 
+/**
+ * A GitHub login's permission on `repo` (`admin`, `maintain`, `write`, …), looked up and cached like
+ * an author's; `unknown` without GitHub access or when the look-up fails (fail closed).
+ */
+export async function repoPermission(ctx: Ctx, repo: string, login: string): Promise<string> {
+  const github = permissionAccess(ctx);
+  return github ? lookUp(ctx, github, repo, login) : 'unknown';
+}
+
 async function lookUp(ctx: Ctx, github: GitHubRepoAccess, repo: string, login: string): Promise<string> {
   const cached = await cachedPermission(ctx, repo, login);
   if (cached) return cached;

@@ -2,16 +2,19 @@ import { z } from 'zod';
 import { defineTool, toolError, toolOk } from '../../session/tool.ts';
 import { refKey } from '../../tickets/ref-key.ts';
 import { addTicketRefs } from '../../tickets/ticket-store.ts';
+import { ciChangeAskedBy } from '../ci-change-asked.ts';
 import { localGit } from '../sandbox/local-git.ts';
 import type { SandboxResult } from '../sandbox/run-sandboxed.ts';
 import { limitNotes, runOnCheckout } from '../sandbox/sandbox-command.ts';
 import { SandboxError } from '../sandbox/sandbox-error.ts';
 import { sandboxSettings } from '../sandbox/sandbox-settings.ts';
 import type { TurnScope } from '../turn-scope.ts';
+import { ciPathspecs, namesOfZ } from '../workspace/ci-config-paths.ts';
 import { addVerification, commitOfCall, recordCommit } from '../workspace/delivery-records.ts';
 import { pushBranch } from '../workspace/push-branch.ts';
 import { inWorkspace } from '../workspace/work-gate.ts';
 import type { Workspace } from '../workspace/workspace.ts';
+import { ciRefusal } from './ci-refusal.ts';
 
 const DEFAULT_TIMEOUT_S = 120;
 const MAX_TIMEOUT_S = 600;
@@ -128,15 +131,30 @@ export function commitAndPushTool(scope: TurnScope) {
       inWorkspace(scope, async (ws, login) => {
         // Local steps run in the sandbox: the checkout's config may name programs (issue 13).
         const local = localGit(ctx.config, ws, login);
+        const mayChangeCi = async (files: string[]) => Boolean(await ciChangeAskedBy(scope, ws.repo, files));
         let sha = await commitOfCall(ctx, scope.ticket.id, call.idempotencyKey);
         if (!sha) {
           await local.run(['add', '-A'], { writable: true });
           if ((await local.run(['status', '--porcelain'])) === '') return toolError('nothing to commit');
+          // Issue 31: a CI change nobody with the right asked for is not even committed.
+          const ci = namesOfZ(
+            await local.run([
+              'diff',
+              '--cached',
+              '-z',
+              '--no-renames',
+              '--name-only',
+              '--',
+              ...ciPathspecs(ctx.config.CI_CONFIG_PATHS),
+            ]),
+          );
+          if (ci.length && !(await mayChangeCi(ci))) return toolError(ciRefusal(ws.repo, ci, false));
           await local.run(['commit', '-q', '-m', message], { writable: true });
           sha = await local.head();
           await recordCommit(ctx, scope.ticket.id, call.idempotencyKey, sha);
         }
-        await pushBranch(ctx, ws, scope.ticket.id, sha);
+        const pushed = await pushBranch(ctx, ws, scope.ticket.id, sha, mayChangeCi);
+        if (!pushed.ok) return toolError(ciRefusal(ws.repo, pushed.ciFiles, true));
         await addTicketRefs(ctx, scope.ticket.id, [refKey({ type: 'commit', sha })]);
         return toolOk(`committed ${sha.slice(0, 12)} and pushed ${ws.branch}`);
       }),
