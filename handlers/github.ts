@@ -3,7 +3,7 @@ import { ingest } from '../src/cards/ingest.ts';
 import { botIdentity } from '../src/channels/github/bot-identity.ts';
 import { githubHostsFor } from '../src/channels/github/client.ts';
 import { parseGitHubEvent } from '../src/channels/github/parse-event.ts';
-import { githubReplayKey } from '../src/channels/github/replay-key.ts';
+import { githubObjectTime, githubReplayKey } from '../src/channels/github/replay-key.ts';
 import { signatureVerifier } from '../src/channels/github/verify-signature.ts';
 import type { Ctx } from '../src/context.ts';
 import { HttpError } from '../src/errors/http-error.ts';
@@ -52,7 +52,11 @@ export function githubIntake(ctx: Ctx): WebhookIntake {
     if (outcome.kind === 'invalid') throw new HttpError(400, 'unexpected_payload', outcome.message);
     const result =
       outcome.kind === 'card'
-        ? await ingest(ctx, outcome.draft, { replayKey: githubReplayKey(event, payload), answerFirst: true })
+        ? await ingest(ctx, outcome.draft, {
+            replayKey: githubReplayKey(event, payload),
+            objectAt: githubObjectTime(payload),
+            answerFirst: true,
+          })
         : undefined;
     ctx.metrics.ingestSeconds.observe({ source: 'github' }, (performance.now() - started) / 1000);
     if (!result)

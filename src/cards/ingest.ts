@@ -5,6 +5,7 @@ import { buildCard } from './build-card.ts';
 import type { CardDraft, TriggerCard } from './card.ts';
 import { claimAndStore } from './claim-batch.ts';
 import { INTAKE_LEASE_MS, queueCardJobsSoon } from './intake.ts';
+import { isStaleObject } from './stale-object.ts';
 
 export type IngestResult = { kind: 'new'; card: TriggerCard } | { kind: 'duplicate'; cardId: string };
 
@@ -31,11 +32,18 @@ export function ingest(ctx: Ctx, draft: CardDraft, opts: IngestOptions = {}): Pr
 
 interface IngestOptions {
   replayKey?: string | undefined;
+  /** When the object the event is about last changed (issue 31: older than the window, a replay). */
+  objectAt?: number | undefined;
   answerFirst?: boolean;
 }
 
 async function claimCard(ctx: Ctx, draft: CardDraft, opts: IngestOptions): Promise<IngestResult> {
   const { card, fullText } = buildCard(draft, ctx.now());
+  if (isStaleObject(opts.objectAt, card.receivedAt)) {
+    ctx.metrics.duplicates.inc({ source: card.source });
+    ctx.log.info({ eventId: card.eventId, objectAt: opts.objectAt }, 'event about a stale object: a replay');
+    return { kind: 'duplicate', cardId: card.id };
+  }
   // The jobs continue this trace, whoever creates them (issue 17); empty with tracing off.
   const trace = withTraceContext({}).traceContext;
   const state = await claimAndStore(ctx, {

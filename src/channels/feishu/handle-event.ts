@@ -3,6 +3,7 @@ import type { Ctx } from '../../context.ts';
 import { type BotIdentity, createBotIdentity } from './bot-identity.ts';
 import { createFeishuDispatcher } from './dispatcher.ts';
 import { createLarkClient } from './lark-client.ts';
+import { feishuObjectTime } from './object-time.ts';
 
 /**
  * How long after start-up an event may wait for the bot's identity (Feishu wants < 3 s). Past
@@ -35,7 +36,10 @@ export function createFeishuEventHandler(ctx: Ctx, bot?: BotIdentity): FeishuEve
     }
     const outcome = await dispatcher.dispatch(body);
     if (outcome.kind === 'card') {
-      const result = await ingest(ctx, outcome.draft, { answerFirst: true });
+      const result = await ingest(ctx, outcome.draft, {
+        objectAt: feishuObjectTime(body),
+        answerFirst: true,
+      });
       // The chat id here is how an operator finds a chat's `oc_…` id (docs/feishu-setup.md).
       ctx.log.debug(
         { eventId: outcome.draft.eventId, chatId: outcome.draft.conversation, status: result.kind },

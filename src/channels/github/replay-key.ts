@@ -35,3 +35,24 @@ export function githubReplayKey(event: string, payload: unknown): string | undef
   }
   return undefined;
 }
+
+/** The time fields of a payload object, any of which may say when it last changed. */
+const TIMES = ['created_at', 'updated_at', 'submitted_at', 'completed_at'] as const;
+
+/**
+ * Issue 31: when the object a webhook is about last changed (the latest of its creation, update,
+ * submission and completion times) — the most specific object, as in `githubReplayKey` — for the
+ * replay check in `ingest`; undefined when it carries no time.
+ */
+export function githubObjectTime(payload: unknown): number | undefined {
+  const p = payload as Loose;
+  for (const name of OBJECTS) {
+    const obj = field(p, name) as Loose;
+    if (!(text(field(obj, 'id')) ?? text(field(obj, 'number')))) continue;
+    const times = TIMES.map((t) => field(obj, t))
+      .map((v) => (typeof v === 'string' && v.length <= 40 ? Date.parse(v) : Number.NaN))
+      .filter((v) => Number.isFinite(v));
+    return times.length ? Math.max(...times) : undefined;
+  }
+  return undefined;
+}

@@ -45,6 +45,21 @@ describe('Feishu webhook → trigger cards (R-A1, R-A3)', () => {
     ]);
   });
 
+  it('issue 31: a message sent longer ago than the dedupe window is refused as a replay, nothing stored', async () => {
+    const before = (await storedCardIds(h.app)).length;
+    const old = groupMention('please fix it', h.feishu.bot.openId, { messageId: 'om_old' });
+    old.event.message.create_time = String(Date.now() - 5 * 24 * 3600 * 1000);
+    expect((await send(old)).status).toBe(200);
+    const fresh = groupMention('please fix it', h.feishu.bot.openId, { messageId: 'om_fresh' });
+    fresh.event.message.create_time = String(Date.now() - 3 * 24 * 3600 * 1000);
+    expect((await send(fresh)).status).toBe(200);
+    const cards = await Promise.all((await storedCardIds(h.app)).map((id) => loadCard(h.app.ctx, id)));
+    expect(cards.length).toBe(before + 1);
+    expect(cards.map((c) => (c?.origin.source === 'feishu' ? c.origin.messageId : ''))).not.toContain(
+      'om_old',
+    );
+  });
+
   it('R-A1: the same delivery twice, and ten times concurrently, stores one card and reacts once', async () => {
     const before = (await storedCardIds(h.app)).length;
     const twice = groupMention('again', h.feishu.bot.openId, { messageId: 'om_dup_2' });

@@ -53,7 +53,9 @@ describe('GitHub webhook in (R-A2, R-A3)', () => {
 
   it('R-A2, issue 14: a replayed body under a new delivery id adds nothing; a later edit of the object does', async () => {
     const before = await cardCount();
-    const payload = P.mentionComment({ commentId: 4_404, updatedAt: '2026-12-01T09:00:00Z' });
+    // Times relative to now: an object older than the dedupe window is a replay by itself (issue 31).
+    const at = (ago: number) => new Date(Date.now() - ago).toISOString();
+    const payload = P.mentionComment({ commentId: 4_404, updatedAt: at(10 * 60_000) });
     const first = await send('issue_comment', payload, 'replay-1');
     expect(await first.json()).toMatchObject({ status: 'new' });
     const replays = await Promise.all([
@@ -62,9 +64,23 @@ describe('GitHub webhook in (R-A2, R-A3)', () => {
     ]);
     for (const r of replays) expect(await r.json()).toMatchObject({ status: 'duplicate' });
     expect(await cardCount()).toBe(before + 1);
-    const later = P.mentionComment({ commentId: 4_404, updatedAt: '2026-12-01T09:05:00Z', body: 'edited' });
+    const later = P.mentionComment({ commentId: 4_404, updatedAt: at(5 * 60_000), body: 'edited' });
     expect(await (await send('issue_comment', later, 'replay-4')).json()).toMatchObject({ status: 'new' });
     expect(await cardCount()).toBe(before + 2);
+  });
+
+  it('issue 31: a comment last changed longer ago than the dedupe window is a replay under any delivery id', async () => {
+    const before = await cardCount();
+    const days = (n: number) => new Date(Date.now() - n * 24 * 3600 * 1000).toISOString();
+    const stale = P.mentionComment({ commentId: 5_505, updatedAt: days(5) });
+    const answer = await send('issue_comment', stale, 'stale-1');
+    expect(answer.status).toBe(202);
+    expect(await answer.json()).toMatchObject({ status: 'duplicate' });
+    expect(await cardCount()).toBe(before);
+    // Inside the window it is new as before.
+    const recent = P.mentionComment({ commentId: 5_506, updatedAt: days(3) });
+    expect(await (await send('issue_comment', recent, 'stale-2')).json()).toMatchObject({ status: 'new' });
+    expect(await cardCount()).toBe(before + 1);
   });
 
   it('R-A2: the same delivery twice, and ten times concurrently, produces one card and one reaction', async () => {
