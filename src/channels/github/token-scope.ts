@@ -11,7 +11,8 @@ export type Permissions = Record<string, Level>;
  * calls on a repository do: everything the App needs (`APP_NEEDS`: comments and reactions, PRs and
  * review threads, repository and collaborator look-ups, check results), with `contents` only
  * read — writing it is git's, below. Git needs `contents` alone; a push that changes
- * `.github/workflows/` also needs `workflows` (GitHub refuses it otherwise).
+ * `.github/workflows/` also needs `workflows` (GitHub refuses it otherwise), asked for only when a
+ * repository admin's request asked for that change (issue 31, `pushBranch`).
  */
 const WANTED: Record<TokenPurpose, Permissions> = {
   api: { ...APP_PERMISSIONS, contents: 'read' },
