@@ -54,7 +54,15 @@ describe('panel: create the GitHub App from a manifest (issue 16)', () => {
   // each test's own (issue 20).
   beforeEach(async () => {
     gh = await startFakeGitHub();
-    app = await startTestApp({ ADMIN_TOKEN: TOKEN, GITHUB_API_URL: gh.url }, { workers: false });
+    app = await startTestApp(
+      {
+        ADMIN_TOKEN: TOKEN,
+        GITHUB_API_URL: gh.url,
+        // Issue 31: a chat listed twice is bound to both; the Setup page shows both.
+        CHAT_REPOS: 'oc_env_chat=acme/web,oc_env_chat=acme/api',
+      },
+      { workers: false },
+    );
     base = app.url.replace('127.0.0.1', 'localhost');
     context = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
     context.setDefaultTimeout(15_000);
@@ -176,6 +184,8 @@ describe('panel: create the GitHub App from a manifest (issue 16)', () => {
   }, 60_000);
   it("issue 16: the Setup page's chat field sets a chat's default repository, which the executor reads; a bad name is refused", async () => {
     await page.goto(`${base}/panel/#/setup`);
+    const envRow = page.locator('#chat-repos-list tr[data-chat="oc_env_chat"]');
+    expect(await envRow.locator('td').nth(1).textContent()).toBe('acme/web, acme/api');
     await page.getByLabel('Chat id').fill('oc_panel_chat');
     await page.getByLabel(/Default repository/).fill('acme/panel');
     await page.getByRole('button', { name: 'Save chat repository' }).click();

@@ -9,14 +9,24 @@ const CHAT_LANGS = ['auto', 'en', 'zh-CN'];
 /** A language's name in the panel's words (catalog keys are lowercase). @param {string} lang */
 const langName = (lang) => t(`setup.chats.lang.${lang.toLowerCase()}`);
 
-/** One row per chat with a repository (set here, by `/repo` or `CHAT_REPOS`) or a fixed language. */
+/**
+ * One row per chat with a repository (set here, by `/repo` or `CHAT_REPOS`) or a fixed language.
+ * Issue 31: the chat is bound to every repository shown, the first its default (the one set here).
+ */
 async function chatRows() {
   const [{ chats, fromEnv }, langs] = await Promise.all([get('/api/chat-repos'), get('/api/chat-languages')]);
   /** @type {Map<string, { chat: string, repo?: string, from?: string, lang?: string }>} */
   const rows = new Map();
   const row = (/** @type {string} */ chat) => rows.get(chat) ?? rows.set(chat, { chat }).get(chat);
-  for (const r of fromEnv) Object.assign(row(r.chat), { repo: r.repo, from: 'CHAT_REPOS' });
-  for (const r of chats) Object.assign(row(r.chat), { repo: r.repo, from: t('setup.chats.set-by.panel') });
+  const join = (/** @type {(string | undefined)[]} */ parts) => parts.filter(Boolean).join(', ');
+  for (const r of fromEnv) {
+    const x = row(r.chat);
+    Object.assign(x, { repo: join([x.repo, r.repo]), from: 'CHAT_REPOS' });
+  }
+  for (const r of chats) {
+    const x = row(r.chat);
+    Object.assign(x, { repo: join([r.repo, x.repo]), from: join([t('setup.chats.set-by.panel'), x.from]) });
+  }
   for (const r of langs.chats) Object.assign(row(r.chat), { lang: r.lang });
   return [...rows.values()];
 }
