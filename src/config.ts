@@ -149,6 +149,8 @@ export const EnvSchema = z
     LLM_MODEL: z.string().min(1).default('deepseek-flash'),
     /** The answer's token cap per request; Anthropic's Messages API requires one (issue 12). */
     LLM_MAX_TOKENS: z.coerce.number().int().min(1).default(16_384),
+    /** Issue 28: a streamed answer with no chunk for this long is dropped and asked again. */
+    LLM_STREAM_IDLE_MS: z.coerce.number().int().min(100).default(300_000),
     MAIN_MODEL: z.string().min(1).optional(),
     EXECUTOR_MODEL: z.string().min(1).optional(),
     /** DeepSeek thinking mode per session kind: routing is cheap and latency-bound, executors do the hard work. */

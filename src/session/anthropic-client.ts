@@ -37,6 +37,7 @@ export function createAnthropicClient(opts: AnthropicClientOptions): ModelClient
   });
   return {
     model: opts.model,
+    maxTokens: opts.maxTokens,
     async complete(req, signal) {
       const params = toAnthropicParams(req, opts.model, opts.maxTokens, opts.thinking);
       const message = await withScopedSignal(

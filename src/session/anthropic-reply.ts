@@ -31,8 +31,8 @@ const CUT_SHORT = new Set(['max_tokens', 'model_context_window_exceeded']);
 /**
  * A Messages API answer as our assistant message: text blocks joined, `tool_use` blocks as tool
  * calls with their input re-serialised. An answer cut short (`max_tokens`) whose last block is a
- * tool call is refused (`TruncatedAnswerError`: retried, never stored), since its input may be
- * partial. `refusal` and `end_turn` end the turn with whatever text came. Thinking blocks (asked
+ * tool call is refused (`TruncatedAnswerError`: never stored; the turn asks again once, with a note),
+ * since its input may be partial; text cut there is kept and marked `cutAtLimit`. `refusal` and `end_turn` end the turn with whatever text came. Thinking blocks (asked
  * for, or the model's default) are kept with their signatures to be sent back (R-H1).
  */
 export function fromAnthropicMessage(msg: Pick<Message, 'content' | 'stop_reason' | 'usage'>): ModelReply {
@@ -62,6 +62,8 @@ export function fromAnthropicMessage(msg: Pick<Message, 'content' | 'stop_reason
     throw new TruncatedAnswerError(last.name, msg.stop_reason);
   }
   const { cacheWriteTokens: _write, ...usage } = anthropicUsage(msg.usage);
+  // Issue 28: text cut at the cap is kept, and the turn asks the model once to go on.
+  const cut = msg.stop_reason === 'max_tokens';
   return {
     message: {
       role: 'assistant',
@@ -70,5 +72,6 @@ export function fromAnthropicMessage(msg: Pick<Message, 'content' | 'stop_reason
       ...(thinking.length ? { thinking_blocks: thinking } : {}),
     },
     usage,
+    ...(cut ? { cutAtLimit: true as const } : {}),
   };
 }

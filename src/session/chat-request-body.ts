@@ -8,6 +8,10 @@ export interface ChatRequestBody {
   model: string;
   messages: WireMessage[];
   tools?: ChatCompletionFunctionTool[];
+  /** DeepSeek and other compatible endpoints: the answer's token cap. */
+  max_tokens?: number;
+  /** OpenAI's name for the cap (`max_tokens` is refused by its reasoning models). */
+  max_completion_tokens?: number;
   thinking?: { type: 'enabled' | 'disabled' };
   reasoning_effort?: 'high' | 'max';
 }
@@ -17,17 +21,24 @@ export interface ChatRequestBody {
  * request (so the session kind's choice holds whatever DeepSeek's default) and `reasoning_effort`
  * only with thinking on; no other provider gets either. No sampling field (`temperature`, `top_p`,
  * penalties) is ever sent: thinking mode does not support them, and the defaults serve both kinds.
+ * Every request carries the answer's token cap (`LLM_MAX_TOKENS`, issue 28), so an answer cut
+ * at it says so (`finish_reason: "length"`) instead of running into a provider's hidden default.
  */
 export function chatRequestBody(
   model: string,
   contract: ChatContract,
   req: { system: string; messages: readonly ChatMessage[]; tools: ChatCompletionFunctionTool[] },
+  maxTokens?: number,
 ): ChatRequestBody {
   const body: ChatRequestBody = {
     model,
     messages: [{ role: 'system', content: req.system }, ...toWireMessages(req.messages, contract)],
     ...(req.tools.length ? { tools: req.tools } : {}),
   };
+  if (maxTokens !== undefined) {
+    if (contract.provider === 'openai') body.max_completion_tokens = maxTokens;
+    else body.max_tokens = maxTokens;
+  }
   if (contract.provider !== 'deepseek') return body;
   const on = thinkingOn(contract);
   body.thinking = { type: on ? 'enabled' : 'disabled' };

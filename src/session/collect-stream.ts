@@ -1,6 +1,7 @@
 import type { ChatCompletionChunk } from 'openai/resources/chat/completions';
 import type { ToolCall } from './chat-message.ts';
 import { IncompleteStreamError } from './errors/incomplete-stream-error.ts';
+import { checkFinish } from './finish-reason.ts';
 import type { ToolCallListener } from './model-client.ts';
 import type { ModelReply } from './model-reply.ts';
 import { usageFromWire, type WireUsage } from './usage-from-wire.ts';
@@ -8,25 +9,36 @@ import { usageFromWire, type WireUsage } from './usage-from-wire.ts';
 /** DeepSeek streams its chain of thought in `delta.reasoning_content`, beside `content`. */
 type Delta = ChatCompletionChunk.Choice.Delta & { reasoning_content?: string | null };
 
+export interface StreamWatch {
+  /** Hears of each tool call once its arguments are whole (issue 18), while the rest streams. */
+  onToolCall?: ToolCallListener | undefined;
+  /** No chunk for this long drops the answer (issue 28): `abort` ends the request, and it is retried. */
+  idleMs?: number | undefined;
+  abort?: (() => void) | undefined;
+}
+
 /**
  * Folds a streamed completion into one reply: content and reasoning pieces are joined, tool-call
  * deltas are merged by `index` (the first delta carries id and name, later ones argument pieces).
- * `onToolCall` hears of each call once its arguments are whole (issue 18), while the rest streams.
+ * The `finish_reason` decides what the answer is worth (`checkFinish`); a stream that stalls
+ * longer than `idleMs` between chunks is an `IncompleteStreamError`.
  */
 export async function collectStream(
   stream: AsyncIterable<ChatCompletionChunk>,
-  onToolCall?: ToolCallListener,
+  watch: StreamWatch = {},
 ): Promise<ModelReply> {
+  const { onToolCall } = watch;
   let content = '';
   let sawContent = false;
   let reasoning: string | undefined;
   const calls = new Map<number, ToolCall>();
   const told = new Set<number>();
   let usage: WireUsage | undefined;
-  let finished = false;
-  for await (const chunk of stream) {
+  let finish: string | undefined;
+  for await (const chunk of idleGuarded(stream, watch)) {
     if (chunk.usage) usage = chunk.usage as WireUsage;
-    if (chunk.choices[0]?.finish_reason) finished = true;
+    const reason = chunk.choices[0]?.finish_reason;
+    if (reason) finish = reason;
     const delta = chunk.choices[0]?.delta as Delta | undefined;
     if (delta?.content) {
       content += delta.content;
@@ -49,17 +61,41 @@ export async function collectStream(
       }
     }
   }
-  if (!finished) throw new IncompleteStreamError();
+  if (!finish) throw new IncompleteStreamError();
   const toolCalls = [...calls.entries()].sort(([a], [b]) => a - b).map(([, c]) => c);
-  return {
-    message: {
-      role: 'assistant',
-      content: sawContent ? content : null,
-      ...(toolCalls.length ? { tool_calls: toolCalls } : {}),
-      ...(reasoning !== undefined ? { reasoning_content: reasoning } : {}),
-    },
-    usage: usageFromWire(usage),
+  const message: ModelReply['message'] = {
+    role: 'assistant',
+    content: sawContent ? content : null,
+    ...(toolCalls.length ? { tool_calls: toolCalls } : {}),
+    ...(reasoning !== undefined ? { reasoning_content: reasoning } : {}),
   };
+  const cut = checkFinish(finish, message);
+  return { message, usage: usageFromWire(usage), ...(cut ? { cutAtLimit: true as const } : {}) };
+}
+
+/**
+ * The stream's chunks, each awaited at most `idleMs` (issue 28): a provider that stops sending
+ * without closing would hold the turn until the 15-minute watchdog. Only the wait for the next
+ * chunk is timed, never the time the consumer spends between chunks.
+ */
+async function* idleGuarded<T>(stream: AsyncIterable<T>, watch: StreamWatch): AsyncGenerator<T> {
+  const it = stream[Symbol.asyncIterator]();
+  const idleMs = watch.idleMs;
+  for (;;) {
+    let timer: NodeJS.Timeout | undefined;
+    const stalled = new Promise<'stalled'>((resolve) => {
+      if (idleMs !== undefined) timer = setTimeout(() => resolve('stalled'), idleMs);
+    });
+    const next = await Promise.race([it.next(), stalled]).finally(() => clearTimeout(timer));
+    if (next === 'stalled') {
+      watch.abort?.();
+      // The pending read settles once the abort lands; its outcome no longer matters.
+      void it.return?.().catch(() => undefined);
+      throw new IncompleteStreamError(`no part of the answer came for ${Math.round((idleMs ?? 0) / 1000)} s`);
+    }
+    if (next.done) return;
+    yield next.value;
+  }
 }
 
 /**

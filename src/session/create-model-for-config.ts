@@ -35,6 +35,8 @@ export function createModelForConfig(c: Config, kind: SessionKind): ModelClient 
         model,
         contract: chatContract(c, kind),
         stream: kind === 'executor',
+        maxTokens: c.LLM_MAX_TOKENS,
+        streamIdleMs: c.LLM_STREAM_IDLE_MS,
       });
   }
 }

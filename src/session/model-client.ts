@@ -9,6 +9,7 @@ import type { ChatMessage, ToolCall } from './chat-message.ts';
 import { chatRequestBody } from './chat-request-body.ts';
 import { collectStream } from './collect-stream.ts';
 import { MalformedToolCallError } from './errors/malformed-tool-call-error.ts';
+import { checkFinish } from './finish-reason.ts';
 import type { ModelReply } from './model-reply.ts';
 import { withScopedSignal } from './scoped-signal.ts';
 import { usageFromWire } from './usage-from-wire.ts';
@@ -29,6 +30,8 @@ export type ToolCallListener = (call: ToolCall, index: number) => void;
 /** One Chat Completions endpoint and model. */
 export interface ModelClient {
   readonly model: string;
+  /** The answer's token cap the client sends, if any (named in the turn's notes, issue 28). */
+  readonly maxTokens?: number | undefined;
   /** `signal` aborts the request in flight (a worker shutting down hands its turn over). */
   complete(request: ModelRequest, signal?: AbortSignal, onToolCall?: ToolCallListener): Promise<ModelReply>;
 }
@@ -42,6 +45,10 @@ export interface ModelClientOptions {
   stream?: boolean;
   /** Which provider's contract to speak and, for DeepSeek, the thinking settings (R-H1); default `compatible`. */
   contract?: ChatContract;
+  /** The answer's token cap (`LLM_MAX_TOKENS`), sent on every request (issue 28). */
+  maxTokens?: number;
+  /** Streamed: the longest wait for the next chunk before the answer is dropped and retried. */
+  streamIdleMs?: number;
 }
 
 /**
@@ -57,12 +64,14 @@ export function createModelClient(opts: ModelClientOptions): ModelClient {
   });
   return {
     model: opts.model,
+    maxTokens: opts.maxTokens,
     async complete(req, signal, onToolCall) {
       // DeepSeek's fields (`thinking`, `reasoning_content` on messages) are not in the package's types.
       const body = chatRequestBody(
         opts.model,
         opts.contract ?? { provider: 'compatible' },
         req,
+        opts.maxTokens,
       ) as unknown as ChatCompletionCreateParamsNonStreaming;
       return withScopedSignal(signal, async (options) => {
         if (opts.stream) {
@@ -70,7 +79,8 @@ export function createModelClient(opts: ModelClientOptions): ModelClient {
             { ...body, stream: true, stream_options: { include_usage: true } },
             options,
           );
-          return checkReply(await collectStream(stream, onToolCall));
+          const watch = { onToolCall, idleMs: opts.streamIdleMs, abort: () => stream.controller.abort() };
+          return checkReply(await collectStream(stream, watch));
         }
         return checkReply(fromCompletion(await client.chat.completions.create(body, options)));
       });
@@ -94,15 +104,14 @@ function fromCompletion(completion: ChatCompletion): ModelReply {
         ]
       : [],
   );
-  return {
-    message: {
-      role: 'assistant',
-      content: msg?.content ?? null,
-      ...(calls.length ? { tool_calls: calls } : {}),
-      ...(typeof msg?.reasoning_content === 'string' ? { reasoning_content: msg.reasoning_content } : {}),
-    },
-    usage: usageFromWire(completion.usage),
+  const message: ModelReply['message'] = {
+    role: 'assistant',
+    content: msg?.content ?? null,
+    ...(calls.length ? { tool_calls: calls } : {}),
+    ...(typeof msg?.reasoning_content === 'string' ? { reasoning_content: msg.reasoning_content } : {}),
   };
+  const cut = checkFinish(completion.choices[0]?.finish_reason, message);
+  return { message, usage: usageFromWire(completion.usage), ...(cut ? { cutAtLimit: true as const } : {}) };
 }
 
 /** Rejects an answer whose tool-call arguments are not JSON, so none of it enters the transcript. */

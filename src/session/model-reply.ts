@@ -17,4 +17,10 @@ export interface ModelUsage {
 export interface ModelReply {
   message: AssistantMessage;
   usage: ModelUsage;
+  /**
+   * The text stopped at the answer's token cap (`finish_reason: "length"`, Anthropic's
+   * `max_tokens`; issue 28): the message is kept and the model is asked once to go on. A tool call
+   * cut there is never a reply (`TruncatedAnswerError`).
+   */
+  cutAtLimit?: true;
 }

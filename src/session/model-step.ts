@@ -2,6 +2,8 @@ import { usageCounts } from '../stats/daily-counts.ts';
 import { annotateSpan } from '../tracing/in-span.ts';
 import { requestInWindow } from './context/request-in-window.ts';
 import { earlyListener, settleStrayEarly } from './early-tool-calls.ts';
+import { TruncatedAnswerError } from './errors/truncated-answer-error.ts';
+import { addHostNote, cutTextNote, cutToolCallNote, notesGiven } from './host-note.ts';
 import { recordRevision } from './record-revision.ts';
 import { usageAttributes } from './step-spans.ts';
 import { limitBeforeModelRequest } from './turn-limits.ts';
@@ -13,7 +15,9 @@ import { outcome } from './usage-of.ts';
 /**
  * One model request: budgets, the caller's gate, a freshly assembled system prompt (R-F3: read
  * at every request, its revision recorded on the session), the request with retries, then the
- * answer appended (with the revision) as one step. An answer without tool calls ends the turn.
+ * answer appended (with the revision) as one step. An answer without tool calls ends the turn,
+ * unless it was cut at the output cap (issue 28: the model is asked once to go on); a tool call
+ * cut there is asked for once more with a note instead of failing the turn.
  */
 export async function modelStep(run: TurnRun): Promise<StepResult> {
   const tripped = limitBeforeModelRequest(run.turn, run.limits, run.now());
@@ -41,6 +45,12 @@ export async function modelStep(run: TurnRun): Promise<StepResult> {
   if (!attempt.ok && attempt.aborted) {
     // Nothing of the answer was stored: the turn resumes with this same request elsewhere.
     return outcome(run, { kind: 'stopped', reason: 'shutdown', before: 'model_request' });
+  }
+  if (!attempt.ok && attempt.error instanceof TruncatedAnswerError && !notesGiven(run, 'cut-tool-call')) {
+    // Issue 28: a tool call cut at the output cap is asked for once more, told why and how.
+    const note = cutToolCallNote(run, attempt.error.toolName, run.model.maxTokens);
+    await addHostNote(run, 'cut-tool-call', note);
+    return goOn;
   }
   if (!attempt.ok) {
     timeRequest(run.metrics, run.sessionKind, run.model.model, 'failed', performance.now() - started);
@@ -74,6 +84,11 @@ export async function modelStep(run: TurnRun): Promise<StepResult> {
   });
   run.messages.push(message);
   await settleStrayEarly(run, message);
-  if (!message.tool_calls?.length) return outcome(run, { kind: 'ended', text: message.content });
-  return goOn;
+  if (message.tool_calls?.length) return goOn;
+  if (attempt.reply.cutAtLimit && !notesGiven(run, 'cut-text')) {
+    // Issue 28: text cut at the output cap is not an ending; the model is asked once to go on.
+    await addHostNote(run, 'cut-text', cutTextNote(run.model.maxTokens));
+    return goOn;
+  }
+  return outcome(run, { kind: 'ended', text: message.content });
 }

@@ -5,6 +5,7 @@ import {
 import { APIConnectionError, APIError } from 'openai';
 import { IncompleteStreamError } from './errors/incomplete-stream-error.ts';
 import { MalformedToolCallError } from './errors/malformed-tool-call-error.ts';
+import { ProviderCutError } from './errors/provider-cut-error.ts';
 import { TruncatedAnswerError } from './errors/truncated-answer-error.ts';
 
 export interface RetryPolicy {
@@ -32,8 +33,9 @@ export function retryDelay(err: unknown, attempt: number, policy: RetryPolicy): 
 
 export function isTransient(err: unknown): boolean {
   if (err instanceof MalformedToolCallError || err instanceof APIConnectionError) return true;
-  if (err instanceof AnthropicConnectionError || err instanceof TruncatedAnswerError) return true;
-  if (err instanceof IncompleteStreamError) return true;
+  // A tool call cut at the output cap is the turn's to handle (one retry with a note, issue 28).
+  if (err instanceof AnthropicConnectionError) return true;
+  if (err instanceof IncompleteStreamError || err instanceof ProviderCutError) return true;
   // An error event in the middle of an Anthropic stream (after the 200) has no status, only a type.
   if (err instanceof AnthropicAPIError && err.status === undefined)
     return ['overloaded_error', 'api_error', 'rate_limit_error', 'timeout_error'].includes(err.type ?? '');

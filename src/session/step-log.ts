@@ -36,6 +36,8 @@ export const StepRecordSchema = z.discriminatedUnion('kind', [
     summarisedBefore: z.number(),
     elidedBefore: z.number(),
   }),
+  // Issue 28: a note the host added to the transcript (a user message) to steer the model on.
+  z.object({ kind: z.literal('note'), at: z.number(), index: z.number(), note: z.string() }),
   z.object({
     kind: z.literal('end'),
     at: z.number(),

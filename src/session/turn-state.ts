@@ -15,6 +15,8 @@ export interface TurnState {
   status: 'running' | TurnOutcome['kind'];
   /** Kept so a job retried after its turn finished gets the same outcome instead of a new turn. */
   outcome?: TurnOutcome;
+  /** The host's notes to the model this turn, by kind (issue 28): each kind is given a bounded number of times. */
+  notes?: string[];
 }
 
 export function newTurnState(id: string, now: number): TurnState {
@@ -29,4 +31,5 @@ export const TurnStateSchema = z.object({
   tokens: z.number(),
   status: z.enum(['running', 'ended', 'stopped', 'limit', 'failed']),
   outcome: TurnOutcomeSchema.exactOptional(),
+  notes: z.array(z.string()).exactOptional(),
 }) satisfies z.ZodType<TurnState, unknown>;

@@ -39,6 +39,9 @@ export function thinkingOf(req: RecordedRequest): boolean {
 /** What DeepSeek answers 400 to, in the order it checks; undefined when the request is acceptable. */
 export function deepseekRefusal(req: RecordedRequest): ProviderError | undefined {
   if (!(DEEPSEEK_MODELS as readonly string[]).includes(req.model)) return invalid('Model Not Exist');
+  const cap = req.body.max_tokens;
+  if (cap !== undefined && !(Number.isInteger(cap) && (cap as number) >= 1))
+    return invalid('Invalid max_tokens value, max_tokens must be a positive integer');
   // Between two user messages, an assistant message that called tools must keep its reasoning in
   // every later request; on the others it is optional (and ignored).
   if (

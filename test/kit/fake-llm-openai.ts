@@ -13,6 +13,20 @@ export function openaiDialect(): FakeDialectRules {
   const cache = createPrefixCache();
   return {
     refuse(req: RecordedRequest): ProviderError | undefined {
+      // Its reasoning models refuse the old cap's name outright (issue 28).
+      if ('max_tokens' in req.body)
+        return {
+          status: 400,
+          body: {
+            error: {
+              message:
+                "Unsupported parameter: 'max_tokens' is not supported with this model. Use 'max_completion_tokens' instead.",
+              type: 'invalid_request_error',
+              param: 'max_tokens',
+              code: 'unsupported_parameter',
+            },
+          },
+        };
       const unknown = UNKNOWN_TO_OPENAI.find((f) => f in req.body);
       if (!unknown) return undefined;
       return {

@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { capAnswer } from './fake-llm-cap.ts';
 import { deepseekDialect } from './fake-llm-deepseek.ts';
 import type { FakeDialectRules } from './fake-llm-dialect.ts';
 import { openaiDialect } from './fake-llm-openai.ts';
@@ -43,6 +44,10 @@ export type FakeReply =
       streamMs?: number;
       /** Streamed: wait this long before the tool call at `index` (a model thinking between calls). */
       pauseBeforeCall?: { index: number; ms: number };
+      /** The `finish_reason` to send instead of the natural one (`insufficient_system_resource`). */
+      finishReason?: string;
+      /** Streamed: after this many events nothing more is sent, the connection held open (a stall). */
+      stallAfterEvents?: number;
     }
   | { type: 'error'; status: number; message?: string; retryAfterSeconds?: number };
 
@@ -165,8 +170,11 @@ export async function startFakeLlm(
     if (reply.type === 'error') return sendError(res, reply.status, reply.message, reply.retryAfterSeconds);
     if (reply.delayMs) await new Promise((r) => setTimeout(r, reply.delayMs));
     if (res.destroyed) return;
+    // Issue 28: the answer as the request's `max_tokens` lets it out.
+    const capped = capAnswer(reply, recorded);
     const answer: Answer = {
-      reply,
+      reply: capped.reply,
+      finish: capped.finish,
       reasoning: dialect.reasoning(recorded, reply.reasoning),
       usage: dialect.usage(recorded, reply.usage),
     };
@@ -231,6 +239,8 @@ type MessageReply = Extract<FakeReply, { type: 'message' }>;
 /** A scripted reply with what the dialect adds: reasoning (thinking on) and the usage object. */
 interface Answer {
   reply: MessageReply;
+  /** The finish reason when not the natural one (`length` under the cap, a scripted one). */
+  finish: string | undefined;
   reasoning: string | undefined;
   usage: Record<string, unknown>;
 }
@@ -246,7 +256,7 @@ function wireToolCalls(reply: MessageReply) {
   }));
 }
 
-function completion(req: RecordedRequest, { reply, reasoning, usage }: Answer) {
+function completion(req: RecordedRequest, { reply, finish, reasoning, usage }: Answer) {
   const calls = wireToolCalls(reply);
   return {
     id: `chatcmpl-${++callSeq}`,
@@ -262,7 +272,7 @@ function completion(req: RecordedRequest, { reply, reasoning, usage }: Answer) {
           ...(reasoning !== undefined ? { reasoning_content: reasoning } : {}),
           ...(calls.length ? { tool_calls: calls } : {}),
         },
-        finish_reason: calls.length ? 'tool_calls' : 'stop',
+        finish_reason: finish ?? (calls.length ? 'tool_calls' : 'stop'),
       },
     ],
     usage,
@@ -276,7 +286,7 @@ function completion(req: RecordedRequest, { reply, reasoning, usage }: Answer) {
 async function sendStream(
   res: ServerResponse,
   req: RecordedRequest,
-  { reply, reasoning, usage }: Answer,
+  { reply, finish, reasoning, usage }: Answer,
 ): Promise<void> {
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
   const id = `chatcmpl-${++callSeq}`;
@@ -300,13 +310,16 @@ async function sendStream(
     for (const piece of split(c.function.arguments))
       delta({ tool_calls: [{ index, function: { arguments: piece } }] });
   });
-  delta({}, calls.length ? 'tool_calls' : 'stop');
+  delta({}, finish ?? (calls.length ? 'tool_calls' : 'stop'));
   const options = req.body.stream_options as { include_usage?: boolean } | undefined;
   if (options?.include_usage) chunk([], { usage });
   events.push('data: [DONE]\n\n');
   // Paced (issue 18): each event after an even share of `streamMs`, as a model writes its answer.
   const gap = reply.streamMs ? reply.streamMs / events.length : 0;
-  for (const event of events) {
+  const stallAt = reply.stallAfterEvents ?? Number.POSITIVE_INFINITY;
+  for (const [n, event] of events.entries()) {
+    // A stalled provider: the connection stays open and silent until the client gives up.
+    if (n >= stallAt) return void (await new Promise<void>((r) => res.once('close', () => r())));
     const wait = typeof event === 'number' ? event : gap;
     if (wait) await new Promise((r) => setTimeout(r, wait));
     if (res.destroyed) return;

@@ -17,8 +17,8 @@ type Placed = Extract<StepRecord, { kind: 'compaction' | 'end' }>;
 
 /**
  * Every step of every turn of one session, in transcript order (issue 17): each turn's input, each
- * model answer with what it cost, each tool call with its result, compactions and turn ends from
- * the step records. A message without a record (stored before records existed) still shows.
+ * model answer with what it cost, each tool call with its result, the host's notes, compactions and
+ * turn ends from the step records. A message without a record (stored before records existed) still shows.
  */
 export function sessionTrajectory(s: StoredSession): TrajectoryStep[] {
   const byIndex = new Map<number, StepRecord>();
@@ -32,7 +32,9 @@ export function sessionTrajectory(s: StoredSession): TrajectoryStep[] {
   s.messages.forEach((m, i) => {
     for (const r of before.get(i) ?? []) out.push(placed(s.id, r));
     const record = byIndex.get(i);
-    if (m.role === 'user') out.push(turnStep(s.id, m.content, record));
+    if (m.role === 'user' && record?.kind === 'note')
+      out.push({ kind: 'note', session: s.id, at: record.at, note: record.note, text: excerpt(m.content) });
+    else if (m.role === 'user') out.push(turnStep(s.id, m.content, record));
     else if (m.role === 'assistant') {
       for (const call of m.tool_calls ?? []) calls.set(call.id, { call, assistantIndex: i });
       out.push(modelStep(s.id, m, record));

@@ -40,5 +40,7 @@ export type TrajectoryStep =
       summarisedBefore: number;
       elidedBefore: number;
     }
+  /** Issue 28: a note the host gave the model inside a turn (an answer cut at the output cap). */
+  | { kind: 'note'; session: string; at: number; note: string; text: Excerpt }
   | { kind: 'end'; session: string; at: number; outcome: string; detail?: string }
   | { kind: 'pause' | 'resume'; at: number; by: string; via: string; detail?: string };

@@ -123,7 +123,7 @@ describe('a Messages API answer as our assistant message (issue 12, R-H1)', () =
     expect(reply.usage).toEqual({ promptTokens: 1050, completionTokens: 5, cacheHitTokens: 900 });
   });
 
-  it('R-H1: an answer cut short by max_tokens inside a tool call is refused (retried, never stored); cut short in text it ends the turn', () => {
+  it('R-H1, issue 28: an answer cut short by max_tokens inside a tool call is refused (never stored; the turn, not the retry loop, asks again with a note); cut short in text it is kept and marked cut', () => {
     const tool = {
       type: 'tool_use',
       id: 'toolu_2',
@@ -137,12 +137,17 @@ describe('a Messages API answer as our assistant message (issue 12, R-H1)', () =
       cut = err;
     }
     expect(cut).toBeInstanceOf(TruncatedAnswerError);
-    expect(isTransient(cut)).toBe(true);
+    expect(isTransient(cut)).toBe(false);
     expect(describeModelError(cut)).toMatch(/inside tool call "write_file": raise LLM_MAX_TOKENS/);
     const textOnly = fromAnthropicMessage(
       message([{ type: 'text', text: 'partial', citations: null }], 'max_tokens'),
     );
     expect(textOnly.message).toEqual({ role: 'assistant', content: 'partial' });
+    expect(textOnly.cutAtLimit).toBe(true);
+    expect(
+      fromAnthropicMessage(message([{ type: 'text', text: 'whole', citations: null }], 'end_turn'))
+        .cutAtLimit,
+    ).toBeUndefined();
     expect(fromAnthropicMessage(message([], 'refusal')).message).toEqual({
       role: 'assistant',
       content: null,

@@ -132,6 +132,7 @@ const BODY = {
     badge('compaction', t('traj.compaction')),
     ` ${t('traj.compaction-detail', { n: s.compactions, summarised: s.summarisedBefore, elided: s.elidedBefore })}`,
   ],
+  note: (s, i) => [badge('note', t('traj.note', { note: s.note })), fold(s.text, `note-${i}`)],
   end: (s) => [
     badge(s.outcome === 'limit' ? 'limit' : 'end', t('traj.end', { outcome: s.outcome })),
     ` ${s.detail ?? ''}`,
