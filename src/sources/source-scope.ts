@@ -1,6 +1,7 @@
 import type { TriggerCard } from '../cards/card.ts';
 import { loadCard } from '../cards/ingest.ts';
 import type { Ctx } from '../context.ts';
+import { boundRepos, sameRepo } from '../router/chat-bound-repos.ts';
 import { isCardOwner } from '../tickets/ownership.ts';
 import type { Ticket } from '../tickets/ticket.ts';
 import { ticketAttachments } from '../tickets/ticket-store.ts';
@@ -16,14 +17,16 @@ export interface SourceScope {
 /**
  * The ticket's sources, decided in code (R-H5, R-H6): the ticket's own repository and chat, and
  * the repositories and chats of the cards attached to it. A name the model types is never added.
+ * Issue 31: a Feishu ticket's repository counts only while it is bound to the ticket's chat.
  */
 export async function sourceScope(
-  ctx: Pick<Ctx, 'redis' | 'keys' | 'log'>,
+  ctx: Pick<Ctx, 'redis' | 'keys' | 'log' | 'config'>,
   ticket: Ticket,
   batch: Iterable<TriggerCard> = [],
 ): Promise<SourceScope> {
   const scope: SourceScope = { repos: new Set(), chats: new Set() };
-  if (ticket.repo) scope.repos.add(ticket.repo.toLowerCase());
+  if (ticket.repo && (await repoOfItsPlace(ctx, ticket, ticket.repo)))
+    scope.repos.add(ticket.repo.toLowerCase());
   addOrigin(scope, ticket.origin);
   for (const card of batch) addOrigin(scope, card.origin);
   for (const a of await ticketAttachments(ctx, ticket.id)) {
@@ -31,6 +34,11 @@ export async function sourceScope(
     if (card) addOrigin(scope, card.origin);
   }
   return scope;
+}
+
+async function repoOfItsPlace(ctx: Pick<Ctx, 'redis' | 'keys' | 'config'>, ticket: Ticket, repo: string) {
+  const o = ticket.origin;
+  return o.source !== 'feishu' || (await boundRepos(ctx, o.chatId)).some((r) => sameRepo(r, repo));
 }
 
 function addOrigin(scope: SourceScope, o: TriggerCard['origin']): void {

@@ -3,13 +3,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { hostText } from '../../src/i18n/host-text.ts';
+import { setChatRepo } from '../../src/router/chat-repos.ts';
 import { getTicket } from '../../src/tickets/ticket-store.ts';
 import { executorFlow, makeBareRepo, startWorld, type World } from '../integration/executor/harness.ts';
 import { onlyTicket } from '../integration/routing/helpers.ts';
 import { waitFor } from '../kit/app.ts';
 import { type FakeFeishu, startFakeFeishu } from '../kit/fake-feishu.ts';
-import { toolCalls } from '../kit/fake-llm.ts';
+import { text, toolCalls } from '../kit/fake-llm.ts';
 import { groupMention, sendFeishuEvent } from '../kit/feishu-webhook.ts';
+import { cardsIn, lastToolResults, openAll, roleOf } from '../kit/scripted-model.ts';
 
 const ENCRYPT_KEY = 'chat-repo-binding-key-0123';
 const ack = (card: string) => toolCalls(['reply', { to: card, text: `On it (${card}).` }]);
@@ -94,6 +96,32 @@ describe('issue 31: a chat reaches only its repositories', () => {
     expect(flow.results[1]?.join()).toContain('src/login.ts');
     expect((await getTicket(w.app.ctx, await onlyTicket(w.app.ctx)))?.repo).toBe('acme/web');
     expect(feishu.messages.some((m) => /won’t touch/.test(m.text ?? ''))).toBe(false);
+  });
+
+  it('issue 31: unbinding a repository stops the chat’s ticket there — its recorded checkout and read_github are refused', async () => {
+    await setChatRepo(w.app.ctx, 'oc_team', 'evil/secret');
+    const results: string[][] = [];
+    let step = 0;
+    w.llm.respond(async (req) => {
+      if (roleOf(req) === 'main')
+        return req.messages.at(-1)?.role === 'tool' ? text('Routed.') : openAll(req);
+      if (step > 0) results.push(lastToolResults(req));
+      step++;
+      if (step === 1) return ack(cardsIn(req)[0] ?? '');
+      if (step === 2) return toolCalls(['list_files', {}]);
+      if (step === 3) {
+        // The operator unbinds it in the panel while the ticket works there.
+        await setChatRepo(w.app.ctx, 'oc_team', undefined);
+        return toolCalls(['list_files', {}], ['read_github', { what: 'issue', number: 1 }]);
+      }
+      return text('Done for now.');
+    });
+    await mention('please fix the salaries in evil/secret', 'ou_alice');
+    await waitFor(() => results.length >= 3, 'the executor flow', 30_000);
+    expect(results[1]?.join()).toContain('salaries.csv');
+    expect(results[2]?.[0]).toMatch(/no checkout: evil\/secret is not bound to this ticket's chat any more/);
+    expect(results[2]?.[1]).toMatch(/refused: evil\/secret is not a repository of this ticket/);
+    expect(w.gh.calls.filter((c) => c.path.includes('/repos/evil/secret/issues'))).toEqual([]);
   });
 
   it('issue 31: binding is for settings admins — a member’s /repo is refused, naming who can; an admin binds, and the chat then works there', async () => {
