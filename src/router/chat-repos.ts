@@ -13,7 +13,8 @@ export function isRepoName(s: string): boolean {
 
 /**
  * The owner of `chatRepos` (issue 16): a chat's default repository, set by `/repo owner/name` in
- * the chat or in the panel; read by the executor before `CHAT_REPOS` (`chooseRepo`).
+ * the chat (a settings admin) or in the panel; read by the executor before `CHAT_REPOS`. Issue 31:
+ * it also binds the chat to it (`boundRepos`): a Feishu chat works only in its bound repositories.
  */
 export async function getChatRepo(ctx: StoreCtx, chat: string): Promise<string | undefined> {
   return (await ctx.redis.hget(ctx.keys.chatRepos(), chat)) ?? undefined;

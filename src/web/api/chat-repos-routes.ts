@@ -11,8 +11,9 @@ const CHAT = /^[\w.:-]{1,128}$/;
 const Body = z.object({ repo: z.string().max(200).nullable() });
 
 /**
- * A chat's default repository (issue 16), the panel's field beside `/repo owner/name` in chat:
- * `GET /api/chat-repos` lists what is set here and what `CHAT_REPOS` says (the setting here wins);
+ * A chat's default repository (issue 16), the panel's field beside `/repo owner/name` in chat; it
+ * binds the chat to it too (issue 31, `boundRepos`), as each `CHAT_REPOS` entry does:
+ * `GET /api/chat-repos` lists what is set here and what `CHAT_REPOS` says (the one set here is the default);
  * `PUT /api/chat-repos/:chat` with `{ repo }` sets it, `{ repo: null }` or `""` removes it.
  */
 export function chatReposRoutes(ctx: Ctx): ApiRoutes {
