@@ -61,6 +61,9 @@ export function githubIntake(ctx: Ctx): WebhookIntake {
     ctx.metrics.ingestSeconds.observe({ source: 'github' }, (performance.now() - started) / 1000);
     if (!result)
       return { status: 202, body: { ok: true, ignored: outcome.kind === 'ignored' ? outcome.reason : '' } };
+    // Issue 31: a 2xx all the same (CONTRACT), so GitHub counts it delivered; nothing was stored.
+    if (result.kind === 'rate_limited')
+      return { status: 202, body: { ok: true, status: result.kind, limit: result.scope } };
     const cardId = result.kind === 'new' ? result.card.id : result.cardId;
     return { status: 202, body: { ok: true, status: result.kind, card: cardId } };
   };

@@ -233,6 +233,25 @@ export const EnvSchema = z
     RETENTION_DAYS: z.coerce.number().positive().default(30),
     /** Entries the cards-by-time index keeps at most (oldest dropped first). */
     CARDS_INDEX_MAX: z.coerce.number().int().positive().default(100_000),
+    /**
+     * Issue 31: hours a card that is no request (mentions nobody) keeps its text until it attaches
+     * to a ticket, which extends it to `RETENTION_DAYS`.
+     */
+    UNATTACHED_CARD_TTL_HOURS: z.coerce.number().positive().default(24),
+    /**
+     * Issue 31: cards one author (any source but the panel's chat; checks excepted) and one place
+     * (a GitHub repository, a Feishu chat) may add per minute; past it a webhook is answered
+     * `rate_limited` and nothing is stored. 0 turns the limit off.
+     */
+    INGEST_RATE_PER_AUTHOR: z.coerce.number().int().min(0).default(60),
+    INGEST_RATE_PER_REPO: z.coerce.number().int().min(0).default(600),
+    /**
+     * Issue 31: the share of Redis's `maxmemory` (or of `REDIS_MEMORY_LIMIT_MB` where `maxmemory`
+     * is 0) past which the memory watcher warns, checked every `REDIS_MEMORY_WATCH_MS`.
+     */
+    REDIS_MEMORY_WARN_PERCENT: z.coerce.number().positive().max(100).default(80),
+    REDIS_MEMORY_LIMIT_MB: z.coerce.number().positive().optional(),
+    REDIS_MEMORY_WATCH_MS: z.coerce.number().int().positive().default(60_000),
     /** How often the retention sweep runs (safety queue). */
     RETENTION_SWEEP_MS: z.coerce.number().int().positive().default(3_600_000),
     /**

@@ -10,6 +10,7 @@ import { logSandbox } from './executor/sandbox/log-sandbox.ts';
 import { createLogger } from './logger.ts';
 import { secretValuesOf } from './redact-log.ts';
 import { createRuntime, type Runtime } from './runtime.ts';
+import { startMemoryWatch } from './safety/memory-watch.ts';
 import { startDepthSampler } from './stats/depth-sampler.ts';
 import { migrateStore } from './store/migrations/migrate-store.ts';
 import { startTracing } from './tracing/start.ts';
@@ -67,6 +68,8 @@ async function main(): Promise<void> {
   if (feishuWs) stops.unshift(feishuWs.stop);
   // Issue 17: web processes keep the queue-depth chart's rolling history (one sample a minute).
   if (config.ROLE !== 'worker') stops.unshift(startDepthSampler(ctx).stop);
+  // Issue 31: a warning before a full Redis (noeviction) refuses writes; web processes watch.
+  if (config.ROLE !== 'worker') stops.unshift(startMemoryWatch(ctx).stop);
   // In the background: start-up never waits for outside services (issue 12).
   startupDoctor(ctx, rt);
 

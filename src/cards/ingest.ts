@@ -4,10 +4,18 @@ import { withTraceContext } from '../tracing/job-context.ts';
 import { buildCard } from './build-card.ts';
 import type { CardDraft, TriggerCard } from './card.ts';
 import { claimAndStore } from './claim-batch.ts';
+import { cardTtlSeconds, rateScopes, textObject } from './growth-bounds.ts';
 import { INTAKE_LEASE_MS, queueCardJobsSoon } from './intake.ts';
 import { isStaleObject } from './stale-object.ts';
 
-export type IngestResult = { kind: 'new'; card: TriggerCard } | { kind: 'duplicate'; cardId: string };
+/**
+ * `rate_limited` (issue 31): the card's author or place was past its per-minute limit, and
+ * nothing was stored; `cardId` is the id the card would have had.
+ */
+export type IngestResult =
+  | { kind: 'new'; card: TriggerCard }
+  | { kind: 'duplicate'; cardId: string }
+  | { kind: 'rate_limited'; cardId: string; scope: RateScope };
 
 /**
  * Dedupes, stores and queues routing and the "seen" reaction for one event (nothing slower than
@@ -57,7 +65,11 @@ async function claimCard(ctx: Ctx, draft: CardDraft, opts: IngestOptions): Promi
     intakeAt: opts.answerFirst ? card.receivedAt : card.receivedAt + INTAKE_LEASE_MS,
     signal: opts.answerFirst === true,
     trace: trace ? JSON.stringify(trace) : '',
+    ttlSeconds: cardTtlSeconds(ctx.config, card),
+    rate: rateScopes(card),
+    textObject: textObject(card),
   });
+  if (state.startsWith('rate_limited:')) return rateLimited(ctx, card, state.slice('rate_limited:'.length));
   if (state.startsWith('replay:')) {
     ctx.metrics.duplicates.inc({ source: card.source });
     return { kind: 'duplicate', cardId: state.slice('replay:'.length) };
@@ -75,6 +87,30 @@ async function claimCard(ctx: Ctx, draft: CardDraft, opts: IngestOptions): Promi
   }
   ctx.metrics.eventsIn.inc({ source: card.source });
   return { kind: 'new', card };
+}
+
+type RateScope = 'author' | 'place';
+
+/** Counted in metrics, and logged once per author or place and minute in this process (a flood is one line). */
+function rateLimited(ctx: Ctx, card: TriggerCard, which: string): IngestResult {
+  const scope: RateScope = which === 'author' ? 'author' : 'place';
+  ctx.metrics.rateLimited.inc({ source: card.source, scope });
+  const scopes = rateScopes(card);
+  const name = (scope === 'author' ? scopes.author : scopes.place) ?? '';
+  if (firstInMinute(ctx, name, card.receivedAt))
+    ctx.log.warn({ cardId: card.id, eventId: card.eventId, scope, name }, 'ingest rate limit: event dropped');
+  return { kind: 'rate_limited', cardId: card.id, scope };
+}
+
+const logged = new WeakMap<Ctx, Map<string, number>>();
+
+function firstInMinute(ctx: Ctx, name: string, now: number): boolean {
+  const seen = logged.get(ctx) ?? new Map<string, number>();
+  logged.set(ctx, seen);
+  if ((seen.get(name) ?? 0) > now) return false;
+  if (seen.size > 1000) seen.clear();
+  seen.set(name, now + 60_000);
+  return true;
 }
 
 /** Callers import it from here too; new code imports `card-store.ts`. */

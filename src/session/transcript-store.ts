@@ -41,11 +41,19 @@ export interface Transcript {
  * and bumps the step together, so a worker killed at any instant leaves a transcript that ends at
  * a whole step and never a tool result without its message.
  */
-export function createTranscriptStore(store: StoreHandle & Partial<Pick<Ctx, 'log'>>) {
+export function createTranscriptStore(store: StoreHandle & Partial<Pick<Ctx, 'log'>> & TranscriptLifetime) {
   const { redis, keys } = store;
   const log: Partial<Pick<Ctx, 'log'>> = store.log ? { log: store.log } : {};
   const list = (id: string) => keys.transcript(id);
   const meta = (id: string) => keys.transcriptMeta(id);
+  const ttl = store.transcriptTtlSeconds;
+  /** Issue 31: a session that expires on its own gets its TTL again with every write, in its MULTI. */
+  const expire = (m: ChainableCommander, id: string): ChainableCommander => {
+    if (ttl === undefined) return m;
+    for (const key of [list(id), meta(id), keys.sessionRevisions(id), keys.sessionSteps(id)])
+      m.expire(key, ttl);
+    return m;
+  };
 
   /**
    * The whole transcript, every part read through its schema (issue 20). A part that fails throws
@@ -99,7 +107,7 @@ export function createTranscriptStore(store: StoreHandle & Partial<Pick<Ctx, 'lo
     if (usage) addUsage(m, meta(sessionId), usage);
     if (step) addStepRecord(m, keys, sessionId, step);
     if (daily) addDailyCounts(m, keys, daily);
-    await m.exec();
+    await expire(m, sessionId).exec();
   }
 
   /** Records a tool call's result and appends its tool message as one step, with its record. */
@@ -117,7 +125,7 @@ export function createTranscriptStore(store: StoreHandle & Partial<Pick<Ctx, 'lo
       .rpush(list(sessionId), JSON.stringify(message))
       .hincrby(meta(sessionId), 'step', 1);
     if (step) addStepRecord(m, keys, sessionId, step);
-    await m.exec();
+    await expire(m, sessionId).exec();
   }
 
   /**
@@ -142,7 +150,7 @@ export function createTranscriptStore(store: StoreHandle & Partial<Pick<Ctx, 'lo
     const m = redis.multi().hset(meta(sessionId), 'turn', JSON.stringify(turn));
     if (step) addStepRecord(m, keys, sessionId, step);
     if (daily) addDailyCounts(m, keys, daily);
-    await m.exec();
+    await expire(m, sessionId).exec();
   }
 
   /**
@@ -165,10 +173,19 @@ export function createTranscriptStore(store: StoreHandle & Partial<Pick<Ctx, 'lo
     if (usage) addUsage(m, meta(sessionId), usage);
     if (step) addStepRecord(m, keys, sessionId, step);
     if (daily) addDailyCounts(m, keys, daily);
-    await m.exec();
+    await expire(m, sessionId).exec();
   }
 
   return { load, appendStep, recordToolResult, noteEarlyCall, clearEarlyCalls, saveTurn, saveContext };
+}
+
+/**
+ * Issue 31: how long a session's transcript outlives its last write. Unset (executors), it lives
+ * until its ticket's retention sets one (`ticket-keys.ts`); a main turn's session, which no
+ * ticket owns, sets `RETENTION_DAYS`.
+ */
+export interface TranscriptLifetime {
+  transcriptTtlSeconds?: number | undefined;
 }
 
 /** Adds one request's usage to the session's totals, inside the caller's MULTI. */

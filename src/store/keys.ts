@@ -22,6 +22,13 @@ export function createKeys(prefix: string) {
     /** What a delivery's body is about (object, action, update time), hashed: catches replays under new ids. */
     seenObject: (source: string, key: string) => k('seen-object', source, key),
     card: (cardId: string) => k('card', cardId),
+    /**
+     * Issue 31: the card holding the stored full text of one edited object (a GitHub comment, an
+     * issue's or PR's body): a newer card of it deletes the older one's full text.
+     */
+    cardObjectText: (source: string, object: string) => k('card-object', source, object),
+    /** Issue 31: cards ingested in the current minute by one author or place (a counter with a TTL). */
+    ingestRate: (scope: string) => k('ingest-rate', scope),
     /** The whole text of a card whose text was truncated (its resource pointer). */
     cardFull: (cardId: string) => k('card', cardId, 'full'),
     /** Sorted set of card ids by arrival time. */
@@ -145,6 +152,8 @@ export function createKeys(prefix: string) {
     sessionRevisions: (sessionId: string) => k('session', sessionId, 'revisions'),
     /** What the transcript does not hold, one JSON record a step: latency, usage, compactions, ends (issue 17). */
     sessionSteps: (sessionId: string) => k('session', sessionId, 'steps'),
+    /** Hash: checkout path → hash of the content the session last read or wrote (issue 28: read before write). */
+    sessionFileReads: (sessionId: string) => k('session', sessionId, 'file-reads'),
     budget: (ticketId: string, window: string) => k('budget', ticketId, window),
 
     // charts (issue 17)

@@ -1,4 +1,5 @@
 import type { TriggerCard } from '../cards/card.ts';
+import { retentionSeconds } from '../cards/growth-bounds.ts';
 import type { Ctx } from '../context.ts';
 import { threadKeys } from './ref-key.ts';
 import type { Attachment } from './ticket.ts';
@@ -15,11 +16,13 @@ export interface AttachOptions {
 /**
  * Attaches a card to a ticket (R-B2): records why, makes the ticket an owner of the card (R-C3),
  * subscribes the ticket to the card's thread (cards of its own place only, R-H5), and puts the
- * card in the ticket's inbox for its next executor turn. One script: a crash leaves either all of
- * it or none. Attaching the same card twice is a no-op (the owner set says so first).
+ * card in the ticket's inbox for its next executor turn, and gives the card and its full text
+ * `RETENTION_DAYS` to live (issue 31: a card that requested nothing was stored short-lived). One
+ * script: a crash leaves either all of it or none — never an attached card about to expire.
+ * Attaching the same card twice is a no-op (the owner set says so first).
  */
 export async function attachCard(
-  ctx: Pick<Ctx, 'redis' | 'keys' | 'now'>,
+  ctx: Pick<Ctx, 'redis' | 'keys' | 'now' | 'config'>,
   ticketId: string,
   card: TriggerCard,
   why: string,
@@ -31,29 +34,41 @@ export async function attachCard(
     at: ctx.now(),
   };
   const thread = opts.dataLabel ? [] : threadKeys(card);
-  const args = [ticketId, card.id, JSON.stringify(attachment), opts.dataLabel ?? '', ...thread];
+  const args = [
+    ticketId,
+    card.id,
+    JSON.stringify(attachment),
+    opts.dataLabel ?? '',
+    retentionSeconds(ctx.config),
+    ...thread,
+  ];
   const added = await ctx.redis.eval(
     ATTACH,
-    6,
+    8,
     ctx.keys.cardOwners(card.id),
     ctx.keys.ticketCards(ticketId),
     ctx.keys.ticketInbox(ticketId),
     ctx.keys.ticketRefs(ticketId),
     ctx.keys.refIndex(''),
     ctx.keys.ticketDataCards(ticketId),
+    ctx.keys.card(card.id),
+    ctx.keys.cardFull(card.id),
     ...args,
   );
   return added === 1;
 }
 
-// KEYS: owners, ticket cards, inbox, ticket refs, ref-index prefix, data cards.
-// ARGV: ticket, card, attachment, data label ('' for none), thread keys…
+// KEYS: owners, ticket cards, inbox, ticket refs, ref-index prefix, data cards, card, full text.
+// ARGV: ticket, card, attachment, data label ('' for none), retention (s), thread keys…
+// The card's TTL only grows: it was at most RETENTION_DAYS from its arrival or its ticket's close.
 const ATTACH = `
 if redis.call('SADD', KEYS[1], ARGV[1]) == 0 then return 0 end
 redis.call('RPUSH', KEYS[2], ARGV[3])
 redis.call('RPUSH', KEYS[3], ARGV[2])
 if ARGV[4] ~= '' then redis.call('HSET', KEYS[6], ARGV[2], ARGV[4]) end
-for i = 5, #ARGV do
+redis.call('EXPIRE', KEYS[7], ARGV[5])
+redis.call('EXPIRE', KEYS[8], ARGV[5])
+for i = 6, #ARGV do
   redis.call('SADD', KEYS[5] .. ARGV[i], ARGV[1])
   redis.call('SADD', KEYS[4], ARGV[i])
 end

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { TriggerCard } from '../cards/card.ts';
+import { retentionSeconds } from '../cards/growth-bounds.ts';
 import type { Ctx } from '../context.ts';
 import { type TicketEvent, ticketCounts } from '../stats/daily-counts.ts';
 import { addDailyCounts, recordDailyCounts } from '../stats/daily-stats.ts';
@@ -47,10 +48,10 @@ export function titleFrom(card: TriggerCard): string {
 /**
  * Opens a ticket from the card that asked for it. The record, the index entries for its thread
  * and the card's attachment are written in one MULTI, so no reader ever sees a ticket without its
- * references or a reference pointing at no ticket.
+ * references or a reference pointing at no ticket, nor an opening card about to expire.
  */
 export async function createTicket(
-  ctx: StoreCtx,
+  ctx: StoreCtx & Pick<Ctx, 'config'>,
   card: TriggerCard,
   opts: { title?: string; why: string; inferred?: { rules: MatchedRule[] }; crew?: TicketCrew },
 ): Promise<Ticket> {
@@ -82,6 +83,9 @@ export async function createTicket(
     ticket.id,
   );
   tx.rpush(ctx.keys.ticketInbox(ticket.id), card.id);
+  // Issue 31: the opening card lives as long as an attached one (it may have requested nothing).
+  const ttl = retentionSeconds(ctx.config);
+  tx.expire(ctx.keys.card(card.id), ttl).expire(ctx.keys.cardFull(card.id), ttl);
   addDailyCounts(tx, ctx.keys, ticketCounts('opened', now));
   await tx.exec();
   return ticket;

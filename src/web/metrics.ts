@@ -11,6 +11,11 @@ export function createMetrics(withDefaults = false) {
     eventsIn: counter('switchyard_events_in_total', 'Webhook events accepted', ['source']),
     duplicates: counter('switchyard_duplicates_dropped_total', 'Redelivered events dropped', ['source']),
     rejected: counter('switchyard_webhooks_rejected_total', 'Webhooks answered 4xx', ['source', 'status']),
+    /** Issue 31: events answered `rate_limited` (nothing stored), by the limit they were over. */
+    rateLimited: counter('switchyard_ingest_rate_limited_total', 'Events dropped by the ingest rate limit', [
+      'source',
+      'scope',
+    ]),
     jobs: counter('switchyard_jobs_total', 'Jobs finished', ['queue', 'outcome']),
     deliveries: counter('switchyard_outbox_deliveries_total', 'Outgoing effects', ['channel', 'outcome']),
     llmTokens: counter('switchyard_llm_tokens_total', 'Model tokens used', ['session', 'model', 'kind']),
@@ -42,6 +47,12 @@ export function createMetrics(withDefaults = false) {
     feishuWsOpen: new Gauge({
       name: 'switchyard_feishu_ws_open',
       help: 'Whether this process has the Feishu long connection open',
+      registers: [registry],
+    }),
+    /** Issue 31: Redis's used memory over its limit (`maxmemory`, else `REDIS_MEMORY_LIMIT_MB`), set by the memory watch. */
+    redisMemoryUsedRatio: new Gauge({
+      name: 'switchyard_redis_memory_used_ratio',
+      help: 'Redis used_memory over its limit; at 1 Redis (noeviction) refuses writes',
       registers: [registry],
     }),
     ingestSeconds: new Histogram({

@@ -1,5 +1,6 @@
 import type { Job } from 'bullmq';
 import type { TriggerCard } from '../../cards/card.ts';
+import { retentionSeconds } from '../../cards/growth-bounds.ts';
 import { loadCard } from '../../cards/ingest.ts';
 import { renderCard } from '../../cards/render-card.ts';
 import { buildSystemPrompt } from '../../prompts/index.ts';
@@ -76,6 +77,8 @@ export async function runMainTurn(rt: Runtime, job: Job): Promise<TurnOutcome | 
       limits: { maxModelRequests: 8 },
       ...storeHandle(ctx),
       sessionKind: 'main',
+      // Issue 31: no ticket owns a main turn's session; it expires like a closed ticket's.
+      transcriptTtlSeconds: retentionSeconds(ctx.config),
       contextTokens: ctx.config.mainContextTokens,
       log: ctx.log,
       metrics: ctx.metrics,

@@ -1,7 +1,7 @@
 import type { Ctx } from '../../context.ts';
 
-/** What a migration step is handed: the connection, key names, a logger and the clock. */
-export type MigrationCtx = Pick<Ctx, 'redis' | 'keys' | 'log' | 'now'>;
+/** What a migration step is handed: the connection, key names, the settings, a logger and the clock. */
+export type MigrationCtx = Pick<Ctx, 'redis' | 'keys' | 'config' | 'log' | 'now'>;
 
 /**
  * One step of the stored data's schema (issue 20). Steps run once each, in `version` order, at

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { loadConfig } from '../../../src/config.ts';
 import { createLogger } from '../../../src/logger.ts';
 import { createKeys } from '../../../src/store/keys.ts';
 import { conversationIndex } from '../../../src/store/migrations/0002-conversation-index.ts';
@@ -26,7 +27,7 @@ describe('issue 18: migration 2 indexes every ticket under its conversation', ()
   it('tickets written before it are found in their conversation afterwards; running it again changes nothing', async () => {
     const prefix = ownPrefix();
     const keys = createKeys(prefix);
-    const ctx = { redis, keys, log: createLogger('silent'), now: () => Date.now() };
+    const ctx = { redis, keys, config: loadConfig({}), log: createLogger('silent'), now: () => Date.now() };
     await oldTicket(prefix, 'T1', 'local:room');
     await oldTicket(prefix, 'T2', 'acme/widgets#5');
     await oldTicket(prefix, 'T3', 'local:room', 'done');

@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import type { CardDraft } from '../../../src/cards/card.ts';
 import { ingest, loadCard } from '../../../src/cards/ingest.ts';
+import { loadConfig } from '../../../src/config.ts';
 import type { Ctx } from '../../../src/context.ts';
 import { createLogger } from '../../../src/logger.ts';
 import { MIGRATIONS } from '../../../src/store/migrations/index.ts';
@@ -16,7 +17,13 @@ const ownPrefix = ownedPrefixes();
 
 const { redis, keys } = testRedis();
 const log = createLogger('silent');
-const migrationCtx = (): MigrationCtx => ({ redis, keys: keys(), log, now: () => Date.now() });
+const migrationCtx = (): MigrationCtx => ({
+  redis,
+  keys: keys(),
+  config: loadConfig({}),
+  log,
+  now: () => Date.now(),
+});
 
 /** Steps that record each run in a list, so a test sees what ran, how often and in what order. */
 function recordingSteps(n: number, opts: { failOnce?: number; slowMs?: number } = {}): Migration[] {

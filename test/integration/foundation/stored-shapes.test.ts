@@ -28,7 +28,7 @@ function ctxWithLog() {
     },
   });
   const log = createLogger('info', {}, { destination });
-  return { ctx: { redis, keys: keys(), log, now: () => 1_000 }, lines };
+  return { ctx: { redis, keys: keys(), log, now: () => 1_000, config: loadConfig({}) }, lines };
 }
 
 const reported = (lines: Record<string, unknown>[], key: string) =>
