@@ -40,8 +40,8 @@ export function namedRepos(card: TriggerCard): string[] {
  * chat (`boundRepos`): the first bound one a steering card names, else the chat's default; a
  * card naming only unbound repositories gets none (`unbound`: the person is told, nothing is
  * touched there). The panel's local chat is the operator's: any repository GitHub knows that a
- * card names, else the chat's default (its `/repo`, else `CHAT_REPOS`). Names count only from cards whose authors may steer the
- * ticket (`standingOn`): a card attached from elsewhere is data.
+ * card names, else the chat's default (its `/repo`, else `CHAT_REPOS`). Names count only from
+ * cards whose authors may steer the ticket (`standingOn`): a card attached from elsewhere is data.
  */
 export async function chooseRepo(ctx: Ctx, ticket: Ticket): Promise<RepoChoice> {
   const o = ticket.origin;
