@@ -90,6 +90,9 @@ export async function runLoad(opts: LoadOptions): Promise<LoadResult> {
     // It measures the webhook path; the long connection has no place in it (issue 16).
     FEISHU_EVENT_MODE: 'http',
     FEISHU_DOMAIN: feishu.url,
+    // Issue 31: every mention is one person's in one chat; the limits count but never refuse.
+    INGEST_RATE_PER_AUTHOR: '1000000000',
+    INGEST_RATE_PER_REPO: '1000000000',
   };
   const procs: BotProcess[] = [];
   const redis = new Redis(redisUrl, { maxRetriesPerRequest: null });
