@@ -2,6 +2,9 @@ import type { Ctx } from '../context.ts';
 import { parseRecord, readRecord } from '../store/parse-record.ts';
 import { type TriggerCard, TriggerCardSchema } from './card.ts';
 
+/** What `TriggerCardSchema` allows a card id to be. */
+const CARD_ID = /^[\w-]{1,200}$/;
+
 type CardCtx = Pick<Ctx, 'redis' | 'keys' | 'log'>;
 
 /**
@@ -14,6 +17,8 @@ type CardCtx = Pick<Ctx, 'redis' | 'keys' | 'log'>;
  * schema is logged and thrown as `StoredRecordError` (code `invalid_record`), never cast.
  */
 export async function loadCard(ctx: CardCtx, cardId: string): Promise<TriggerCard | undefined> {
+  // Issue 31: an id of another shape (`C1:full`, from a tool's arguments) would name another key.
+  if (!CARD_ID.test(cardId)) return undefined;
   const key = ctx.keys.card(cardId);
   const raw = await ctx.redis.get(key);
   return raw ? parseRecord(ctx, TriggerCardSchema, raw, key) : undefined;
