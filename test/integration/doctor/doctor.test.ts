@@ -132,6 +132,9 @@ describe('npm run doctor (issue 12)', () => {
       expect(r.out).toMatch(/^PROBLEM +redis: maxmemory-policy is allkeys-lru/m);
       expect(r.out).toMatch(/fix: set maxmemory-policy noeviction/);
       expect(r.out).toMatch(/^PROBLEM +redis: persistence is off/m);
+      expect(r.out).toMatch(
+        /^off +redis: memory \d+ MB, no limit known \(maxmemory 0\): headroom not watched/m,
+      );
       expect(r.out).toMatch(/^PROBLEM +feishu: tenant access token refused \(code 10014/m);
       expect(r.out).toMatch(
         /^PROBLEM +github: token of switchyard-bot has scopes \[read:org\], without repo/m,
@@ -290,8 +293,9 @@ describe('npm run doctor (issue 12)', () => {
       const line = /"msg":"(doctor: [^"\n]*)/.exec(out)?.[1] ?? '';
       expect(line).toMatch(/^doctor: \d+ problem\(s\): .*redis: maxmemory-policy is allkeys-lru/);
       expect(line).toContain('fix: set maxmemory-policy noeviction');
+      // Issue 31: this Redis has no maxmemory (and no REDIS_MEMORY_LIMIT_MB): its headroom is not watched.
       expect(line).toMatch(
-        /ok: model \(main\), model \(executor\), feishu, github, workspace, sandbox \| off: none$/,
+        /ok: model \(main\), model \(executor\), feishu, github, workspace, sandbox \| off: redis$/,
       );
       expect(out.indexOf('listening on')).toBeGreaterThan(-1);
       expect(out.indexOf('listening on')).toBeLessThan(out.indexOf('"msg":"doctor:'));
