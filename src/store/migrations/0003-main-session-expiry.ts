@@ -23,8 +23,11 @@ export const mainSessionExpiry: Migration = {
   version: 3,
   name: 'main-session transcripts expire',
   async up(ctx) {
+    // Main turns are numbered by `mainSeq`: a store that never had one has no session to find, and
+    // a fresh store (every test's) skips the keyspace scan.
+    if ((await ctx.redis.exists(ctx.keys.mainSeq())) === 0) return;
     const ttl = retentionSeconds(ctx.config);
-    for await (const page of scanKeys(ctx.redis, ctx.keys.session('main-'))) {
+    for await (const page of scanKeys(ctx.redis, ctx.keys.session('main-'), 10_000)) {
       for (let i = 0; i < page.length; i += BATCH)
         await runScript(ctx.redis, EXPIRE_UNSET, page.slice(i, i + BATCH), [ttl]);
     }

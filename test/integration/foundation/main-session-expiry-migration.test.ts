@@ -36,6 +36,7 @@ describe('issue 31: migration 3 gives main-session transcripts the expiry new on
     const second = await oldMainSession(prefix, 'main-main-2');
     const executor = await oldMainSession(prefix, 'exec-T1');
     await redis.expire(second[0] as string, 3600);
+    await redis.set(keys.mainSeq(), '2');
 
     expect(MIGRATIONS.map((m) => m.version)).toContain(mainSessionExpiry.version);
     await mainSessionExpiry.up(ctx);
