@@ -19,12 +19,14 @@ import { getTicket } from '../tickets/ticket-store.ts';
 import { isEarlyAck } from './early-ack.ts';
 import { executorEnvironment } from './environment.ts';
 import { executorTools, notingActs } from './executor-tools.ts';
+import { isReadOnlyCall } from './read-only-tools.ts';
 import { recordingSteps } from './recording-steps.ts';
 import { clearTurnScheduled, scheduleTurn } from './schedule-turn.ts';
 import { settleTurn } from './settle-turn.ts';
 import { hasWaitingCards, takeBatch } from './turn-inputs.ts';
 import { withTurnLock } from './turn-lock.ts';
 import type { TurnScope } from './turn-scope.ts';
+import { unfinishedWork } from './unfinished-work.ts';
 import { readAgentsMd } from './workspace/agents-md.ts';
 import { noteBotRounds } from './workspace/bot-rounds.ts';
 import { usingCheckout } from './workspace/checkout-use.ts';
@@ -118,6 +120,8 @@ async function turn(rt: Runtime, ticketId: string, turnId: string): Promise<Exec
           artifacts: promptArtifacts(current),
         });
       },
+      // Issue 28: an ending that leaves acknowledged or changed work unreported gets a note.
+      beforeEnd: (calls) => unfinishedWork(scope, calls),
       // Issue 8: steps for the watchdog, model requests for the circuit breaker.
       ...safetyHooks(ctx, ticketId, gate),
     },
@@ -130,6 +134,8 @@ async function turn(rt: Runtime, ticketId: string, turnId: string): Promise<Exec
     signal: rt.shutdown.signal,
     // Issue 18: the acknowledgement goes out as soon as it is complete in the streamed answer.
     runEarly: isEarlyAck,
+    // Issue 28: several reads in one answer run at the same time.
+    runTogether: isReadOnlyCall,
   });
   // Handed over (see `runExecutorTurn`): the batch stays with the turn for whoever resumes it.
   if (outcome.kind === 'stopped' && outcome.reason === 'shutdown') return outcome;

@@ -14,9 +14,16 @@ const TEXTS = {
   'cut-tool-call': await read('cut-tool-call'),
   'cut-tool-call-files': await read('cut-tool-call-files'),
   'cut-text': await read('cut-text'),
+  unfinished: await read('unfinished'),
+  budget: await read('budget'),
+  'budget-last': await read('budget-last'),
 };
 
-export type HostNoteKind = 'cut-tool-call' | 'cut-text';
+/** From this many requests left, tool results carry the budget (issue 28); from `BUDGET_LAST`, the advice. */
+export const BUDGET_SHOWN = 5;
+const BUDGET_LAST = 2;
+
+export type HostNoteKind = 'cut-tool-call' | 'cut-text' | 'unfinished';
 
 /** How many notes of `kind` this turn has had. */
 export const notesGiven = (run: Pick<TurnRun, 'turn'>, kind: HostNoteKind): number =>
@@ -34,6 +41,17 @@ export function cutToolCallNote(run: Pick<TurnRun, 'tools'>, tool: string, max: 
 
 export const cutTextNote = (max: number | undefined): string =>
   fill(TEXTS['cut-text'], { max: max ?? 'LLM_MAX_TOKENS' });
+
+/** The line a tool result ends with near the end of the turn's request budget; '' before that. */
+export function budgetLine(left: number): string {
+  if (left > BUDGET_SHOWN) return '';
+  const text = left <= BUDGET_LAST ? TEXTS['budget-last'] : TEXTS.budget;
+  const n = Math.max(0, left);
+  return `\n\n${fill(text, { requests: `${n} request${n === 1 ? '' : 's'}` })}`;
+}
+
+/** The note for a turn ending with work left unreported; `reasons` say what (issue 28). */
+export const unfinishedNote = (reasons: string): string => fill(TEXTS.unfinished, { reasons });
 
 /**
  * Appends a note as a user message, one step with its record (`note`), and counts it on the turn

@@ -3,14 +3,18 @@ import { annotateSpan } from '../tracing/in-span.ts';
 import { requestInWindow } from './context/request-in-window.ts';
 import { earlyListener, settleStrayEarly } from './early-tool-calls.ts';
 import { TruncatedAnswerError } from './errors/truncated-answer-error.ts';
-import { addHostNote, cutTextNote, cutToolCallNote, notesGiven } from './host-note.ts';
+import { addHostNote, cutTextNote, cutToolCallNote, notesGiven, unfinishedNote } from './host-note.ts';
 import { recordRevision } from './record-revision.ts';
 import { usageAttributes } from './step-spans.ts';
+import { turnCalls } from './turn-calls.ts';
 import { limitBeforeModelRequest } from './turn-limits.ts';
 import { countRequest, countTokens, timeRequest } from './turn-metrics.ts';
 import { proceed } from './turn-outcome.ts';
 import { goOn, type StepResult, type TurnRun } from './turn-run.ts';
 import { outcome } from './usage-of.ts';
+
+/** Notes a turn may get for ending with work unreported before it is let end (issue 28). */
+const MAX_UNFINISHED_NOTES = 2;
 
 /**
  * One model request: budgets, the caller's gate, a freshly assembled system prompt (R-F3: read
@@ -88,6 +92,15 @@ export async function modelStep(run: TurnRun): Promise<StepResult> {
   if (attempt.reply.cutAtLimit && !notesGiven(run, 'cut-text')) {
     // Issue 28: text cut at the output cap is not an ending; the model is asked once to go on.
     await addHostNote(run, 'cut-text', cutTextNote(run.model.maxTokens));
+    return goOn;
+  }
+  // Issue 28 "no silent stop": an ending that leaves work unreported gets a note, twice at most.
+  const unfinished =
+    notesGiven(run, 'unfinished') < MAX_UNFINISHED_NOTES
+      ? await run.hooks.beforeEnd?.(turnCalls(run))
+      : undefined;
+  if (unfinished) {
+    await addHostNote(run, 'unfinished', unfinishedNote(unfinished));
     return goOn;
   }
   return outcome(run, { kind: 'ended', text: message.content });

@@ -47,7 +47,7 @@ export async function openTurn(
     await store.recordToolResult(sessionId, callKey(assistantIndex, call.id), interrupted, message);
     t.messages.push(message);
   }
-  const turn = newTurnState(turnId, now);
+  const turn: TurnState = { ...newTurnState(turnId, now), inputIndex: t.messages.length };
   await store.appendStep(sessionId, input, turn, {
     step: { kind: 'turn', at: now, index: t.messages.length, turnId },
   });

@@ -1,6 +1,7 @@
 import { type ChatMessage, callKey, pendingToolCalls, type ToolCall } from './chat-message.ts';
 import { toolResultText } from './dispatch-tool-call.ts';
 import { takeEarly } from './early-tool-calls.ts';
+import { budgetLine } from './host-note.ts';
 import { runCall } from './run-call.ts';
 import type { ToolResult } from './tool.ts';
 import { wallTimeLimit } from './turn-limits.ts';
@@ -8,29 +9,62 @@ import { proceed } from './turn-outcome.ts';
 import { goOn, type StepResult, type TurnRun } from './turn-run.ts';
 import { outcome } from './usage-of.ts';
 
+type Started = { call: ToolCall; key: string; started: number; result: Promise<ToolResult> };
+
 /**
  * Answers the last model message's outstanding tool calls, one step each, in order. A call whose
  * result is already recorded (a resumed turn) is not run again: its recorded result is reused.
  * Before running a call the wall-time budget and the caller's gate are checked (R-D2); a call that
- * ran early, while its answer streamed (issue 18), passed them then and is not run again.
+ * ran early, while its answer streamed (issue 18), passed them then and is not run again. Calls
+ * the caller marks as reads (`runTogether`, issue 28) run at the same time when the model sent
+ * several in a row; their results are still recorded one step each, in the answer's order.
  */
 export async function runToolCalls(run: TurnRun): Promise<StepResult> {
   const { assistantIndex, calls } = pendingToolCalls(run.messages);
-  for (const call of calls) {
-    const key = callKey(assistantIndex, call.id);
-    const started = performance.now();
-    // Issue 18: a call that ran while the answer streamed has its result already (or soon).
-    let result = run.results.get(key) ?? (await takeEarly(run, key));
-    if (!result) {
-      const tripped = wallTimeLimit(run.turn, run.limits, run.now());
-      if (tripped) return outcome(run, { kind: 'limit', ...tripped });
-      const verdict = (await run.hooks.beforeToolCall?.(call)) ?? proceed;
-      if (!verdict.ok) return outcome(run, { kind: 'stopped', reason: verdict.reason, before: 'tool_call' });
-      result = await runCall(run, call, key);
+  let i = 0;
+  while (i < calls.length) {
+    const group = [calls[i] as ToolCall];
+    while (run.runTogether && i + group.length < calls.length) {
+      const next = calls[i + group.length] as ToolCall;
+      if (!run.runTogether(group[0] as ToolCall) || !run.runTogether(next)) break;
+      group.push(next);
     }
-    await record(run, key, call, result, Math.round(performance.now() - started));
+    i += group.length;
+    const started: Started[] = [];
+    let stop: StepResult | undefined;
+    for (const call of group) {
+      stop = await start(run, assistantIndex, call, started);
+      if (stop) break;
+    }
+    // Calls already started are awaited and recorded even when a later one was stopped.
+    for (const s of started)
+      await record(run, s.key, s.call, await s.result, Math.round(performance.now() - s.started));
+    if (stop) return stop;
   }
   return goOn;
+}
+
+/** Starts one call (or takes its early or recorded result); a stop from a budget or the gate ends the batch. */
+async function start(
+  run: TurnRun,
+  assistantIndex: number,
+  call: ToolCall,
+  started: Started[],
+): Promise<StepResult | undefined> {
+  const key = callKey(assistantIndex, call.id);
+  const at = performance.now();
+  // Issue 18: a call that ran while the answer streamed has its result already (or soon).
+  const known = run.results.get(key) ?? (await takeEarly(run, key));
+  if (known) {
+    started.push({ call, key, started: at, result: Promise.resolve(known) });
+    return undefined;
+  }
+  const tripped = wallTimeLimit(run.turn, run.limits, run.now());
+  if (tripped) return outcome(run, { kind: 'limit', ...tripped });
+  const verdict = (await run.hooks.beforeToolCall?.(call)) ?? proceed;
+  if (!verdict.ok) return outcome(run, { kind: 'stopped', reason: verdict.reason, before: 'tool_call' });
+  started.push({ call, key, started: at, result: runCall(run, call, key) });
+  return undefined;
 }
 
 async function record(
@@ -40,7 +74,13 @@ async function record(
   result: ToolResult,
   ms: number,
 ): Promise<void> {
-  const message: ChatMessage = { role: 'tool', tool_call_id: call.id, content: toolResultText(result) };
+  // Issue 28: near the end of the request budget every result says how many requests are left.
+  const left = run.limits.maxModelRequests - run.turn.modelRequests;
+  const message: ChatMessage = {
+    role: 'tool',
+    tool_call_id: call.id,
+    content: toolResultText(result) + budgetLine(left),
+  };
   // Issue 17: when the call ran and for how long, beside its result.
   const step = { kind: 'tool', at: run.now(), index: run.messages.length, ms, key } as const;
   await run.store.recordToolResult(run.sessionId, key, result, message, step);

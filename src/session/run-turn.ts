@@ -56,6 +56,7 @@ export async function runTurn(opts: RunTurnOptions): Promise<TurnOutcome> {
       factor: 1,
     },
     runEarly: opts.runEarly,
+    runTogether: opts.runTogether,
     early: new Map(),
   };
   if (opened.resumed) run.log?.info({ step: transcript.step }, 'resuming turn from transcript');

@@ -30,6 +30,19 @@ export interface TurnHooks {
   beforeModelRequest?(): Promise<GateVerdict> | GateVerdict;
   /** Checked before every tool call that has not already run. */
   beforeToolCall?(call: ToolCall): Promise<GateVerdict> | GateVerdict;
+  /**
+   * Asked when the model answers without a tool call (issue 28 "no silent stop"): a note to give
+   * the model instead of ending the turn (work it left unreported), or undefined to end it. Asked
+   * at most twice a turn.
+   */
+  beforeEnd?(calls: readonly TurnCall[]): Promise<string | undefined> | string | undefined;
+}
+
+/** A tool call this turn made, with its arguments as sent and whether it succeeded. */
+export interface TurnCall {
+  name: string;
+  arguments: string;
+  ok: boolean;
 }
 
 /** The store (`redis`, `keys`) is passed on to the transcript's and revisions' owners. */
@@ -64,6 +77,11 @@ export interface RunTurnOptions extends StoreHandle, TranscriptLifetime {
    * the answer ends (the executor's acknowledgement). Such a call must be idempotent by its key.
    */
   runEarly?: (call: ToolCall) => boolean;
+  /**
+   * Issue 28: calls that only read (files, searches) and may run at the same time as the other
+   * such calls next to them in one answer.
+   */
+  runTogether?: (call: ToolCall) => boolean;
 }
 
 /** One turn in progress: its options resolved, and the transcript mirrored in memory. */
@@ -87,6 +105,7 @@ export interface TurnRun extends StoreHandle {
   /** The compaction state, the window and the estimate's factor (R-H2). */
   context: TurnContext;
   runEarly: ((call: ToolCall) => boolean) | undefined;
+  runTogether: ((call: ToolCall) => boolean) | undefined;
   /** Calls started while their answer streamed, by call key, until their result is recorded. */
   early: Map<string, Promise<ToolResult | undefined>>;
 }

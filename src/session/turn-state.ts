@@ -17,6 +17,8 @@ export interface TurnState {
   outcome?: TurnOutcome;
   /** The host's notes to the model this turn, by kind (issue 28): each kind is given a bounded number of times. */
   notes?: string[];
+  /** Where this turn's input sits in the transcript: the turn's own steps follow it (issue 28). */
+  inputIndex?: number;
 }
 
 export function newTurnState(id: string, now: number): TurnState {
@@ -32,4 +34,5 @@ export const TurnStateSchema = z.object({
   status: z.enum(['running', 'ended', 'stopped', 'limit', 'failed']),
   outcome: TurnOutcomeSchema.exactOptional(),
   notes: z.array(z.string()).exactOptional(),
+  inputIndex: z.number().exactOptional(),
 }) satisfies z.ZodType<TurnState, unknown>;

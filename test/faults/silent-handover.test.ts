@@ -3,15 +3,13 @@ import { wasTakenBy } from '../../src/tickets/handback.ts';
 import { startWorld, type World } from '../integration/executor/harness.ts';
 import { botMessages, localMessage, send } from '../integration/routing/helpers.ts';
 import { waitFor } from '../kit/app.ts';
-import { type RecordedRequest, text, toolCalls } from '../kit/fake-llm.ts';
+import { text, toolCalls } from '../kit/fake-llm.ts';
 import { ownedPrefixes, redisUrl } from '../kit/redis.ts';
-import { cardsIn, openAll, roleOf } from '../kit/scripted-model.ts';
+import { cardsIn, continues, inputOf, openAll, roleOf } from '../kit/scripted-model.ts';
 import { type BotProcess, startBotProcess } from '../kit/worker-process.ts';
 
 /** Prefixes handed to the product as its own; their keys go after the file. */
 const ownPrefix = ownedPrefixes();
-
-const inputOf = (r: RecordedRequest) => r.messages.findLast((m) => m.role === 'user')?.content ?? '';
 
 describe('issue 15: hand-back after silent handling, across a restart of the bot process', () => {
   let w: World;
@@ -39,13 +37,16 @@ describe('issue 15: hand-back after silent handling, across a restart of the bot
         return openAll(req);
       }
       const input = inputOf(req);
-      const afterTool = req.messages.at(-1)?.role === 'tool';
+      const afterTool = continues(req);
       if (input.includes('also default to /home')) {
         if (!afterTool)
-          return toolCalls([
-            'write_file',
-            { path: 'src/login.ts', content: 'export const next = (u: string) => u || "/home";\n' },
-          ]);
+          return toolCalls(
+            ['read_file', { path: 'src/login.ts' }],
+            [
+              'write_file',
+              { path: 'src/login.ts', content: 'export const next = (u: string) => u || "/home";\n' },
+            ],
+          );
         // The step after the file changed: the first time, a request that would take a minute.
         if (!hung) {
           hung = true;

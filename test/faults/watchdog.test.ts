@@ -4,7 +4,7 @@ import { getTicket } from '../../src/tickets/ticket-store.ts';
 import { botMessages, localMessage, send, ticketOpenedBy } from '../integration/routing/helpers.ts';
 import { startTestApp, type TestApp, waitFor } from '../kit/app.ts';
 import { type FakeLlm, startFakeLlm, text, toolCalls } from '../kit/fake-llm.ts';
-import { ackAll, cardsIn, openAll, roleOf } from '../kit/scripted-model.ts';
+import { ackAll, cardsIn, continues, openAll, roleOf } from '../kit/scripted-model.ts';
 import { settle } from './github-world.ts';
 
 const STALL_MS = 400;
@@ -18,7 +18,7 @@ describe('the watchdog: acknowledged, then silent past the limit → stalled, th
     llm.respond((req) => {
       if (roleOf(req) === 'main')
         return req.messages.at(-1)?.role === 'tool' ? text('Routed.') : openAll(req);
-      if (req.messages.at(-1)?.role === 'tool') return text('Working on it in the background.');
+      if (continues(req)) return text('Working on it in the background.');
       const first = JSON.stringify(req.messages).includes('finish this now');
       const card = cardsIn(req)[0] ?? '';
       // One request reports done right after its acknowledgement; the others acknowledge and go quiet.

@@ -1,12 +1,29 @@
-import { type FakeReply, type RecordedRequest, text, toolCalls } from './fake-llm.ts';
+import { type FakeReply, type RecordedMessage, type RecordedRequest, text, toolCalls } from './fake-llm.ts';
 
 /** Which session sent a request: the main session is the one offered `orchestrator_route`. */
 export const roleOf = (req: RecordedRequest): 'main' | 'executor' =>
   req.tools.some((t) => t.function.name === 'orchestrator_route') ? 'main' : 'executor';
 
-/** The card ids in the newest user message (the turn's input). */
+/** A note the host added inside a turn (issue 28: an answer cut short, work left unreported). */
+export const isHostNote = (m: RecordedMessage | undefined): boolean =>
+  m?.role === 'user' && (m.content ?? '').startsWith('[host]');
+
+/**
+ * Whether a request goes on with a turn already started — after tool results, or after a host
+ * note (issue 28) — rather than opening one with new input.
+ */
+export const continues = (req: RecordedRequest): boolean => {
+  const last = req.messages.at(-1);
+  return last?.role === 'tool' || isHostNote(last);
+};
+
+/** The turn's input: the newest user message that is not a host note. */
+export const inputOf = (req: RecordedRequest): string =>
+  req.messages.findLast((m) => m.role === 'user' && !isHostNote(m))?.content ?? '';
+
+/** The card ids in the newest user message that is not a host note (the turn's input). */
 export function cardsIn(req: RecordedRequest): string[] {
-  const user = [...req.messages].reverse().find((m) => m.role === 'user');
+  const user = [...req.messages].reverse().find((m) => m.role === 'user' && !isHostNote(m));
   return [...(user?.content ?? '').matchAll(/<card id="([^"]+)"/g)].map((m) => m[1] as string);
 }
 
@@ -34,7 +51,7 @@ export function scriptedModel(script: {
 }) {
   return (req: RecordedRequest): FakeReply => {
     const role = roleOf(req);
-    if (req.messages.at(-1)?.role === 'tool') return script.onResults?.(req, role) ?? text('Done.');
+    if (continues(req)) return script.onResults?.(req, role) ?? text('Done.');
     const step = script[role];
     return step ? step(req) : text('Nothing to do.');
   };

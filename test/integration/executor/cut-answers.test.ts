@@ -45,6 +45,7 @@ describe('answers cut at the output cap, or stalled (issue 28)', () => {
       ack,
       () => toolCalls(['write_file', { path: 'src/data.ts', content: big }]),
       () => toolCalls(['write_file', { path: 'src/data.ts', content: 'export const data = "x";\n' }]),
+      () => toolCalls(['report', { status: 'working', summary: 'Data module written.' }]),
     ]);
     await send(w.app.ctx, localMessage('Please add a data module to acme/web'));
     await waitFor(() => seen.length >= 4, 'the executor recovered', 30_000);
@@ -58,9 +59,9 @@ describe('answers cut at the output cap, or stalled (issue 28)', () => {
       seen[2]?.messages.some((m) => m.tool_calls?.some((c) => c.function.arguments.includes('xxxx'))),
     ).toBe(false);
     expect(lastToolResults(seen[3] as RecordedRequest).join()).toContain('wrote src/data.ts');
-    // The recovery cost one request more than the work itself (4 requests, 1 note).
+    // The recovery cost one request more than the work itself (ack, cut, write, report, end).
     await new Promise((r) => setTimeout(r, 300));
-    expect(seen).toHaveLength(4);
+    expect(seen).toHaveLength(5);
   });
 
   it('issue 28: a second cut inside a tool call in the same turn fails the turn, naming LLM_MAX_TOKENS', async () => {
@@ -89,16 +90,17 @@ describe('answers cut at the output cap, or stalled (issue 28)', () => {
     const seen = executor(w, [
       ack,
       () => text(`Here is my analysis: ${'the login flow redirects twice; '.repeat(30)}`),
-      () => text('…and that is the whole of it.'),
+      () => toolCalls(['report', { status: 'done', summary: 'Explained the login flow.' }]),
+      () => text('Reported.'),
     ]);
     await send(w.app.ctx, localMessage('Please explain the login flow of acme/web'));
-    await waitFor(() => seen.length >= 3, 'the continuation', 30_000);
+    await waitFor(() => seen.length >= 4, 'the continuation and the report', 30_000);
     const cut = seen[2]?.messages.at(-2);
     expect(cut?.role).toBe('assistant');
     expect(cut?.content?.length).toBe(400);
     expect(last(seen[2])?.content).toContain('Continue exactly where it stopped');
     await new Promise((r) => setTimeout(r, 300));
-    expect(seen).toHaveLength(3);
+    expect(seen).toHaveLength(4);
   });
 
   it('issue 28: a stream that stalls is dropped after LLM_STREAM_IDLE_MS and asked again; DeepSeek’s insufficient_system_resource is retried like a 503', async () => {

@@ -1,12 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { wasTakenBy } from '../../../src/tickets/handback.ts';
 import { waitFor } from '../../kit/app.ts';
-import { type RecordedRequest, text, toolCalls } from '../../kit/fake-llm.ts';
-import { cardsIn, openAll, roleOf } from '../../kit/scripted-model.ts';
+import { text, toolCalls } from '../../kit/fake-llm.ts';
+import { cardsIn, continues, inputOf, openAll, roleOf } from '../../kit/scripted-model.ts';
 import { botMessages, localMessage, send } from '../routing/helpers.ts';
 import { startWorld, type World } from './harness.ts';
-
-const inputOf = (r: RecordedRequest) => r.messages.findLast((m) => m.role === 'user')?.content ?? '';
 
 describe('issue 15: hand-back after silent handling', () => {
   let w: World;
@@ -25,14 +23,17 @@ describe('issue 15: hand-back after silent handling', () => {
         mainInputs.push(inputOf(req));
         return openAll(req);
       }
-      if (req.messages.at(-1)?.role === 'tool') return text('Done for now.');
+      if (continues(req)) return text('Done for now.');
       const input = inputOf(req);
       const to = cardsIn(req)[0];
       if (input.includes('also default to /home'))
-        return toolCalls([
-          'write_file',
-          { path: 'src/login.ts', content: 'export const next = (u: string) => u || "/home";\n' },
-        ]);
+        return toolCalls(
+          ['read_file', { path: 'src/login.ts' }],
+          [
+            'write_file',
+            { path: 'src/login.ts', content: 'export const next = (u: string) => u || "/home";\n' },
+          ],
+        );
       if (input.includes('nice weather')) return text('Nothing to do for this one.');
       return toolCalls(['reply', { to, text: 'I will fix the login redirect in src/login.ts.' }]);
     });

@@ -11,15 +11,19 @@ const STEPS = 30;
 const SAMPLING = ['temperature', 'top_p', 'presence_penalty', 'frequency_penalty'];
 const FILES = ['README.md', 'AGENTS.md', 'src/login.ts', 'web/style.css'];
 
-/** An executor that acknowledges, then reads files until it has made `STEPS` tool-calling requests. */
+/**
+ * An executor that acknowledges, reads files and reports, `STEPS` tool-calling requests in all (a
+ * turn that acknowledged and ended without a report would get the host's notes, issue 28).
+ */
 const steps: ExecStep[] = [
   (_r, card) => toolCalls(['reply', { to: card, text: `Looking into acme/web for ${card}.` }]),
   ...Array.from(
-    { length: STEPS - 1 },
+    { length: STEPS - 2 },
     (_, i): ExecStep =>
       () =>
         toolCalls(['read_file', { path: FILES[i % 4] }]),
   ),
+  () => toolCalls(['report', { status: 'working', summary: 'Read the login flow; reviewing next.' }]),
 ];
 
 describe('DeepSeek thinking mode through a whole executor turn (issue 12, R-H1, R-H2)', () => {
