@@ -3,6 +3,7 @@ import { splitRepo } from '../channels/github/client.ts';
 import type { DoneCheck } from './tools/report-tool.ts';
 import type { TurnScope } from './turn-scope.ts';
 import { uiFileMatcher } from './ui-files.ts';
+import { headAndTree, passingFor, ranOn, verifiedLine } from './verified-head.ts';
 import { type Screenshot, screenshots, ticketPr, verifications } from './workspace/delivery-records.ts';
 import { githubAccess } from './workspace/github-access.ts';
 import { gitIn, loadWorkspace, type Workspace } from './workspace/workspace.ts';
@@ -15,8 +16,9 @@ export async function changedFiles(scope: TurnScope, ws: Workspace, login: strin
 
 /**
  * Why the ticket's PR may not be marked ready yet, or undefined (R-C6 "honest delivery"): HEAD
- * must be pushed, a verification must have passed at HEAD on a clean tree (so after the last
- * commit), and a UI change (`UI_FILE_GLOBS`) needs screenshots from the running product.
+ * must be pushed, a verification must have passed on HEAD's files (at HEAD, or before committing
+ * exactly those files: issue 28), and a UI change (`UI_FILE_GLOBS`) needs screenshots from the
+ * running product.
  */
 export async function readinessProblem(
   scope: TurnScope,
@@ -25,16 +27,19 @@ export async function readinessProblem(
 ): Promise<string | undefined> {
   const { ctx } = scope.rt;
   const g = gitIn(scope, ws, login);
-  const head = await g.head();
+  const at = await headAndTree(g);
+  const { head } = at;
   if ((await g.remoteHead()) !== head)
     return `HEAD ${head.slice(0, 12)} is not pushed; commit_and_push first`;
-  const runs = (await verifications(ctx, scope.ticket.id)).filter((v) => v.sha === head);
-  if (!runs.some((v) => v.exitCode === 0 && !v.dirty)) {
-    const last = runs.at(-1);
+  const all = await verifications(ctx, scope.ticket.id);
+  if (!passingFor(all, at)) {
+    const last = all.filter((v) => v.sha === head || ranOn(v, at)).at(-1);
     const seen = last
-      ? ` (the last one at HEAD, "${last.command}", exited ${last.exitCode}${last.dirty ? ' on a dirty tree' : ''})`
-      : '';
-    return `no passing verification at HEAD ${head.slice(0, 12)}${seen}; run record_verification after the last commit`;
+      ? ` (the last one on HEAD's files, "${last.command}", exited ${last.exitCode})`
+      : all.length
+        ? ' (earlier ones ran on other files)'
+        : '';
+    return `no passing verification at HEAD ${head.slice(0, 12)}${seen}; run record_verification on the files you commit`;
   }
   const isUi = uiFileMatcher(ctx.config.UI_FILE_GLOBS);
   const ui = (await changedFiles(scope, ws, login)).filter(isUi);
@@ -68,30 +73,36 @@ export function screenshotProblem(
 export const draftDoneCheck: DoneCheck = async (scope) => {
   const { ctx } = scope.rt;
   const pr = await ticketPr(ctx, scope.ticket.id);
-  if (!pr) return undefined;
+  if (!pr) return { ok: true };
   const { data } = await (await githubAccess(ctx).client(pr.repo)).rest.pulls.get({
     ...splitRepo(pr.repo),
     pull_number: pr.number,
   });
   if (data.state === 'open' && data.draft)
-    return `PR ${pr.repo}#${pr.number} is still a draft; mark_pr_ready first or report working`;
-  return undefined;
+    return {
+      ok: false,
+      why: `PR ${pr.repo}#${pr.number} is still a draft; mark_pr_ready first or report working`,
+    };
+  return { ok: true };
 };
 
 /**
  * R-C6, issue 15: "done" claims the change works, so a ticket whose branch holds commits of its
- * own needs a recorded command that exited 0 at the current HEAD on a clean tree — a claim with
- * no such record is refused. A ticket without a checkout, or with no commit beyond the base
- * (an answer, an investigation), claims no change.
+ * own needs a recorded command that exited 0 on HEAD's files — a claim with no such record is
+ * refused; with one, the report carries its "Verified: …" line (issue 28). A ticket without a
+ * checkout, or with no commit beyond the base (an answer, an investigation), claims no change.
  */
 export const verifiedDoneCheck: DoneCheck = async (scope) => {
   const { ctx } = scope.rt;
   const ws = await loadWorkspace(ctx, scope.ticket.id);
-  if (!ws || !(await stat(`${ws.dir}/.git`).catch(() => undefined))) return undefined;
+  if (!ws || !(await stat(`${ws.dir}/.git`).catch(() => undefined))) return { ok: true };
   const g = gitIn(scope, ws, await githubAccess(ctx).login());
-  if ((await g.run(['rev-list', '--count', `origin/${ws.base}..HEAD`])) === '0') return undefined;
-  const head = await g.head();
-  const runs = await verifications(ctx, scope.ticket.id);
-  if (runs.some((v) => v.sha === head && v.exitCode === 0 && !v.dirty)) return undefined;
-  return `no verification passed at HEAD ${head.slice(0, 12)} (a command run with record_verification after the last commit, exit 0, clean tree); run it, or report working`;
+  if ((await g.run(['rev-list', '--count', `origin/${ws.base}..HEAD`])) === '0') return { ok: true };
+  const at = await headAndTree(g);
+  const passed = passingFor(await verifications(ctx, scope.ticket.id), at);
+  if (passed) return { ok: true, note: verifiedLine(passed, at.head) };
+  return {
+    ok: false,
+    why: `no verification passed at HEAD ${at.head.slice(0, 12)} (a command run with record_verification on HEAD's files, exit 0); run it, or report working`,
+  };
 };

@@ -13,8 +13,13 @@ const CHANGING = new Set([
   'record_verification',
   'commit_and_push',
 ]);
-/** Of those, the ones that change nothing when they answer an error. */
-const CLEAN_REFUSAL = new Set(['write_file', 'edit_file', 'commit_and_push']);
+/**
+ * Of those, the ones that change nothing when they answer an error (`record_verification`
+ * refuses before running anything; `commit_and_push` is not one: its push may fail after it
+ * committed). Issue 28: a step that left the checkout as the last recorded one records nothing
+ * either (`recordWorkspaceStep`).
+ */
+const CLEAN_REFUSAL = new Set(['write_file', 'edit_file', 'record_verification']);
 
 /**
  * The tools, each that may change the checkout recording its state once it returned (issue 19

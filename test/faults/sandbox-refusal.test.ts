@@ -58,7 +58,7 @@ describe('R-H3: no sandbox, no commands', () => {
       const flow = executorFlow(w.llm, [
         (_r, card) => ack(card),
         () => toolCalls(['run_command', { command: 'echo RAN-UNCONFINED > ran.txt; echo RAN' }]),
-        () => toolCalls(['record_verification', { command: 'true' }]),
+        () => toolCalls(['record_verification', { command: 'npm test' }]),
       ]);
       await send(w.app.ctx, localMessage('Please build the web app'));
       await flow.done();

@@ -1,20 +1,15 @@
 import { z } from 'zod';
 import { defineTool, toolError, toolOk } from '../../session/tool.ts';
-import { refKey } from '../../tickets/ref-key.ts';
-import { addTicketRefs } from '../../tickets/ticket-store.ts';
-import { ciChangeAskedBy } from '../ci-change-asked.ts';
-import { localGit } from '../sandbox/local-git.ts';
 import type { SandboxResult } from '../sandbox/run-sandboxed.ts';
 import { limitNotes, runOnCheckout } from '../sandbox/sandbox-command.ts';
 import { SandboxError } from '../sandbox/sandbox-error.ts';
 import { sandboxSettings } from '../sandbox/sandbox-settings.ts';
 import type { TurnScope } from '../turn-scope.ts';
-import { ciPathspecs, namesOfZ } from '../workspace/ci-config-paths.ts';
-import { addVerification, commitOfCall, recordCommit } from '../workspace/delivery-records.ts';
-import { pushBranch } from '../workspace/push-branch.ts';
+import { verificationProblem, verificationRefusal } from '../verification-command.ts';
+import { addVerification } from '../workspace/delivery-records.ts';
 import { inWorkspace } from '../workspace/work-gate.ts';
+import { workTree } from '../workspace/work-tree.ts';
 import type { Workspace } from '../workspace/workspace.ts';
-import { ciRefusal } from './ci-refusal.ts';
 
 const DEFAULT_TIMEOUT_S = 120;
 const MAX_TIMEOUT_S = 600;
@@ -83,80 +78,39 @@ export function runCommandTool(scope: TurnScope) {
 }
 
 /**
- * `record_verification({ command })` (R-C6): runs the command and records it with its exit code
- * and the HEAD it ran at, and whether uncommitted changes were present (then it did not verify
- * HEAD alone). `mark_pr_ready` looks for a passing one at the current HEAD.
+ * `record_verification({ command })` (R-C6): runs the command and records it with its exit code,
+ * the HEAD it ran at and the work tree it ran on (issue 28: it counts for any commit of exactly
+ * those files, before or after committing them). A command whose exit code checks nothing
+ * (`true`, `echo ok`, `npm test || true`: `verificationProblem`) is refused and not run.
  */
 export function recordVerificationTool(scope: TurnScope) {
   const { ctx } = scope.rt;
   return defineTool({
     name: 'record_verification',
     description:
-      'Run the command that verifies the change (tests, build, lint) and record its exit code at the current commit. Commit first: a PR is marked ready only with a passing verification at HEAD.',
+      'Run the command that verifies the change (tests, build, lint) and record its exit code for the files it ran on. A PR is marked ready only with a passing verification on the files of the pushed HEAD: run it after your last change, before or after committing. No-ops (true, echo, exit 0) and masked exit codes (|| true) are refused.',
     parameters: z.object({ command: z.string().min(1), timeout_seconds: timeout }),
-    run: ({ command, timeout_seconds = DEFAULT_TIMEOUT_S }) =>
-      inWorkspace(scope, async (ws, login) => {
-        const g = localGit(ctx.config, ws, login);
-        const sha = await g.head();
-        const dirty = (await g.run(['status', '--porcelain'])) !== '';
+    run: ({ command, timeout_seconds = DEFAULT_TIMEOUT_S }) => {
+      const why = verificationProblem(command);
+      if (why) return Promise.resolve(toolError(verificationRefusal(command, why)));
+      return inWorkspace(scope, async (ws, login) => {
+        const at = await workTree(ctx.config, ws, login);
+        const dirty = at.tree !== at.headTree;
         const r = await runInCheckout(scope, ws, command, timeout_seconds, 'record_verification');
         if (!r.ok) return toolError(r.refusal);
         await addVerification(ctx, scope.ticket.id, {
           command,
           exitCode: r.result.exitCode,
-          sha,
+          sha: at.head,
           dirty,
+          tree: at.tree,
           at: ctx.now(),
         });
         const note = dirty
-          ? ' (uncommitted changes present: this does not verify HEAD; commit and run again)'
+          ? ' (uncommitted changes present: this counts for a commit of exactly these files; commit them as they are)'
           : '';
-        return toolOk(`recorded at ${sha.slice(0, 12)}${note}: ${r.text}`);
-      }),
-  });
-}
-
-/**
- * `commit_and_push({ message })`: commits everything in the checkout as the bot and pushes the
- * ticket's branch; the commit is indexed on the ticket (R-B2) so checks on it find the ticket. A
- * resumed call finds its commit by idempotency key and only pushes again.
- */
-export function commitAndPushTool(scope: TurnScope) {
-  const { ctx } = scope.rt;
-  return defineTool({
-    name: 'commit_and_push',
-    description: 'Commit all changes in the checkout with this message and push the ticket’s branch.',
-    parameters: z.object({ message: z.string().min(1).max(2000) }),
-    run: ({ message }, call) =>
-      inWorkspace(scope, async (ws, login) => {
-        // Local steps run in the sandbox: the checkout's config may name programs (issue 13).
-        const local = localGit(ctx.config, ws, login);
-        const mayChangeCi = async (files: string[]) => Boolean(await ciChangeAskedBy(scope, ws.repo, files));
-        let sha = await commitOfCall(ctx, scope.ticket.id, call.idempotencyKey);
-        if (!sha) {
-          await local.run(['add', '-A'], { writable: true });
-          if ((await local.run(['status', '--porcelain'])) === '') return toolError('nothing to commit');
-          // Issue 31: a CI change nobody with the right asked for is not even committed.
-          const ci = namesOfZ(
-            await local.run([
-              'diff',
-              '--cached',
-              '-z',
-              '--no-renames',
-              '--name-only',
-              '--',
-              ...ciPathspecs(ctx.config.CI_CONFIG_PATHS),
-            ]),
-          );
-          if (ci.length && !(await mayChangeCi(ci))) return toolError(ciRefusal(ws.repo, ci, false));
-          await local.run(['commit', '-q', '-m', message], { writable: true });
-          sha = await local.head();
-          await recordCommit(ctx, scope.ticket.id, call.idempotencyKey, sha);
-        }
-        const pushed = await pushBranch(ctx, ws, scope.ticket.id, sha, mayChangeCi);
-        if (!pushed.ok) return toolError(ciRefusal(ws.repo, pushed.ciFiles, true));
-        await addTicketRefs(ctx, scope.ticket.id, [refKey({ type: 'commit', sha })]);
-        return toolOk(`committed ${sha.slice(0, 12)} and pushed ${ws.branch}`);
-      }),
+        return toolOk(`recorded at ${at.head.slice(0, 12)}${note}: ${r.text}`);
+      });
+    },
   });
 }

@@ -6,7 +6,8 @@ import { refKey } from '../../tickets/ref-key.ts';
 import { addTicketRefs } from '../../tickets/ticket-store.ts';
 import { readinessProblem } from '../delivery-checks.ts';
 import type { TurnScope } from '../turn-scope.ts';
-import { saveTicketPr, screenshots, ticketPr } from '../workspace/delivery-records.ts';
+import { headAndTree, passingFor, verifiedLine } from '../verified-head.ts';
+import { saveTicketPr, screenshots, ticketPr, verifications } from '../workspace/delivery-records.ts';
 import { githubAccess } from '../workspace/github-access.ts';
 import { inWorkspace } from '../workspace/work-gate.ts';
 import { gitIn } from '../workspace/workspace.ts';
@@ -34,7 +35,8 @@ export function openPrTool(scope: TurnScope) {
         const known = await ticketPr(ctx, scope.ticket.id);
         if (known) return toolOk(`already open: ${known.url} (draft until mark_pr_ready)`);
         const g = gitIn(scope, ws, login);
-        const head = await g.head();
+        const at = await headAndTree(g);
+        const { head } = at;
         if ((await g.remoteHead()) !== head)
           return toolError('refused: HEAD is not pushed; commit_and_push first');
         if ((await g.run(['rev-list', '--count', `origin/${ws.base}..HEAD`])) === '0')
@@ -49,8 +51,11 @@ export function openPrTool(scope: TurnScope) {
         const shots = (await screenshots(ctx, scope.ticket.id))
           .filter((s) => s.id)
           .map((s) => `- ${shotLine(scope, s)}`);
+        // Issue 28: the verification that makes HEAD ready, when there is one already.
+        const passed = passingFor(await verifications(ctx, scope.ticket.id), at);
         const fullBody = [
           body,
+          passed ? verifiedLine(passed, head) : '',
           shots.length ? `Screenshots:\n${shots.join('\n')}` : '',
           `Ticket ${scope.ticket.id}.`,
         ]

@@ -14,8 +14,12 @@ import type { TurnScope } from '../turn-scope.ts';
 
 const STATE = { working: 'working', done: 'done', blocked: 'waiting' } as const;
 
-/** Extra checks a `done` report must pass (R-C6: a draft PR is not done); the executor issue adds them. */
-export type DoneCheck = (scope: TurnScope) => Promise<string | undefined>;
+/**
+ * Extra checks a `done` report must pass (R-C6: a draft PR is not done); the executor issue adds
+ * them. A passing check may add a line to the report (issue 28: "Verified: …").
+ */
+export type DoneVerdict = { ok: true; note?: string } | { ok: false; why: string };
+export type DoneCheck = (scope: TurnScope) => Promise<DoneVerdict>;
 
 /**
  * `report({ status, summary, human_action? })` (R-C5, R-B7): records the ticket's state and, with
@@ -39,13 +43,16 @@ export function reportTool(scope: TurnScope, doneChecks: DoneCheck[] = []) {
         })
         .optional(),
     }),
-    async run({ status, summary, human_action }, call) {
+    async run({ status, summary: given, human_action }, call) {
+      const notes: string[] = [];
       if (status === 'done') {
         for (const check of doneChecks) {
-          const why = await check(scope);
-          if (why) return toolError(`refused: not done — ${why} (R-C6)`);
+          const v = await check(scope);
+          if (!v.ok) return toolError(`refused: not done — ${v.why} (R-C6)`);
+          if (v.note) notes.push(v.note);
         }
       }
+      const summary = [given, ...notes].join('\n');
       if (human_action && countWords(human_action.question) > LIMITS.chatMessage) {
         return toolError('refused: the question is over 100 words (R-D1)');
       }
@@ -76,9 +83,10 @@ export function reportTool(scope: TurnScope, doneChecks: DoneCheck[] = []) {
           await enqueueEffect(ctx, { key: `ask:${call.idempotencyKey}`, effect, ticketId: scope.ticket.id });
         await recordTaken(ctx, target.id, scope.ticket.id);
       }
-      if (!human_action) return toolOk(`recorded ${status}`);
+      const noted = notes.length ? `\n${notes.join('\n')}` : '';
+      if (!human_action) return toolOk(`recorded ${status}${noted}`);
       return toolOk(
-        `recorded ${status}; question ${askedIn === 'status' ? 'asked on the status card (its choices are buttons)' : 'posted'}`,
+        `recorded ${status}; question ${askedIn === 'status' ? 'asked on the status card (its choices are buttons)' : 'posted'}${noted}`,
       );
     },
   });

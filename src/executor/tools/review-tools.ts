@@ -7,6 +7,7 @@ import { defineTool, toolError, toolOk } from '../../session/tool.ts';
 import { recordTaken, wasTakenBy } from '../../tickets/handback.ts';
 import { isCardOwner } from '../../tickets/ownership.ts';
 import type { TurnScope } from '../turn-scope.ts';
+import { headAndTree, passingFor } from '../verified-head.ts';
 import { isNoted } from '../workspace/bot-rounds.ts';
 import { ticketPr, verifications } from '../workspace/delivery-records.ts';
 import { githubAccess } from '../workspace/github-access.ts';
@@ -87,9 +88,9 @@ async function notFixed(scope: TurnScope, card: TriggerCard, g: ReturnType<typeo
   if ((await g.remoteHead()) !== head) return 'HEAD is not pushed';
   const committedAt = Number(await g.run(['log', '-1', '--format=%ct', 'HEAD'])) * 1000;
   if (committedAt + 1000 < card.receivedAt) return 'no commit since the comment arrived';
+  // Issue 28: a verification counts for the commit whose files it ran on.
   const runs = await verifications(scope.rt.ctx, scope.ticket.id);
-  if (!runs.some((v) => v.sha === head && v.exitCode === 0 && !v.dirty))
-    return 'no passing verification at HEAD';
+  if (!passingFor(runs, await headAndTree(g))) return 'no passing verification at HEAD';
   return undefined;
 }
 

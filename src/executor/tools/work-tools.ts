@@ -1,7 +1,8 @@
 import type { AnyTool } from '../../session/tool.ts';
 import type { TurnScope } from '../turn-scope.ts';
 import { closePrTool } from './close-pr-tool.ts';
-import { commitAndPushTool, recordVerificationTool, runCommandTool } from './command-tools.ts';
+import { recordVerificationTool, runCommandTool } from './command-tools.ts';
+import { commitAndPushTool } from './commit-tool.ts';
 import { markPrReadyTool, openPrTool } from './pr-tools.ts';
 import { resolveReviewThreadTool } from './review-tools.ts';
 import { screenshotTool } from './screenshot-tool.ts';

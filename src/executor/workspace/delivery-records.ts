@@ -11,6 +11,11 @@ export const VerificationSchema = z.object({
   sha: z.string(),
   /** Uncommitted changes at the time: then it did not verify `sha` alone. */
   dirty: z.boolean(),
+  /**
+   * The work tree it ran on, as a tree id (issue 28): it counts for any commit with this tree, so
+   * tests that passed before a commit of the same content need not run again. Older records lack it.
+   */
+  tree: z.string().exactOptional(),
   at: z.number(),
 });
 export type Verification = z.infer<typeof VerificationSchema>;

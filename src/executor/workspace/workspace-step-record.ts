@@ -14,6 +14,11 @@ export const WorkspaceStepSchema = z.object({
   head: z.string(),
   /** `refs/heads/<branch>` HEAD was on, or '' when detached. */
   headRef: z.string(),
+  /**
+   * The work tree's tree id (issue 28): a later step with the same tree, HEAD and branch changed
+   * nothing and is not recorded again. Steps recorded before issue 28 have none.
+   */
+  tree: z.string().exactOptional(),
   at: z.coerce.number(),
 });
 export type WorkspaceStep = z.infer<typeof WorkspaceStepSchema>;
@@ -33,6 +38,22 @@ export async function saveWorkspaceStep(
     .exec();
 }
 
+/** The last recorded step without its bundle (issue 28: is a new step the same?), or undefined. */
+export async function workspaceStepState(
+  ctx: StepCtx,
+  ticketId: string,
+): Promise<Pick<WorkspaceStep, 'id' | 'head' | 'headRef' | 'tree'> | undefined> {
+  const [id, head, headRef, tree] = await ctx.redis.hmget(
+    ctx.keys.ticketWorkspaceStep(ticketId),
+    'id',
+    'head',
+    'headRef',
+    'tree',
+  );
+  if (!id || typeof head !== 'string' || typeof headRef !== 'string') return undefined;
+  return { id, head, headRef, ...(tree ? { tree } : {}) };
+}
+
 /** The id of the last recorded step, or undefined when none was recorded (one small read). */
 export async function workspaceStepId(ctx: StepCtx, ticketId: string): Promise<string | undefined> {
   return (await ctx.redis.hget(ctx.keys.ticketWorkspaceStep(ticketId), 'id')) ?? undefined;
@@ -45,11 +66,11 @@ export async function loadWorkspaceStep(
 ): Promise<{ step: WorkspaceStep; bundle: Buffer } | undefined> {
   const key = ctx.keys.ticketWorkspaceStep(ticketId);
   const [meta, bundle] = await Promise.all([
-    ctx.redis.hmget(key, 'id', 'step', 'head', 'headRef', 'at'),
+    ctx.redis.hmget(key, 'id', 'step', 'head', 'headRef', 'at', 'tree'),
     ctx.redis.hgetBuffer(key, 'bundle'),
   ]);
   if (!meta[0] || !bundle) return undefined;
-  const [id, step, head, headRef, at] = meta;
-  const raw = JSON.stringify({ id, step, head, headRef, at });
+  const [id, step, head, headRef, at, tree] = meta;
+  const raw = JSON.stringify({ id, step, head, headRef, at, ...(tree ? { tree } : {}) });
   return { step: parseRecord(ctx, WorkspaceStepSchema, raw, key), bundle };
 }

@@ -44,7 +44,7 @@ describe('executor delivery flow (issue 4, R-C2, R-C6, R-C9)', () => {
     expect(r[3]).toMatch(new RegExp(`committed [0-9a-f]{12} and pushed ${branchName}`));
     // Issue 15: "done" with the branch's commit unverified is refused, naming what is missing.
     expect(r[4]).toMatch(
-      /refused: not done — no verification passed at HEAD [0-9a-f]{12} \(a command run with record_verification after the last commit, exit 0, clean tree\)/,
+      /refused: not done — no verification passed at HEAD [0-9a-f]{12} \(a command run with record_verification on HEAD's files, exit 0\)/,
     );
     expect(r[5]).toContain('opened draft PR acme/web#1');
     expect(r[6]).toMatch(/refused: no passing verification at HEAD/);

@@ -35,7 +35,7 @@ describe('executor delivery from a GitHub issue comment (issue 4)', () => {
       () => toolCalls(['commit_and_push', { message: `Fix the login redirect (#${issue.number})` }]),
       () => toolCalls(['open_pr', { title: 'Fix the login redirect', body: `Fixes #${issue.number}.` }]),
       () => toolCalls(['mark_pr_ready', {}]),
-      () => toolCalls(['record_verification', { command: 'test -s src/login.ts' }]),
+      () => toolCalls(['record_verification', { command: 'grep -q "||" src/login.ts' }]),
       () => toolCalls(['mark_pr_ready', {}]),
       () => toolCalls(['report', { status: 'done', summary: 'PR ready.' }]),
     ]);

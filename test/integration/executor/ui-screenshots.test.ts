@@ -51,7 +51,7 @@ describe('issue 15: honest UI delivery (R-C6) — screenshots from the running p
         ]),
       () => toolCalls(['commit_and_push', { message: 'Navy background' }]),
       () => toolCalls(['open_pr', { title: 'Navy background', body: 'Colour change.' }]),
-      () => toolCalls(['record_verification', { command: 'true' }]),
+      () => toolCalls(['record_verification', { command: 'grep -q background web/style.css' }]),
       () => toolCalls(['mark_pr_ready', {}]),
       () => toolCalls(['report', { status: 'done', summary: 'PR open.' }]),
       () => toolCalls(['screenshot', { serve: SERVE, url: 'http://169.254.169.254/', at: 'base' }]),

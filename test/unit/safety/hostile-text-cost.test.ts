@@ -5,6 +5,7 @@ import { extractTextRefs, MAX_REFS } from '../../../src/cards/extract-refs.ts';
 import { truncateClean } from '../../../src/cards/truncate.ts';
 import { messageText } from '../../../src/channels/feishu/message-text.ts';
 import { mentionsBot } from '../../../src/channels/github/mentions.ts';
+import { verificationProblem } from '../../../src/executor/verification-command.ts';
 import { namedRepos } from '../../../src/executor/workspace/repo-choice.ts';
 import { languageOfText } from '../../../src/i18n/detect-language.ts';
 import { commandOf } from '../../../src/router/command.ts';
@@ -73,6 +74,7 @@ const readers: Record<string, (text: string) => unknown> = {
   excerpt,
   feishuMessageText: (t) => messageText('text', JSON.stringify({ text: t }), [], () => false),
   neutralizeMentions: (t) => neutralizeMentions(t),
+  verificationProblem: (t) => verificationProblem(t),
 };
 
 /** Under the ~2 s the slowest old reader took on these shapes, far over what linear code takes. */

@@ -1,0 +1,68 @@
+import { describe, expect, it } from 'vitest';
+import { verificationProblem } from '../../../src/executor/verification-command.ts';
+
+describe('issue 28: record_verification refuses commands whose exit code checks nothing', () => {
+  it.each([
+    'true',
+    ':',
+    'echo ok',
+    'exit 0',
+    'printf "%s" done',
+    'test 1',
+    '[ 1 ]',
+    '# npm test',
+    '   \n  ',
+    'true && echo ok; exit 0',
+    'cd src && ls',
+    'FOO=1 true',
+    'sh -c "exit 0"',
+    'bash -lc \'echo "tests pass"\'',
+    'eval true',
+    'echo $(npm test)',
+    'npm test || true',
+    'npm test; echo done',
+    'npm test 2>&1 | tail -50',
+    'npm test &',
+    'npm test & wait',
+    'npm test; true && echo ok',
+  ])('refused: %j', (cmd) => {
+    expect(verificationProblem(cmd)).toBeDefined();
+  });
+
+  it.each([
+    'npm test',
+    'npm test && echo ok',
+    'grep -q "||" src/login.ts',
+    'cd web && npm test -- --run',
+    'npx tsc --noEmit 2>&1',
+    'set -o pipefail; npm test | tail -50',
+    'set -e\nnpm test\necho done',
+    'npm run lint && npm test',
+    'pytest -q >/dev/null 2>&1',
+    'bash -c "npm test"',
+    'npm test | grep -q passing',
+    'echo "a; true" && make check',
+  ])('counted: %j', (cmd) => {
+    expect(verificationProblem(cmd)).toBeUndefined();
+  });
+
+  it('names the part that decides the exit code', () => {
+    expect(verificationProblem('npm test || true')).toContain('"true"');
+    expect(verificationProblem('echo ok')).toContain('only no-op commands');
+    expect(verificationProblem('# nothing')).toContain('only comments or whitespace');
+  });
+
+  it('reads hostile text in linear time', () => {
+    for (const shape of [
+      '"'.repeat(65_000),
+      '|&'.repeat(32_000),
+      'a=b '.repeat(16_000),
+      '-c '.repeat(20_000),
+    ]) {
+      const t0 = performance.now();
+      verificationProblem(shape);
+      verificationProblem(`sh -c ${shape}`);
+      expect(performance.now() - t0).toBeLessThan(500);
+    }
+  });
+});
