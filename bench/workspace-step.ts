@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../src/config.ts';
@@ -22,7 +22,8 @@ const FILES = 200;
  * Issue 19 `bench/`: the cost of recording a workspace step. Each round is a `write_file`-like step
  * on a checkout of 200 files (the baseline: writing the file), then the same step followed by
  * `recordWorkspaceStep` (work-in-progress commit in the sandbox, import into the mirror with fsck,
- * bundle, Redis), alternating.
+ * bundle, Redis), alternating. Issue 28: then a step that changes nothing (a read, like `cat`)
+ * followed by `recordWorkspaceStep`, against the read alone.
  */
 export async function benchWorkspaceStep(
   redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
@@ -49,6 +50,8 @@ export async function benchWorkspaceStep(
       .trim();
   const base: number[] = [];
   const rec: number[] = [];
+  const readBase: number[] = [];
+  const readRec: number[] = [];
   let bundleBytes = 0;
   try {
     mkdirSync(join(paths.dir, 'src'), { recursive: true });
@@ -87,6 +90,14 @@ export async function benchWorkspaceStep(
     const last = await loadWorkspaceStep(ctx, 'T1');
     if (last?.step.step !== `s${RUNS - 1}`) throw new Error('the workspace steps were not recorded');
     bundleBytes = last.bundle.length;
+    const read = () => readFile(join(paths.dir, 'src', 'f1.ts'), 'utf8');
+    for (let i = 0; i < RUNS; i++) {
+      await time(readBase, read);
+      await time(readRec, async () => {
+        await read();
+        await recordWorkspaceStep(ctx, 'T1', `r${i}`);
+      });
+    }
   } finally {
     await deletePrefix(ctx.redis, prefix);
     await closeContext(ctx);
@@ -94,6 +105,8 @@ export async function benchWorkspaceStep(
   }
   const b = quantile(base, 0.5);
   const value = quantile(rec, 0.5);
+  const rb = quantile(readBase, 0.5);
+  const rv = quantile(readRec, 0.5);
   return [
     {
       name: 'workspace step recorded (issue 19)',
@@ -102,6 +115,14 @@ export async function benchWorkspaceStep(
       baseline: b,
       ratio: value / b,
       note: `${RUNS} rounds, ${FILES}-file checkout, sandbox bwrap; baseline: the same step unrecorded, same run; p90 ${quantile(rec, 0.9).toFixed(0)} ms; bundle ${bundleBytes} bytes`,
+    },
+    {
+      name: 'workspace step, nothing changed (issue 28)',
+      value: rv,
+      unit: 'ms p50',
+      baseline: rb,
+      ratio: rv / rb,
+      note: `${RUNS} rounds, a read then recordWorkspaceStep; baseline: the read alone; p90 ${quantile(readRec, 0.9).toFixed(0)} ms`,
     },
   ];
 }

@@ -52,17 +52,15 @@ describe('issue 28: record_verification refuses commands whose exit code checks 
     expect(verificationProblem('# nothing')).toContain('only comments or whitespace');
   });
 
-  it('reads hostile text in linear time', () => {
-    for (const shape of [
-      '"'.repeat(65_000),
-      '|&'.repeat(32_000),
-      'a=b '.repeat(16_000),
-      '-c '.repeat(20_000),
-    ]) {
+  it('reads hostile text in linear time (a loaded machine gets one retry)', () => {
+    const shapes = ['"', '|&', 'a=b ', '-c ', 'x;', 'set -e;'].map((s) => s.repeat(65_000 / s.length));
+    const time = (text: string) => {
       const t0 = performance.now();
-      verificationProblem(shape);
-      verificationProblem(`sh -c ${shape}`);
-      expect(performance.now() - t0).toBeLessThan(500);
-    }
+      verificationProblem(text);
+      verificationProblem(`sh -c ${text}`);
+      return performance.now() - t0;
+    };
+    const slow = shapes.filter((text) => time(text) > 750 && time(text) > 750);
+    expect(slow.map((t) => t.slice(0, 8))).toEqual([]);
   });
 });
