@@ -151,6 +151,8 @@ export const EnvSchema = z
     LLM_MAX_TOKENS: z.coerce.number().int().min(1).default(16_384),
     /** Issue 28: a streamed answer with no chunk for this long is dropped and asked again. */
     LLM_STREAM_IDLE_MS: z.coerce.number().int().min(100).default(300_000),
+    /** Model requests one executor turn may make (R-E4); past it, see `continueAfterCap`. */
+    EXECUTOR_MAX_REQUESTS: z.coerce.number().int().min(3).default(40),
     MAIN_MODEL: z.string().min(1).optional(),
     EXECUTOR_MODEL: z.string().min(1).optional(),
     /** DeepSeek thinking mode per session kind: routing is cheap and latency-bound, executors do the hard work. */

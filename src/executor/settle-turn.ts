@@ -9,6 +9,7 @@ import { dropTurnNotes } from '../tickets/notes.ts';
 import { addReport } from '../tickets/reports.ts';
 import { isClosedState } from '../tickets/retention.ts';
 import { getTicket, setTicketState } from '../tickets/ticket-store.ts';
+import { continueAfterCap } from './continue-after-cap.ts';
 import { handBack } from './tools/handback-tools.ts';
 import { clearTurnActed, turnActed } from './turn-acts.ts';
 import { dropBatch, returnBatch } from './turn-inputs.ts';
@@ -45,6 +46,8 @@ export async function settleTurn(scope: TurnScope, outcome: TurnOutcome): Promis
       }
       await handBack(scope, card.id, 'the turn ended without taking it');
     }
+  } else if (await continueAfterCap(scope, outcome)) {
+    // Issue 28: out of requests while working: a fresh turn goes on, nobody is asked yet.
   } else {
     const why =
       outcome.kind === 'limit'

@@ -29,11 +29,20 @@ export async function takeNotes(
   ticketId: string,
   turnId: string,
 ): Promise<string[]> {
+  return (await takeTicketNotes(ctx, ticketId, turnId)).map((n) => n.text);
+}
+
+/** `takeNotes` with who sent each note (the host's own notes read differently, issue 28). */
+export async function takeTicketNotes(
+  ctx: Pick<Ctx, 'redis' | 'keys' | 'log'>,
+  ticketId: string,
+  turnId: string,
+): Promise<TicketNote[]> {
   const key = ctx.keys.turnNotes(turnId);
   const raws = await moveIntoBatch(ctx.redis, { key: ctx.keys.ticketNotes(ticketId), type: 'list' }, key);
   return raws.flatMap((raw) => {
     const r = readRecord(ctx, TicketNoteSchema, raw, key);
-    return r.ok ? [r.value.text] : [];
+    return r.ok ? [r.value] : [];
   });
 }
 
