@@ -39,6 +39,7 @@ export function ticketOwnKeys(keys: Keys, id: string): string[] {
     keys.transcriptMeta(session),
     keys.sessionRevisions(session),
     keys.sessionSteps(session),
+    keys.sessionFileReads(session),
   ];
 }
 

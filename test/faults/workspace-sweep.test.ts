@@ -93,7 +93,7 @@ describe('issue 19: every worker sweeps its own disk of checkouts no turn needs 
     workers[a]?.kill9();
 
     await waitFor(() => reads.length >= 1, 'the resumed turn’s read on B', 90_000);
-    expect(reads[0]).toBe('brand new\n');
+    expect(reads[0]).toBe('     1\tbrand new\n(line 1 of 1)');
     await waitFor(
       async () => (await ctx.queues.executor.getJobs(['completed'])).length === 1,
       'the resumed turn’s end',

@@ -3,16 +3,14 @@ import type { TurnScope } from '../turn-scope.ts';
 import { closePrTool } from './close-pr-tool.ts';
 import { recordVerificationTool, runCommandTool } from './command-tools.ts';
 import { commitAndPushTool } from './commit-tool.ts';
+import { editFileTool } from './edit-file-tool.ts';
+import { listFilesTool } from './list-files-tool.ts';
 import { markPrReadyTool, openPrTool } from './pr-tools.ts';
+import { readFileTool } from './read-file-tool.ts';
 import { resolveReviewThreadTool } from './review-tools.ts';
 import { screenshotTool } from './screenshot-tool.ts';
-import {
-  editFileTool,
-  listFilesTool,
-  readFileTool,
-  searchFilesTool,
-  writeFileTool,
-} from './workspace-tools.ts';
+import { searchFilesTool } from './search-files-tool.ts';
+import { writeFileTool } from './write-file-tool.ts';
 
 /**
  * The executor's work tools: the checkout, commands, commits and the PR flow. Each refuses until

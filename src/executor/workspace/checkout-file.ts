@@ -13,7 +13,10 @@ import {
 export const CHECKOUT_FILE_LIMITS: FileLimits = { capBytes: 16 * 1024 * 1024, timeoutMs: 10_000 };
 
 type Path = Extract<Confined, { ok: true }>;
-export type CheckoutText = { ok: true; text: string } | { ok: false; refusal: string };
+/** A read's refusal; `missing` when there is no such file (a writer may then create it). */
+export type CheckoutRefusal = { ok: false; refusal: string; missing: boolean };
+export type CheckoutText = { ok: true; text: string } | CheckoutRefusal;
+export type CheckoutBytes = { ok: true; data: Buffer } | CheckoutRefusal;
 export type CheckoutWrite = { ok: true } | { ok: false; refusal: string };
 
 /**
@@ -22,10 +25,15 @@ export type CheckoutWrite = { ok: true } | { ok: false; refusal: string };
  * confinement checked) is followed to its target; the target itself is opened without following.
  */
 export async function readCheckoutFile(p: Path, limits = CHECKOUT_FILE_LIMITS): Promise<CheckoutText> {
+  const got = await readCheckoutBytes(p, limits);
+  return got.ok ? { ok: true, text: got.data.toString('utf8') } : got;
+}
+
+/** The same file's bytes, for a reader that must tell text from binary (`read_file`). */
+export async function readCheckoutBytes(p: Path, limits = CHECKOUT_FILE_LIMITS): Promise<CheckoutBytes> {
   const got = await readRegular(await target(p.abs), limits);
-  return got.ok
-    ? { ok: true, text: got.data.toString('utf8') }
-    : { ok: false, refusal: refusal(p.rel, got.problem) };
+  if (got.ok) return got;
+  return { ok: false, refusal: refusal(p.rel, got.problem), missing: got.problem.kind === 'missing' };
 }
 
 /** Creates or replaces a file of the checkout, under the same rules as `readCheckoutFile`. */

@@ -68,6 +68,7 @@ describe('on Redis Cluster (issue 19)', () => {
         acked = card;
         return toolCalls(
           ['reply', { to: card, text: 'On it: the header colour, on the cluster.' }],
+          ['read_file', { path: 'web/style.css' }],
           ['edit_file', { path: 'web/style.css', old: 'color: black', new: 'color: navy' }],
         );
       }

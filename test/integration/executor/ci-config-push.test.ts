@@ -16,6 +16,7 @@ const ack = (card: string) => toolCalls(['reply', { to: card, text: `Working on 
 const writeWithWorkflow = () =>
   toolCalls(
     ['write_file', { path: WORKFLOW, content: 'on: push\njobs:\n  leak:\n    runs-on: ubuntu-latest\n' }],
+    ['read_file', { path: 'src/login.ts' }],
     ['write_file', { path: 'src/login.ts', content: 'export const next = (u: string) => u || "/";\n' }],
   );
 const pushed = /committed ([0-9a-f]{12}) and pushed (sy\/T\d+-\S+)/;
@@ -90,7 +91,11 @@ describe('issue 31: no silent CI escalation — a push changing CI needs an admi
           'run_command',
           { command: 'git add -A && git -c user.name=x -c user.email=x@example.com commit -qm ci' },
         ]),
-      () => toolCalls(['write_file', { path: 'README.md', content: '# web, fixed\n' }]),
+      () =>
+        toolCalls(
+          ['read_file', { path: 'README.md' }],
+          ['write_file', { path: 'README.md', content: '# web, fixed\n' }],
+        ),
       () => toolCalls(['commit_and_push', { message: 'Readme' }]),
     ]);
     await send(w.app.ctx, localMessage('Please fix the login redirect in acme/web'));

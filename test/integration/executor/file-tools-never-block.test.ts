@@ -92,7 +92,11 @@ describe('issue 31: file tools open only regular files and never block the worke
       },
       () => allThree('folder'),
       () => allThree('zero'),
-      () => toolCalls(['edit_file', { path: 'README.md', old: '# web', new: '# acme web' }]),
+      () =>
+        toolCalls(
+          ['read_file', { path: 'README.md' }],
+          ['edit_file', { path: 'README.md', old: '# web', new: '# acme web' }],
+        ),
       () => toolCalls(['read_file', { path: 'README.md' }]),
     ]);
     await send(w.app.ctx, localMessage('Please tidy the web app'));
@@ -105,8 +109,11 @@ describe('issue 31: file tools open only regular files and never block the worke
     expect(flow.results[5]).toEqual(
       Array(3).fill('Error: refused: "zero" leads outside the checkout through a link'),
     );
-    expect(flow.results[6]).toEqual(['edited README.md']);
-    expect(flow.results[7]).toEqual(['# acme web\n']);
+    expect(flow.results[6]).toEqual([
+      '     1\t# web\n(line 1 of 1)',
+      'edited README.md:\n     1\t# acme web',
+    ]);
+    expect(flow.results[7]).toEqual(['     1\t# acme web\n(line 1 of 1)']);
     // Three refusals in well under one read deadline (10 s): nothing waited on the FIFO.
     expect((asked[1] ?? Infinity) - (asked[0] ?? 0)).toBeLessThan(8000);
     const dir = checkoutDir(w);

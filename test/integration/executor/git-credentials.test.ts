@@ -135,7 +135,11 @@ describe('App mode: each installation token reaches one repository with only wha
   it('R-H4: fetch, push and API calls each use a token minted for repositories ["web"] with contents read / contents write / issues and pull requests', async () => {
     const flow = executorFlow(llm, [
       (_r, card) => ack(card),
-      () => toolCalls(['write_file', { path: 'src/login.ts', content: 'export const a = 2;\n' }]),
+      () =>
+        toolCalls(
+          ['read_file', { path: 'src/login.ts' }],
+          ['write_file', { path: 'src/login.ts', content: 'export const a = 2;\n' }],
+        ),
       () => toolCalls(['commit_and_push', { message: 'Change a' }]),
       () => toolCalls(['open_pr', { title: 'Change a', body: 'x' }]),
     ]);

@@ -28,10 +28,10 @@ describe('executor delivery from a GitHub issue comment (issue 4)', () => {
           { to: card, text: 'I will fix the redirect loop in src/login.ts and open a PR here.' },
         ]),
       () =>
-        toolCalls([
-          'write_file',
-          { path: 'src/login.ts', content: 'export const next = (u: string) => u || "/";\n' },
-        ]),
+        toolCalls(
+          ['read_file', { path: 'src/login.ts' }],
+          ['write_file', { path: 'src/login.ts', content: 'export const next = (u: string) => u || "/";\n' }],
+        ),
       () => toolCalls(['commit_and_push', { message: `Fix the login redirect (#${issue.number})` }]),
       () => toolCalls(['open_pr', { title: 'Fix the login redirect', body: `Fixes #${issue.number}.` }]),
       () => toolCalls(['mark_pr_ready', {}]),

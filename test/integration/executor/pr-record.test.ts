@@ -25,7 +25,10 @@ describe('a record is validated when written as when read (issue 31)', () => {
         return ack(card);
       },
       () =>
-        toolCalls(['write_file', { path: 'src/login.ts', content: 'export const next = () => "/home";\n' }]),
+        toolCalls(
+          ['read_file', { path: 'src/login.ts' }],
+          ['write_file', { path: 'src/login.ts', content: 'export const next = () => "/home";\n' }],
+        ),
       () => toolCalls(['commit_and_push', { message: 'Default to /home' }]),
       () => {
         // GitHub answers the ticket's open PR (on the branch it just pushed) without `node_id`.

@@ -19,10 +19,13 @@ describe('yielding (R-C8); honest UI delivery is in ui-screenshots.test.ts', () 
     const flow = executorFlow(w.llm, [
       (_r, card) => ack(card),
       () =>
-        toolCalls([
-          'write_file',
-          { path: 'src/login.ts', content: 'export const next = (u: string) => u || "/home";\n' },
-        ]),
+        toolCalls(
+          ['read_file', { path: 'src/login.ts' }],
+          [
+            'write_file',
+            { path: 'src/login.ts', content: 'export const next = (u: string) => u || "/home";\n' },
+          ],
+        ),
       () => toolCalls(['commit_and_push', { message: 'Default to /home' }]),
       () => toolCalls(['open_pr', { title: 'Default to /home', body: 'Fallback.' }]),
       () => {

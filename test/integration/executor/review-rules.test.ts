@@ -35,10 +35,10 @@ async function ticketWithPr(w: World, ask: string) {
   const flow = executorFlow(w.llm, [
     (_r, card) => toolCalls(['reply', { to: card, text: `Working on acme/web for ${card}.` }]),
     () =>
-      toolCalls([
-        'write_file',
-        { path: 'src/login.ts', content: 'export const next = (u: string) => u || "/";\n' },
-      ]),
+      toolCalls(
+        ['read_file', { path: 'src/login.ts' }],
+        ['write_file', { path: 'src/login.ts', content: 'export const next = (u: string) => u || "/";\n' }],
+      ),
     () => toolCalls(['commit_and_push', { message: 'Fallback' }]),
     () => toolCalls(['open_pr', { title: 'Fallback', body: 'Falls back to /.' }]),
   ]);
@@ -93,10 +93,13 @@ describe('reviews by outcome (R-C7)', () => {
     const steps = [
       () => toolCalls(['resolve_review_thread', { card: fixCard, outcome: 'fixed' }]),
       () =>
-        toolCalls([
-          'write_file',
-          { path: 'src/login.ts', content: 'export const next = (u: string) => u || "/home";\n' },
-        ]),
+        toolCalls(
+          ['read_file', { path: 'src/login.ts' }],
+          [
+            'write_file',
+            { path: 'src/login.ts', content: 'export const next = (u: string) => u || "/home";\n' },
+          ],
+        ),
       () => toolCalls(['commit_and_push', { message: 'Fall back to /home' }]),
       () => toolCalls(['record_verification', { command: 'grep -q home src/login.ts' }]),
       () =>
@@ -210,5 +213,5 @@ describe('reviews by outcome (R-C7)', () => {
     }
     const rounds = await w.app.ctx.redis.hget(w.app.ctx.keys.prBotRounds('acme/web', pr), 'lint-bot[bot]');
     expect(rounds).toBe('4');
-  });
+  }, 60_000);
 });

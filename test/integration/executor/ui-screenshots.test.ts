@@ -45,10 +45,13 @@ describe('issue 15: honest UI delivery (R-C6) — screenshots from the running p
     const flow = executorFlow(w.llm, [
       (_r, card) => ack(card),
       () =>
-        toolCalls([
-          'write_file',
-          { path: 'web/style.css', content: 'body { background: rgb(0, 0, 128); color: white; }\n' },
-        ]),
+        toolCalls(
+          ['read_file', { path: 'web/style.css' }],
+          [
+            'write_file',
+            { path: 'web/style.css', content: 'body { background: rgb(0, 0, 128); color: white; }\n' },
+          ],
+        ),
       () => toolCalls(['commit_and_push', { message: 'Navy background' }]),
       () => toolCalls(['open_pr', { title: 'Navy background', body: 'Colour change.' }]),
       () => toolCalls(['record_verification', { command: 'grep -q background web/style.css' }]),

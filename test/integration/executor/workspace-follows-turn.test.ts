@@ -52,6 +52,7 @@ describe('issue 19: workspaces follow their turn (two workers, each its own WORK
         ['reply', { to: card, text: `I will write the docs for ${card}.` }],
         ['write_file', { path: 'docs/new.md', content: 'brand new\n' }],
         ['run_command', { command: 'git add docs/new.md && git commit -q -m "local docs commit"' }],
+        ['read_file', { path: 'README.md' }],
         ['edit_file', { path: 'README.md', old: '# web', new: '# web, edited' }],
         ['write_file', { path: 'docs/new.md', content: 'brand new, then changed\n' }],
         ['run_command', { command: 'rm web/style.css' }],
@@ -85,7 +86,7 @@ describe('issue 19: workspaces follow their turn (two workers, each its own WORK
     await send(ctx, localMessage('please check the changes', { chat: 'room', replyTo: ack.id }));
     await waitFor(() => seen.length >= 4, 'the second turn’s checks', 60_000);
     const [, newFile, readme, status] = seen;
-    expect(newFile).toBe('brand new, then changed\n');
+    expect(newFile).toBe('     1\tbrand new, then changed\n(line 1 of 1)');
     expect(readme).toContain('# web, edited');
     // The local commit is HEAD; the later changes are still uncommitted, the deletion included.
     expect(status).toMatch(/ M README\.md/);

@@ -192,7 +192,7 @@ describe('issue 19: a real turn holds its checkout against this worker’s sweep
     expect(existsSync(join(dir, 'docs/new.md'))).toBe(true);
     release();
     await waitFor(() => reads.length > 0, 'the read after the sweep', 30_000);
-    expect(reads[0]).toBe('brand new\n');
+    expect(reads[0]).toBe('     1\tbrand new\n(line 1 of 1)');
     await waitFor(
       async () => (await ctx.queues.executor.getJobs(['completed'])).length === 1,
       'the turn’s end',
