@@ -124,7 +124,7 @@ async function turn(rt: Runtime, ticketId: string, turnId: string): Promise<Exec
           role: 'executor',
           sessionId,
           tools: tools.map((t) => t.name),
-          environment: executorEnvironment(scope),
+          environment: await executorEnvironment(scope),
           agentsMd: await readAgentsMd(scope),
           ...(ticket.inferred ? { inferredRuleIds: ticket.inferred.rules.map((r) => r.id) } : {}),
           artifacts: promptArtifacts(current),

@@ -67,7 +67,7 @@ export async function runInCheckout(
 export function runCommandTool(scope: TurnScope) {
   return defineTool({
     name: 'run_command',
-    description: `Run a shell command in the checkout (bash -c), inside a sandbox where the checkout is /workspace. Time-out ${DEFAULT_TIMEOUT_S} s by default, at most ${MAX_TIMEOUT_S}; output is cut to its first and last 10 kB; memory, processes and disk are capped. No secrets of the bot are in its environment.`,
+    description: `Run a shell command in the checkout (bash -c), inside a sandbox where the checkout is /workspace. Time-out ${DEFAULT_TIMEOUT_S} s by default, at most ${MAX_TIMEOUT_S}; output is cut to its first and last 10 kB; memory, processes and disk are capped. No secrets of the bot are in its environment. Nothing persists between calls but the checkout (cwd, variables, HOME, /tmp, background processes): start a service and its client in one command.`,
     parameters: z.object({ command: z.string().min(1), timeout_seconds: timeout }),
     run: ({ command, timeout_seconds = DEFAULT_TIMEOUT_S }) =>
       inWorkspace(scope, async (ws) => {
