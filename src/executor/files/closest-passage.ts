@@ -1,4 +1,4 @@
-import { LEVELS, passageLines } from './find-passage.ts';
+import { LEVELS, LINE_WORK, passageLines } from './find-passage.ts';
 
 /** Above this many line comparisons only equal lines count (a fuzzy score per pair would be slow). */
 const FUZZY_WORK = 400_000;
@@ -35,7 +35,7 @@ export function closestPassage(
 ): { first: number; span: number } | undefined {
   const want = passageLines(old).map(norm);
   const span = Math.min(want.length, lines.length);
-  if (span === 0) return undefined;
+  if (span === 0 || lines.length * span > LINE_WORK) return undefined;
   const file = lines.map(norm);
   const fuzzy = file.length * want.length <= FUZZY_WORK;
   const wantGrams = want.map(bigrams);

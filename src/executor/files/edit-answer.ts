@@ -60,4 +60,10 @@ export function editedAnswer(rel: string, found: Found, at: number[], applied: A
   return `edited ${rel}:\n${snippet}`;
 }
 
-const matchLinesList = (applied: Applied) => applied.changes.map((c) => c.line).join(', ');
+const matchLinesList = (applied: Applied) => lineList(applied.changes.map((c) => c.line));
+
+/** Line numbers for the model: the first 20, then how many more (a one-character `old` may match millions). */
+export function lineList(lines: readonly number[]): string {
+  const shown = lines.slice(0, 20).join(', ');
+  return lines.length > 20 ? `${shown} and ${lines.length - 20} more` : shown;
+}

@@ -26,6 +26,13 @@ export const LEVELS: Level[] = [
   { how: 'ignoring whitespace and Unicode punctuation', norm: (l) => asciiPunct(l).trim() },
 ];
 
+/**
+ * The most line comparisons one tolerant level may make (file lines × `old`'s lines): a run of
+ * identical lines makes each candidate compare all of `old`, and a 16 MiB file with a long `old`
+ * would hold the worker for minutes. Past it only the exact search runs.
+ */
+export const LINE_WORK = 4_000_000;
+
 /** Character offsets of each non-overlapping occurrence of `old` in `text`. */
 export function exactOccurrences(text: string, old: string): number[] {
   const at: number[] = [];
@@ -51,6 +58,7 @@ export function findPassage(text: string, lines: readonly string[], old: string)
   const at = exactOccurrences(text, old);
   if (at.length) return { kind: 'exact', at };
   const want = passageLines(old);
+  if (lines.length * want.length > LINE_WORK) return { kind: 'none' };
   for (const level of LEVELS) {
     const hits = lineMatches(lines, want, level.norm);
     if (hits.length) return { kind: 'tolerant', how: level.how, lines: hits, span: want.length };

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineTool, toolError, toolOk } from '../../session/tool.ts';
 import { applyExact, applyLines } from '../files/apply-edit.ts';
-import { editedAnswer, matchLines, noMatch } from '../files/edit-answer.ts';
+import { editedAnswer, lineList, matchLines, noMatch } from '../files/edit-answer.ts';
 import { noteFileSeen } from '../files/file-reads.ts';
 import { findPassage } from '../files/find-passage.ts';
 import { fileLines } from '../files/numbered-lines.ts';
@@ -47,8 +47,8 @@ export function editFileTool(scope: TurnScope) {
         if (at.length > 1 && (!args.replace_all || found.kind === 'tolerant'))
           return toolError(
             found.kind === 'tolerant'
-              ? `old is not in ${p.rel} exactly; ${found.how} it matches ${at.length} places (lines ${at.join(', ')}); copy old exactly from the file, with enough lines to be unique`
-              : `old occurs ${at.length} times in ${p.rel} (lines ${at.join(', ')}); add surrounding lines to old to make it unique, or pass replace_all: true to change every one`,
+              ? `old is not in ${p.rel} exactly; ${found.how} it matches ${at.length} places (lines ${lineList(at)}); copy old exactly from the file, with enough lines to be unique`
+              : `old occurs ${at.length} times in ${p.rel} (lines ${lineList(at)}); add surrounding lines to old to make it unique, or pass replace_all: true to change every one`,
           );
         const applied =
           found.kind === 'exact'

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { applyExact, applyLines } from '../../../src/executor/files/apply-edit.ts';
 import { binaryKind } from '../../../src/executor/files/binary-kind.ts';
 import { closestPassage } from '../../../src/executor/files/closest-passage.ts';
-import { hasNumberPrefixes } from '../../../src/executor/files/edit-answer.ts';
+import { hasNumberPrefixes, lineList } from '../../../src/executor/files/edit-answer.ts';
 import { findPassage } from '../../../src/executor/files/find-passage.ts';
 import { fileLines } from '../../../src/executor/files/numbered-lines.ts';
 import { pathspecs } from '../../../src/executor/files/pathspecs.ts';
@@ -76,6 +76,9 @@ describe('issue 28: the text of the file tools', () => {
     expect(hasNumberPrefixes('    12\tconst a = 1;\n    13\tconst b = 2;\n')).toBe(true);
     expect(hasNumberPrefixes('12→const a = 1;')).toBe(true);
     expect(hasNumberPrefixes('const a = 1;\n    13\tconst b = 2;')).toBe(false);
+    expect(lineList(Array.from({ length: 25 }, (_, i) => i + 1))).toBe(
+      '1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20 and 5 more',
+    );
   });
 
   it('issue 28: globs become pathspecs under the folder; braces expand; escapes are refused', () => {

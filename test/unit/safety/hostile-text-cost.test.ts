@@ -5,6 +5,12 @@ import { extractTextRefs, MAX_REFS } from '../../../src/cards/extract-refs.ts';
 import { truncateClean } from '../../../src/cards/truncate.ts';
 import { messageText } from '../../../src/channels/feishu/message-text.ts';
 import { mentionsBot } from '../../../src/channels/github/mentions.ts';
+import { binaryKind } from '../../../src/executor/files/binary-kind.ts';
+import { hasNumberPrefixes, noMatch } from '../../../src/executor/files/edit-answer.ts';
+import { findPassage } from '../../../src/executor/files/find-passage.ts';
+import { fileLines } from '../../../src/executor/files/numbered-lines.ts';
+import { readPage } from '../../../src/executor/files/read-page.ts';
+import { matchRows } from '../../../src/executor/files/search-answer.ts';
 import { verificationProblem } from '../../../src/executor/verification-command.ts';
 import { namedRepos } from '../../../src/executor/workspace/repo-choice.ts';
 import { languageOfText } from '../../../src/i18n/detect-language.ts';
@@ -75,6 +81,15 @@ const readers: Record<string, (text: string) => unknown> = {
   feishuMessageText: (t) => messageText('text', JSON.stringify({ text: t }), [], () => false),
   neutralizeMentions: (t) => neutralizeMentions(t),
   verificationProblem: (t) => verificationProblem(t),
+  // Issue 28: the file tools read checkout files and the model's `old`, which a file can dictate.
+  readPage: (t) => readPage('f', t, 1, 2000),
+  binaryKind: (t) => binaryKind(Buffer.from(t)),
+  matchRows,
+  editMatch: (t) => {
+    const old = `${t.slice(0, 4000)}zz`;
+    const lines = fileLines(t);
+    return [findPassage(t, lines, old), noMatch('f', lines, old), hasNumberPrefixes(t)];
+  },
 };
 
 /** Under the ~2 s the slowest old reader took on these shapes, far over what linear code takes. */
