@@ -29,11 +29,11 @@ export async function runDoctor(deps: DoctorDeps): Promise<Finding[]> {
     guarded('redis', () => withTimeout(checkRedis(deps.store, say), timeoutMs, 'redis')),
     guarded('redis', () => withTimeout(checkRedisMemory(config, deps.store, say), timeoutMs, 'redis')),
     guarded('feishu', () => checkFeishu(config, timeoutMs, say)),
-    guarded('github', () => checkGitHub(config, timeoutMs, say)),
-    guarded('workspace', () => checkWorkspace(config, say)),
     guarded('feishu', () =>
       withTimeout(checkChatRepos(config, deps.store, say), timeoutMs, 'chat repositories'),
     ),
+    guarded('github', () => checkGitHub(config, timeoutMs, say)),
+    guarded('workspace', () => checkWorkspace(config, say)),
     guarded('sandbox', () => withTimeout(checkSandbox(config, say), timeoutMs, 'sandbox')),
   ]);
   return results.flat();
