@@ -3,7 +3,7 @@ import { botMessages, localMessage, send } from '../integration/routing/helpers.
 import { startTestApp, type TestApp, waitFor } from '../kit/app.ts';
 import { type FakeLlm, startFakeLlm, text } from '../kit/fake-llm.ts';
 import { ownedPrefixes, redisUrl } from '../kit/redis.ts';
-import { ackAll, openAll, roleOf } from '../kit/scripted-model.ts';
+import { ackAll, continues, openAll, roleOf } from '../kit/scripted-model.ts';
 import { type BotProcess, startBotProcess } from '../kit/worker-process.ts';
 
 /** Prefixes handed to the product as its own; their keys go after the file. */
@@ -32,7 +32,7 @@ describe('a worker killed mid-turn (nothing lost, nothing twice)', () => {
     llm = await startFakeLlm();
     llm.respond((req) => {
       if (roleOf(req) === 'main') return req.messages.at(-1)?.role === 'tool' ? text('ok') : openAll(req);
-      if (req.messages.at(-1)?.role !== 'tool') return ackAll(req);
+      if (!continues(req)) return ackAll(req);
       // The executor's step after its acknowledgement: the first time, hang until the worker dies.
       if (!hung) {
         hung = true;
@@ -75,6 +75,6 @@ describe('a worker killed mid-turn (nothing lost, nothing twice)', () => {
     // The resumed request carries the transcript: the acknowledgement's tool result is in it, once.
     const last = executorRequests.at(-1);
     expect(last?.messages.filter((m) => m.role === 'tool')).toHaveLength(1);
-    expect(executorRequests.filter((r) => r.messages.at(-1)?.role !== 'tool')).toHaveLength(1);
+    expect(executorRequests.filter((r) => !continues(r))).toHaveLength(1);
   }, 60_000);
 });

@@ -3,7 +3,7 @@ import { botMessages, localMessage, send } from '../integration/routing/helpers.
 import { startTestApp, type TestApp, waitFor } from '../kit/app.ts';
 import { type FakeLlm, startFakeLlm, text } from '../kit/fake-llm.ts';
 import { ownedPrefixes, redisUrl } from '../kit/redis.ts';
-import { ackAll, openAll, roleOf } from '../kit/scripted-model.ts';
+import { ackAll, continues, openAll, roleOf } from '../kit/scripted-model.ts';
 import { type BotProcess, startBotProcess } from '../kit/worker-process.ts';
 
 /** Prefixes handed to the product as its own; their keys go after the file. */
@@ -36,7 +36,7 @@ describe('SIGTERM during a turn (graceful hand-over)', () => {
     llm = await startFakeLlm();
     llm.respond((req) => {
       if (roleOf(req) === 'main') return req.messages.at(-1)?.role === 'tool' ? text('ok') : openAll(req);
-      if (req.messages.at(-1)?.role !== 'tool') return ackAll(req);
+      if (!continues(req)) return ackAll(req);
       // The executor's step after its acknowledgement: the first time, a request that would take a minute.
       if (!hung) {
         hung = true;
@@ -89,7 +89,7 @@ describe('SIGTERM during a turn (graceful hand-over)', () => {
     // The resumed request carries the acknowledgement's tool result once; the turn's opening
     // request was made once: nothing was asked for or done twice.
     expect(executorRequests.at(-1)?.messages.filter((m) => m.role === 'tool')).toHaveLength(1);
-    expect(executorRequests.filter((r) => r.messages.at(-1)?.role !== 'tool')).toHaveLength(1);
+    expect(executorRequests.filter((r) => !continues(r))).toHaveLength(1);
     // No "blocked" report: the aborted request was not taken for a failing model.
     expect(acks.concat(await botMessages(web.ctx)).some((m) => /stopped work/.test(m.text))).toBe(false);
   }, 60_000);

@@ -6,14 +6,14 @@ import { botMessages, localMessage, send } from '../integration/routing/helpers.
 import { waitFor } from '../kit/app.ts';
 import { type RecordedRequest, text, toolCalls } from '../kit/fake-llm.ts';
 import { ownedPrefixes, redisUrl } from '../kit/redis.ts';
-import { cardsIn, lastToolResults, openAll, roleOf, ticketOf } from '../kit/scripted-model.ts';
+import { cardsIn, isHostNote, lastToolResults, openAll, roleOf, ticketOf } from '../kit/scripted-model.ts';
 import { type BotProcess, startBotProcess } from '../kit/worker-process.ts';
 
 /** Prefixes handed to the product as its own; their keys go after the file. */
 const ownPrefix = ownedPrefixes();
 
 const stepOf = (req: RecordedRequest) =>
-  req.messages.length - 1 - req.messages.findLastIndex((m) => m.role === 'user');
+  req.messages.length - 1 - req.messages.findLastIndex((m) => m.role === 'user' && !isHostNote(m));
 
 describe('issue 19: a worker killed mid-turn; another restores its checkout (one web, three workers)', () => {
   let w: World;

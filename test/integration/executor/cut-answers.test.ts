@@ -48,7 +48,7 @@ describe('answers cut at the output cap, or stalled (issue 28)', () => {
       () => toolCalls(['report', { status: 'working', summary: 'Data module written.' }]),
     ]);
     await send(w.app.ctx, localMessage('Please add a data module to acme/web'));
-    await waitFor(() => seen.length >= 4, 'the executor recovered', 30_000);
+    await waitFor(() => seen.length >= 5, 'the executor recovered and reported', 30_000);
     expect(seen.every((r) => r.body.max_tokens === 300)).toBe(true);
     // Request 3 follows the cut answer: nothing of it was stored, a note was added instead.
     const note = last(seen[2]);

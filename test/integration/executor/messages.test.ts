@@ -2,10 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { waitFor } from '../../kit/app.ts';
 import { type RecordedRequest, text, toolCalls } from '../../kit/fake-llm.ts';
 import { useModelApp } from '../../kit/model-app.ts';
-import { cardsIn, lastToolResults, openAll, roleOf } from '../../kit/scripted-model.ts';
+import { cardsIn, inputOf, lastToolResults, openAll, roleOf } from '../../kit/scripted-model.ts';
 import { botMessages, localMessage, send } from '../routing/helpers.ts';
-
-const inputOf = (r: RecordedRequest) => r.messages.findLast((m) => m.role === 'user')?.content ?? '';
 
 describe('executor messages (R-C2, R-D1, R-C5)', () => {
   const w = useModelApp();

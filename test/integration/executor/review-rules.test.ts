@@ -4,7 +4,7 @@ import { pauseTicket, resumeTicket } from '../../../src/tickets/pause.ts';
 import { waitFor } from '../../kit/app.ts';
 import { type FakeReply, type RecordedRequest, text, toolCalls } from '../../kit/fake-llm.ts';
 import { githubPayloads, sendGitHubEvent } from '../../kit/github-webhook.ts';
-import { cardsIn, lastToolResults, roleOf } from '../../kit/scripted-model.ts';
+import { cardsIn, continues, inputOf, lastToolResults, roleOf } from '../../kit/scripted-model.ts';
 import { localMessage, send, ticketOpenedBy } from '../routing/helpers.ts';
 import { executorFlow, SECRETS, startWorld, type World } from './harness.ts';
 
@@ -17,9 +17,9 @@ function turns(
   const log: { input: string; results: string[][] }[] = [];
   w.llm.respond((req) => {
     if (roleOf(req) === 'main') return text('Nothing.');
-    if (req.messages.at(-1)?.role !== 'tool') {
+    if (!continues(req)) {
       log.push({
-        input: [...req.messages].reverse().find((m) => m.role === 'user')?.content ?? '',
+        input: inputOf(req),
         results: [],
       });
       return first(req);
@@ -41,6 +41,7 @@ async function ticketWithPr(w: World, ask: string) {
       ),
     () => toolCalls(['commit_and_push', { message: 'Fallback' }]),
     () => toolCalls(['open_pr', { title: 'Fallback', body: 'Falls back to /.' }]),
+    () => toolCalls(['report', { status: 'working', summary: 'Draft PR open.' }]),
   ]);
   const card = await send(w.app.ctx, localMessage(ask));
   await flow.done();

@@ -3,12 +3,11 @@ import { type FakeFeishu, startFakeFeishu } from '../../kit/fake-feishu.ts';
 import { type RecordedRequest, toolCalls } from '../../kit/fake-llm.ts';
 import { groupMention, sendFeishuEvent } from '../../kit/feishu-webhook.ts';
 import { githubPayloads, sendGitHubEvent } from '../../kit/github-webhook.ts';
+import { inputOf } from '../../kit/scripted-model.ts';
 import { localMessage, send } from '../routing/helpers.ts';
 import { executorFlow, SECRETS, startWorld, type World } from './harness.ts';
 
 const ENCRYPT_KEY = 'sources-encrypt-key-0123';
-const inputOf = (r: RecordedRequest) => r.messages.findLast((m) => m.role === 'user')?.content ?? '';
-
 describe('R-H6: executors read the original sources of their cards', () => {
   let w: World;
   let feishu: FakeFeishu;

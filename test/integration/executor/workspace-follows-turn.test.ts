@@ -3,17 +3,16 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp, waitFor } from '../../kit/app.ts';
 import { type RecordedRequest, text, toolCalls } from '../../kit/fake-llm.ts';
 import { ownedPrefixes } from '../../kit/redis.ts';
-import { cardsIn, lastToolResults, openAll, roleOf } from '../../kit/scripted-model.ts';
+import { cardsIn, inputOf, isHostNote, lastToolResults, openAll, roleOf } from '../../kit/scripted-model.ts';
 import { botMessages, localMessage, send } from '../routing/helpers.ts';
 import { startWorld, type World } from './harness.ts';
 
 /** Prefixes handed to the product as its own; their keys go after the file. */
 const ownPrefix = ownedPrefixes();
 
-/** The model's requests since the turn's input: which step of its script the executor is at. */
+/** The model's requests since the turn's input (host notes are not input): which step of its script the executor is at. */
 const stepOf = (req: RecordedRequest) =>
-  req.messages.length - 1 - req.messages.findLastIndex((m) => m.role === 'user');
-const inputOf = (req: RecordedRequest) => req.messages.findLast((m) => m.role === 'user')?.content ?? '';
+  req.messages.length - 1 - req.messages.findLastIndex((m) => m.role === 'user' && !isHostNote(m));
 
 describe('issue 19: workspaces follow their turn (two workers, each its own WORKSPACE_DIR)', () => {
   let w: World;

@@ -14,12 +14,12 @@ import { saveWorkspaceStep } from '../../../src/executor/workspace/workspace-ste
 import { createTicket, setTicketState } from '../../../src/tickets/ticket-store.ts';
 import { waitFor } from '../../kit/app.ts';
 import { type RecordedRequest, text, toolCalls } from '../../kit/fake-llm.ts';
-import { cardsIn, lastToolResults, openAll, roleOf, ticketOf } from '../../kit/scripted-model.ts';
+import { cardsIn, isHostNote, lastToolResults, openAll, roleOf, ticketOf } from '../../kit/scripted-model.ts';
 import { localMessage, send } from '../routing/helpers.ts';
 import { startWorld, type World } from './harness.ts';
 
 const stepOf = (req: RecordedRequest) =>
-  req.messages.length - 1 - req.messages.findLastIndex((m) => m.role === 'user');
+  req.messages.length - 1 - req.messages.findLastIndex((m) => m.role === 'user' && !isHostNote(m));
 
 /** A ticket with a checkout on this machine's disk, recorded as made here (or at `elsewhere`). */
 async function ticketWithCheckout(ctx: Ctx, what: string, elsewhere?: string) {

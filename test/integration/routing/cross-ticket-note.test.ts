@@ -2,12 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { waitFor } from '../../kit/app.ts';
 import { type RecordedRequest, text, toolCalls } from '../../kit/fake-llm.ts';
 import { useModelApp } from '../../kit/model-app.ts';
-import { ackAll, cardsIn, lastToolResults, openAll, roleOf } from '../../kit/scripted-model.ts';
+import { ackAll, cardsIn, inputOf, lastToolResults, openAll, roleOf } from '../../kit/scripted-model.ts';
 import { botMessages, localMessage, send, ticketOpenedBy } from './helpers.ts';
 
 /** The newest turn's input (an executor's transcript holds every turn of its ticket). */
-const inputOf = (r: RecordedRequest) => r.messages.findLast((m) => m.role === 'user')?.content ?? '';
-
 describe('cross-ticket notes (R-B5)', () => {
   const w = useModelApp();
 
