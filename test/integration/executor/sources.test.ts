@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type FakeFeishu, startFakeFeishu } from '../../kit/fake-feishu.ts';
-import { type RecordedRequest, toolCalls } from '../../kit/fake-llm.ts';
+import { toolCalls } from '../../kit/fake-llm.ts';
 import { groupMention, sendFeishuEvent } from '../../kit/feishu-webhook.ts';
 import { githubPayloads, sendGitHubEvent } from '../../kit/github-webhook.ts';
 import { inputOf } from '../../kit/scripted-model.ts';
