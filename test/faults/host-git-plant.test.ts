@@ -1,11 +1,11 @@
 import { readdirSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { scheduleTurn } from '../../src/executor/schedule-turn.ts';
-import { executorFlow, SECRETS, startWorld, type World } from '../integration/executor/harness.ts';
+import { executorFlow, sendReviewComment, startWorld, type World } from '../integration/executor/harness.ts';
 import { localMessage, send, ticketOpenedBy } from '../integration/routing/helpers.ts';
 import { waitFor } from '../kit/app.ts';
 import { text, toolCalls } from '../kit/fake-llm.ts';
-import { githubPayloads, sendGitHubEvent } from '../kit/github-webhook.ts';
+import { githubPayloads } from '../kit/github-webhook.ts';
 import { cardsIn, lastToolResults, roleOf } from '../kit/scripted-model.ts';
 
 /**
@@ -59,10 +59,7 @@ function plant(root: string): string {
   ].join('\n');
 }
 
-const hook = (w: World, payload: unknown) =>
-  sendGitHubEvent(w.app.url, 'pull_request_review_comment', payload, {
-    secret: SECRETS.GITHUB_WEBHOOK_SECRET,
-  });
+const hook = sendReviewComment;
 
 describe('nothing in a checkout’s .git runs on the host (issue 31, R-H3, R-H4)', () => {
   let w: World;

@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { waitFor } from '../../kit/app.ts';
-import { type FakeReply, type RecordedRequest, text, toolCalls } from '../../kit/fake-llm.ts';
-import { cardsIn, lastToolResults, openAll, roleOf } from '../../kit/scripted-model.ts';
+import { type RecordedRequest, text, toolCalls } from '../../kit/fake-llm.ts';
+import { lastToolResults } from '../../kit/scripted-model.ts';
 import { botMessages, localMessage, send } from '../routing/helpers.ts';
-import { startWorld, type World } from './harness.ts';
+import { executorRequests, startWorld, type World } from './harness.ts';
 
 /**
  * Issue 28 "cut and stalled answers": every request carries `max_tokens`; an answer the cap cut
@@ -18,19 +18,6 @@ describe('answers cut at the output cap, or stalled (issue 28)', () => {
     w = undefined;
   });
 
-  /** The executor's requests, in order, answered by `steps` (the main session opens a ticket). */
-  function executor(world: World, steps: ((req: RecordedRequest, card: string) => FakeReply)[]) {
-    const seen: RecordedRequest[] = [];
-    let card = '';
-    world.llm.respond((req) => {
-      if (roleOf(req) === 'main')
-        return req.messages.at(-1)?.role === 'tool' ? text('Routed.') : openAll(req);
-      if (!seen.length) card = cardsIn(req)[0] ?? '';
-      seen.push(req);
-      return steps[seen.length - 1]?.(req, card) ?? text('Done for now.');
-    });
-    return seen;
-  }
   const ack = (_r: RecordedRequest, card: string) => toolCalls(['reply', { to: card, text: 'On it.' }]);
   const app = (world: World | undefined) => {
     if (!world) throw new Error('no world');
@@ -41,7 +28,7 @@ describe('answers cut at the output cap, or stalled (issue 28)', () => {
   it('issue 28: a write_file cut by finish_reason "length" is asked for once more with a note naming the tool and edit_file, and the smaller call runs', async () => {
     w = await startWorld({ LLM_MAX_TOKENS: '300' });
     const big = `export const data = "${'x'.repeat(4000)}";\n`;
-    const seen = executor(w, [
+    const seen = executorRequests(w.llm, [
       ack,
       () => toolCalls(['write_file', { path: 'src/data.ts', content: big }]),
       () => toolCalls(['write_file', { path: 'src/data.ts', content: 'export const data = "x";\n' }]),
@@ -67,7 +54,7 @@ describe('answers cut at the output cap, or stalled (issue 28)', () => {
   it('issue 28: a second cut inside a tool call in the same turn fails the turn, naming LLM_MAX_TOKENS', async () => {
     w = await startWorld({ LLM_MAX_TOKENS: '200' });
     const big = 'y'.repeat(3000);
-    const seen = executor(w, [
+    const seen = executorRequests(w.llm, [
       ack,
       () => toolCalls(['write_file', { path: 'a.txt', content: big }]),
       () => toolCalls(['write_file', { path: 'a.txt', content: big }]),
@@ -87,7 +74,7 @@ describe('answers cut at the output cap, or stalled (issue 28)', () => {
 
   it('issue 28: text cut at the cap is continued once, not taken for the end of the turn', async () => {
     w = await startWorld({ LLM_MAX_TOKENS: '100' });
-    const seen = executor(w, [
+    const seen = executorRequests(w.llm, [
       ack,
       () => text(`Here is my analysis: ${'the login flow redirects twice; '.repeat(30)}`),
       () => toolCalls(['report', { status: 'done', summary: 'Explained the login flow.' }]),
@@ -105,7 +92,7 @@ describe('answers cut at the output cap, or stalled (issue 28)', () => {
 
   it('issue 28: a stream that stalls is dropped after LLM_STREAM_IDLE_MS and asked again; DeepSeek’s insufficient_system_resource is retried like a 503', async () => {
     w = await startWorld({ LLM_STREAM_IDLE_MS: '800' });
-    const seen = executor(w, [
+    const seen = executorRequests(w.llm, [
       ack,
       () => ({ ...toolCalls(['read_file', { path: 'README.md' }]), stallAfterEvents: 3 }),
       () => ({ ...text('partial'), finishReason: 'insufficient_system_resource' }),

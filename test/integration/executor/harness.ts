@@ -13,6 +13,7 @@ import {
   text,
 } from '../../kit/fake-llm.ts';
 import type { FakeWindow } from '../../kit/fake-llm-window.ts';
+import { sendGitHubEvent } from '../../kit/github-webhook.ts';
 import { cardsIn, lastToolResults, openAll, roleOf } from '../../kit/scripted-model.ts';
 
 export const SECRETS = {
@@ -150,3 +151,26 @@ export function executorFlow(llm: FakeLlm, steps: ExecStep[]) {
     done: () => waitFor(() => results.length >= steps.length, 'the executor flow', 30_000),
   };
 }
+
+/**
+ * Every executor request, in order, each answered by the step at its place (any request, tool
+ * results and host notes alike: issue 28 tests count them); past the steps, `rest`. The main
+ * session opens a ticket for every candidate.
+ */
+export function executorRequests(llm: FakeLlm, steps: ExecStep[], rest: FakeReply = text('Done for now.')) {
+  const seen: RecordedRequest[] = [];
+  let card = '';
+  llm.respond((req) => {
+    if (roleOf(req) === 'main') return req.messages.at(-1)?.role === 'tool' ? text('Routed.') : openAll(req);
+    if (!seen.length) card = cardsIn(req)[0] ?? '';
+    seen.push(req);
+    return steps[seen.length - 1]?.(req, card) ?? rest;
+  });
+  return seen;
+}
+
+/** A signed `pull_request_review_comment` webhook to the world's product. */
+export const sendReviewComment = (w: World, payload: unknown) =>
+  sendGitHubEvent(w.app.url, 'pull_request_review_comment', payload, {
+    secret: SECRETS.GITHUB_WEBHOOK_SECRET,
+  });

@@ -1,10 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ticketTrajectory } from '../../../src/web/api/ticket-trajectory.ts';
 import { waitFor } from '../../kit/app.ts';
-import { type FakeReply, type RecordedRequest, text, toolCalls } from '../../kit/fake-llm.ts';
-import { cardsIn, lastToolResults, openAll, roleOf } from '../../kit/scripted-model.ts';
+import { type RecordedRequest, text, toolCalls } from '../../kit/fake-llm.ts';
+import { lastToolResults } from '../../kit/scripted-model.ts';
 import { localMessage, send, ticketOpenedBy } from '../routing/helpers.ts';
-import { startWorld, type World } from './harness.ts';
+import { executorRequests, startWorld, type World } from './harness.ts';
 
 /**
  * Issue 28 "no silent stop": an answer without a tool call ends the turn, so "Next I'll run the
@@ -20,29 +20,21 @@ describe('no silent stop (issue 28)', () => {
     await w.close();
   });
 
-  function executor(steps: ((req: RecordedRequest, card: string) => FakeReply)[]) {
-    const seen: RecordedRequest[] = [];
-    let card = '';
-    w.llm.respond((req) => {
-      if (roleOf(req) === 'main')
-        return req.messages.at(-1)?.role === 'tool' ? text('Routed.') : openAll(req);
-      if (!seen.length) card = cardsIn(req)[0] ?? '';
-      seen.push(req);
-      return steps[seen.length - 1]?.(req, card) ?? text('Nothing more.');
-    });
-    return seen;
-  }
   const ack = (_r: RecordedRequest, card: string) => toolCalls(['reply', { to: card, text: 'On it.' }]);
 
   it('issue 28: "narrates and stops" — after an acknowledged request and an edit left uncommitted, the ending gets a note naming both, and the model recovers within 2 steps', async () => {
-    const seen = executor([
-      ack,
-      () => toolCalls(['write_file', { path: 'src/redirect.ts', content: 'export const home = "/";\n' }]),
-      () => text('Next I will run the tests.'),
-      () => toolCalls(['commit_and_push', { message: 'Fix next' }]),
-      () => toolCalls(['report', { status: 'working', summary: 'Committed; tests next turn.' }]),
-      () => text('Reported.'),
-    ]);
+    const seen = executorRequests(
+      w.llm,
+      [
+        ack,
+        () => toolCalls(['write_file', { path: 'src/redirect.ts', content: 'export const home = "/";\n' }]),
+        () => text('Next I will run the tests.'),
+        () => toolCalls(['commit_and_push', { message: 'Fix next' }]),
+        () => toolCalls(['report', { status: 'working', summary: 'Committed; tests next turn.' }]),
+        () => text('Reported.'),
+      ],
+      text('Nothing more.'),
+    );
     const card = await send(w.app.ctx, localMessage('Please fix the login redirect of acme/web'));
     await waitFor(() => seen.length >= 6, 'the recovered turn', 30_000);
     const note = seen[3]?.messages.at(-1);
@@ -66,7 +58,7 @@ describe('no silent stop (issue 28)', () => {
   });
 
   it('issue 28: a model that keeps narrating gets two notes, then the turn ends (the budget counts each)', async () => {
-    const seen = executor([ack, () => text('I will look into it.')]);
+    const seen = executorRequests(w.llm, [ack, () => text('I will look into it.')]);
     await send(w.app.ctx, localMessage('Please look at the login of acme/web'));
     await waitFor(() => seen.length >= 4, 'two notes', 30_000);
     await new Promise((r) => setTimeout(r, 500));
@@ -75,10 +67,15 @@ describe('no silent stop (issue 28)', () => {
   });
 
   it('issue 28: a turn that reported, or only answered a question, ends at once', async () => {
-    const seen = executor([
-      (_r, card) => toolCalls(['reply', { to: card, purpose: 'answer', text: 'The login redirects to /.' }]),
-      () => text('Answered.'),
-    ]);
+    const seen = executorRequests(
+      w.llm,
+      [
+        (_r, card) =>
+          toolCalls(['reply', { to: card, purpose: 'answer', text: 'The login redirects to /.' }]),
+        () => text('Answered.'),
+      ],
+      text('Nothing more.'),
+    );
     await send(w.app.ctx, localMessage('What does the login of acme/web redirect to?'));
     await waitFor(() => seen.length >= 2, 'the answer', 30_000);
     await new Promise((r) => setTimeout(r, 500));

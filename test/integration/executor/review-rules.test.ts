@@ -3,10 +3,10 @@ import { scheduleTurn } from '../../../src/executor/schedule-turn.ts';
 import { pauseTicket, resumeTicket } from '../../../src/tickets/pause.ts';
 import { waitFor } from '../../kit/app.ts';
 import { type FakeReply, type RecordedRequest, text, toolCalls } from '../../kit/fake-llm.ts';
-import { githubPayloads, sendGitHubEvent } from '../../kit/github-webhook.ts';
+import { githubPayloads } from '../../kit/github-webhook.ts';
 import { cardsIn, continues, inputOf, lastToolResults, roleOf } from '../../kit/scripted-model.ts';
 import { localMessage, send, ticketOpenedBy } from '../routing/helpers.ts';
-import { executorFlow, SECRETS, startWorld, type World } from './harness.ts';
+import { executorFlow, sendReviewComment, startWorld, type World } from './harness.ts';
 
 /** Per executor turn: `first` answers its first request, `then` each request after tool results. */
 function turns(
@@ -50,10 +50,7 @@ async function ticketWithPr(w: World, ask: string) {
   return { pr, ticket: await ticketOpenedBy(w.app.ctx, card) };
 }
 
-const hook = (w: World, payload: unknown) =>
-  sendGitHubEvent(w.app.url, 'pull_request_review_comment', payload, {
-    secret: SECRETS.GITHUB_WEBHOOK_SECRET,
-  });
+const hook = sendReviewComment;
 
 describe('reviews by outcome (R-C7)', () => {
   let w: World;
