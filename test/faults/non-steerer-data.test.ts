@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { waitFor } from '../kit/app.ts';
 import { type RecordedRequest, text, toolCalls } from '../kit/fake-llm.ts';
 import { githubPayloads, sendGitHubEvent } from '../kit/github-webhook.ts';
-import { ackAll, cardsIn, lastToolResults, openAll, roleOf } from '../kit/scripted-model.ts';
+import { ackAll, cardsIn, continues, lastToolResults, openAll, roleOf } from '../kit/scripted-model.ts';
 import { type GitHubWorld, SECRET, settle, startGitHubWorld } from './github-world.ts';
 
 const inputOf = (r: RecordedRequest) =>
@@ -82,8 +82,7 @@ describe('issue 31, R-A5, R-H5: what a non-steerer wrote in a ticket’s own thr
       w.gh.setPermission('acme/widgets', 'mallory', 'read');
       // A main session that sends every ticket it knows a note as soon as notices come.
       w.llm.respond((req) => {
-        if (roleOf(req) === 'executor')
-          return req.messages.at(-1)?.role === 'tool' ? text('ok') : ackAll(req);
+        if (roleOf(req) === 'executor') return continues(req) ? text('ok') : ackAll(req);
         if (req.messages.at(-1)?.role === 'tool') {
           noteResults = lastToolResults(req);
           return text('done');

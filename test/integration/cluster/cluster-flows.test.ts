@@ -5,7 +5,7 @@ import { waitFor } from '../../kit/app.ts';
 import { type RecordedRequest, text, toolCalls } from '../../kit/fake-llm.ts';
 import { freshPrefix } from '../../kit/redis.ts';
 import { type LocalCluster, startRedisCluster } from '../../kit/redis-topologies.ts';
-import { cardsIn, openAll, roleOf } from '../../kit/scripted-model.ts';
+import { cardsIn, continues, openAll, roleOf } from '../../kit/scripted-model.ts';
 import { startWorld, type World } from '../executor/harness.ts';
 import { botMessages, localMessage, send, ticketOpenedBy } from '../routing/helpers.ts';
 
@@ -59,8 +59,7 @@ describe('on Redis Cluster (issue 19)', () => {
     w.llm.respond((req) => {
       if (roleOf(req) === 'main')
         return req.messages.at(-1)?.role === 'tool' ? text('Routed.') : openAll(req);
-      const last = req.messages.at(-1);
-      if (last?.role === 'tool') return text('Done for now.');
+      if (continues(req)) return text('Done for now.');
       const card = cardsIn(req)[0] ?? '';
       // Only this test's ticket is scripted (the first test's ticket may still take turns).
       if (!mine(req)) return text('Not mine.');

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitFor } from '../../kit/app.ts';
 import { type RecordedRequest, text, toolCalls } from '../../kit/fake-llm.ts';
 import { type LocalSentinel, startRedisSentinel } from '../../kit/redis-topologies.ts';
-import { cardsIn, openAll, roleOf } from '../../kit/scripted-model.ts';
+import { cardsIn, continues, openAll, roleOf } from '../../kit/scripted-model.ts';
 import { startWorld, type World } from '../executor/harness.ts';
 import { botMessages, localMessage, send, ticketOpenedBy } from '../routing/helpers.ts';
 
@@ -21,7 +21,7 @@ describe('through Redis Sentinel (issue 19)', () => {
     w.llm.respond((req: RecordedRequest) => {
       if (roleOf(req) === 'main')
         return req.messages.at(-1)?.role === 'tool' ? text('Routed.') : openAll(req);
-      if (req.messages.at(-1)?.role === 'tool') return text('Done for now.');
+      if (continues(req)) return text('Done for now.');
       const card = cardsIn(req)[0] ?? '';
       const asked = /text:\n(.*)/.exec(JSON.stringify(req.messages.at(-1)?.content ?? ''))?.[1] ?? '';
       return toolCalls(['reply', { to: card, text: `On it: ${asked.slice(0, 30).replace(/\\n.*/, '')}` }]);

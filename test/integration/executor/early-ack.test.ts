@@ -4,7 +4,7 @@ import { startTestApp, type TestApp, waitFor } from '../../kit/app.ts';
 import { type FakeReply, type RecordedRequest, startFakeLlm, text } from '../../kit/fake-llm.ts';
 import { useModelApp } from '../../kit/model-app.ts';
 import { ownedPrefixes } from '../../kit/redis.ts';
-import { cardsIn, lastToolResults, roleOf } from '../../kit/scripted-model.ts';
+import { cardsIn, continues, lastToolResults, roleOf } from '../../kit/scripted-model.ts';
 import { botMessages, localMessage, send } from '../routing/helpers.ts';
 
 /** Prefixes handed to the product as its own; their keys go after the file. */
@@ -31,7 +31,7 @@ describe('issue 18: the acknowledgement goes out as soon as its call is complete
 
   it('R-C2: the acknowledgement is delivered before the model’s answer ends, and only once', async () => {
     w.llm.respond((req) => {
-      if (req.messages.at(-1)?.role === 'tool') return text('Done.');
+      if (continues(req)) return text('Done.');
       return roleOf(req) === 'executor' ? ackThenSlowCall(req, 8000) : text('nothing');
     });
     const chat = `early-${randomUUID().slice(0, 8)}`;
@@ -63,7 +63,7 @@ describe('issue 18: a turn resumed after the early acknowledgement sends it no s
     const llm = await startFakeLlm({
       handler: (req) => {
         if (roleOf(req) !== 'executor') return text('nothing');
-        if (req.messages.at(-1)?.role === 'tool') return text('Done.');
+        if (continues(req)) return text('Done.');
         round++;
         const card = cardsIn(req)[0] ?? 'none';
         // First answer: the acknowledgement, then a stall the shutdown cuts. Then the same again, whole.

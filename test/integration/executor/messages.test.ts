@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { waitFor } from '../../kit/app.ts';
 import { text, toolCalls } from '../../kit/fake-llm.ts';
 import { useModelApp } from '../../kit/model-app.ts';
-import { cardsIn, inputOf, lastToolResults, openAll, roleOf } from '../../kit/scripted-model.ts';
+import { cardsIn, continues, inputOf, lastToolResults, openAll, roleOf } from '../../kit/scripted-model.ts';
 import { botMessages, localMessage, send } from '../routing/helpers.ts';
 
 describe('executor messages (R-C2, R-D1, R-C5)', () => {
@@ -10,30 +10,33 @@ describe('executor messages (R-C2, R-D1, R-C5)', () => {
   const replies = async (chat: string) =>
     (await botMessages(w.app.ctx, chat)).filter((m) => m.op === 'local.reply');
 
-  it('R-C2/R-D1: a second acknowledgement and a 101-word reply are refused, and nothing of them is sent', async () => {
+  it('R-C2/R-D1: a second acknowledgement and a 101-word reply are refused, and nothing of them is sent; a reply with no purpose after the acknowledgement is a result (issue 28)', async () => {
     const long = Array.from({ length: 101 }, (_, i) => `w${i}`).join(' ');
     let results: string[] = [];
     w.llm.respond((req) => {
       if (roleOf(req) === 'main') return req.messages.at(-1)?.role === 'tool' ? text('ok') : openAll(req);
-      if (req.messages.at(-1)?.role === 'tool') {
-        results = lastToolResults(req);
+      if (continues(req)) {
+        if (req.messages.at(-1)?.role === 'tool') results = lastToolResults(req);
         return text('done');
       }
       const to = cardsIn(req)[0];
       return toolCalls(
         ['reply', { to, text: 'On it: the CSV export button, expect a PR today.' }],
-        ['reply', { to, text: 'On it, again.' }],
+        ['reply', { to, purpose: 'ack', text: 'On it, again.' }],
         ['reply', { to, purpose: 'result', text: long }],
+        ['reply', { to, text: 'The button exports again.' }],
       );
     });
     await send(w.app.ctx, localMessage('Please fix the CSV export button', { chat: 'acks' }));
-    await waitFor(() => results.length === 3, 'the three replies');
+    await waitFor(() => results.length === 4, 'the four replies');
     expect(results[0]).toMatch(/^reply queued/);
     expect(results[1]).toMatch(/^Error: refused: .* was already acknowledged; acknowledge once \(R-C2\)/);
     expect(results[2]).toMatch(/^Error: refused, nothing sent: 101 words; a message is at most 100 \(R-D1\)/);
+    expect(results[3]).toMatch(/^reply queued to \S+ \(as a result: \S+ was acknowledged already\)$/);
     await new Promise((r) => setTimeout(r, 300));
     expect((await replies('acks')).map((m) => m.text)).toEqual([
       'On it: the CSV export button, expect a PR today.',
+      'The button exports again.',
     ]);
   });
 
@@ -42,7 +45,7 @@ describe('executor messages (R-C2, R-D1, R-C5)', () => {
     const seen: string[] = [];
     w.llm.respond((req) => {
       if (roleOf(req) === 'main') return req.messages.at(-1)?.role === 'tool' ? text('ok') : openAll(req);
-      if (req.messages.at(-1)?.role === 'tool') return text('done');
+      if (continues(req)) return text('done');
       const input = inputOf(req);
       seen.push(input);
       const to = cardsIn(req)[0];
@@ -107,8 +110,9 @@ describe('executor messages (R-C2, R-D1, R-C5)', () => {
     let other = '';
     w.llm.respond((req) => {
       if (roleOf(req) === 'main') return req.messages.at(-1)?.role === 'tool' ? text('ok') : openAll(req);
-      if (req.messages.at(-1)?.role === 'tool') {
-        if (inputOf(req).includes('login page')) results = lastToolResults(req);
+      if (continues(req)) {
+        if (req.messages.at(-1)?.role === 'tool' && inputOf(req).includes('login page'))
+          results = lastToolResults(req);
         return text('done');
       }
       const to = cardsIn(req)[0];

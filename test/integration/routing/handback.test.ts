@@ -5,7 +5,7 @@ import { addTicketRefs, createTicket } from '../../../src/tickets/ticket-store.t
 import { waitFor } from '../../kit/app.ts';
 import { type RecordedRequest, text, toolCalls } from '../../kit/fake-llm.ts';
 import { useModelApp } from '../../kit/model-app.ts';
-import { cardsIn, roleOf } from '../../kit/scripted-model.ts';
+import { cardsIn, continues, roleOf } from '../../kit/scripted-model.ts';
 import { localMessage, send } from './helpers.ts';
 
 /** Two tickets subscribed to one thread: a card in it is owned by both (R-C3). */
@@ -35,7 +35,7 @@ describe('hand-back (R-C3)', () => {
     const [a, b] = await twoTicketsOnThread('thread-1');
     w.llm.respond((req) => {
       if (roleOf(req) === 'main') return text('nothing');
-      if (req.messages.at(-1)?.role === 'tool') return text('ok');
+      if (continues(req)) return text('ok');
       const card = cardsIn(req)[0] ?? '';
       return systemHas(a)(req)
         ? toolCalls(['handback', { card, reason: 'This is about the login page, not billing.' }])
@@ -59,7 +59,7 @@ describe('hand-back (R-C3)', () => {
         mains.push(req);
         return text('noted');
       }
-      if (req.messages.at(-1)?.role === 'tool') return text('ok');
+      if (continues(req)) return text('ok');
       const card = cardsIn(req)[0] ?? '';
       const reason = systemHas(a)(req) ? 'Reason A: not billing.' : 'Reason B: not the login page.';
       return toolCalls(['handback', { card, reason }]);

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { waitFor } from '../../kit/app.ts';
 import { text, toolCalls } from '../../kit/fake-llm.ts';
 import { useModelApp } from '../../kit/model-app.ts';
-import { cardsIn, openAll, roleOf, ticketOf } from '../../kit/scripted-model.ts';
+import { cardsIn, continues, openAll, roleOf, ticketOf } from '../../kit/scripted-model.ts';
 import { botMessages, localMessage, send, ticketOpenedBy } from './helpers.ts';
 
 describe('a pause arriving mid-turn (R-D2)', () => {
@@ -13,7 +13,7 @@ describe('a pause arriving mid-turn (R-D2)', () => {
     let paused = '';
     w.llm.respond(async (req) => {
       if (roleOf(req) === 'main') return req.messages.at(-1)?.role === 'tool' ? text('ok') : openAll(req);
-      if (req.messages.at(-1)?.role === 'tool') return text('should never be asked');
+      if (continues(req)) return text('should never be asked');
       // A person pauses the ticket while the model is thinking about its first step.
       paused = ticketOf(req) ?? '';
       const res = await fetch(`${w.app.url}/api/tickets/${paused}/pause`, {
