@@ -9,7 +9,7 @@ import { type FakeOtlp, type ReceivedSpan, startFakeOtlp } from '../kit/fake-otl
 import { feishuRequest, groupMention } from '../kit/feishu-webhook.ts';
 import { freePort } from '../kit/local-net.ts';
 import { freshPrefix, redisUrl } from '../kit/redis.ts';
-import { cardsIn, lastToolResults, roleOf } from '../kit/scripted-model.ts';
+import { cardsIn, continues, roleOf } from '../kit/scripted-model.ts';
 import { type BotProcess, startBotProcess } from '../kit/worker-process.ts';
 
 const ENCRYPT_KEY = 'trace-encrypt-key-0123';
@@ -40,18 +40,20 @@ describe('issue 17: the spans of one webhook form one trace across processes', (
   });
 
   it('issue 17: webhook → ingest → route → executor turn → model and tool steps → outbox, one traceId, parents linked, ids only', async () => {
-    // The executor acknowledges (an early call, while the answer streams), then reports a result
-    // in a later step (a call run after the answer was stored), then ends.
+    // The executor acknowledges (an early call, while the answer streams), then replies with a
+    // result and reports in a later step (calls run after the answer was stored), then ends.
     llm.respond((req) => {
       if (roleOf(req) === 'main') return text('Nothing to route.');
-      const results = lastToolResults(req);
-      if (!results.length) {
+      if (!continues(req)) {
         const [card] = cardsIn(req);
         return toolCalls(['reply', { to: card, text: 'On it: looking at the request.' }]);
       }
       if (req.messages.filter((m) => m.role === 'tool').length === 1) {
         const card = cardsIn(req)[0];
-        return toolCalls(['reply', { to: card, text: 'Looked: nothing to change.', purpose: 'result' }]);
+        return toolCalls(
+          ['reply', { to: card, text: 'Looked: nothing to change.', purpose: 'result' }],
+          ['report', { status: 'working', summary: 'Answered; nothing to change.' }],
+        );
       }
       return text('Done.');
     });

@@ -93,6 +93,12 @@ describe('/api/local/messages and pause/resume through the API', () => {
       via: 'api',
     });
     expect((await call(app, 'POST', `/tickets/${ticketId}/pause`)).body.changed).toBe(false);
+    // The turn that acknowledged may still be between steps: it stops at its next gate (after the
+    // request in flight, if any). Count from when it has stopped.
+    await waitFor(
+      async () => (await app.ctx.queues.executor.getJobCounts('active')).active === 0,
+      'the acknowledging turn stopped',
+    );
     const before = executorRequests();
     const follow = await call(app, 'POST', '/local/messages', {
       body: { text: 'also log each probe', chat: 'try', replyTo: reply.id },
