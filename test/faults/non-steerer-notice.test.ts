@@ -3,7 +3,7 @@ import { isPaused } from '../../src/tickets/pause.ts';
 import { getTicket } from '../../src/tickets/ticket-store.ts';
 import { waitFor } from '../kit/app.ts';
 import { type RecordedRequest, text, toolCalls } from '../kit/fake-llm.ts';
-import { ackAll, cardsIn, lastToolResults, openAll, roleOf } from '../kit/scripted-model.ts';
+import { ackAll, cardsIn, continues, lastToolResults, openAll, roleOf } from '../kit/scripted-model.ts';
 import { type GitHubWorld, startGitHubWorld } from './github-world.ts';
 
 const inputOf = (r: RecordedRequest) => r.messages.find((m) => m.role === 'user')?.content ?? '';
@@ -19,7 +19,7 @@ describe('R-B6, R-H5: a notice from someone who may not steer the ticket never j
     w.gh.setPermission('acme/widgets', 'mallory', 'read');
     // A main session that stops every ticket it is shown a notice about.
     w.llm.respond((req) => {
-      if (roleOf(req) === 'executor') return req.messages.at(-1)?.role === 'tool' ? text('ok') : ackAll(req);
+      if (roleOf(req) === 'executor') return continues(req) ? text('ok') : ackAll(req);
       if (req.messages.at(-1)?.role === 'tool') {
         stopResults = lastToolResults(req);
         return text('done');

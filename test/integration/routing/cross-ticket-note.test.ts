@@ -2,7 +2,15 @@ import { describe, expect, it } from 'vitest';
 import { waitFor } from '../../kit/app.ts';
 import { text, toolCalls } from '../../kit/fake-llm.ts';
 import { useModelApp } from '../../kit/model-app.ts';
-import { ackAll, cardsIn, inputOf, lastToolResults, openAll, roleOf } from '../../kit/scripted-model.ts';
+import {
+  ackAll,
+  cardsIn,
+  continues,
+  inputOf,
+  lastToolResults,
+  openAll,
+  roleOf,
+} from '../../kit/scripted-model.ts';
 import { botMessages, localMessage, send, ticketOpenedBy } from './helpers.ts';
 
 /** The newest turn's input (an executor's transcript holds every turn of its ticket). */
@@ -14,7 +22,7 @@ describe('cross-ticket notes (R-B5)', () => {
     let results: string[] = [];
     let ticket = '';
     w.llm.respond((req) => {
-      if (roleOf(req) === 'executor') return req.messages.at(-1)?.role === 'tool' ? text('ok') : ackAll(req);
+      if (roleOf(req) === 'executor') return continues(req) ? text('ok') : ackAll(req);
       if (req.messages.at(-1)?.role === 'tool') {
         results = lastToolResults(req);
         return text('done');

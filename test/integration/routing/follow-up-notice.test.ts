@@ -4,7 +4,7 @@ import { getTicket } from '../../../src/tickets/ticket-store.ts';
 import { waitFor } from '../../kit/app.ts';
 import { type RecordedRequest, text, toolCalls } from '../../kit/fake-llm.ts';
 import { useModelApp } from '../../kit/model-app.ts';
-import { ackAll, cardsIn, lastToolResults, openAll, roleOf } from '../../kit/scripted-model.ts';
+import { ackAll, cardsIn, continues, lastToolResults, openAll, roleOf } from '../../kit/scripted-model.ts';
 import { botMessages, localMessage, send, ticketOpenedBy } from './helpers.ts';
 
 /** The turn's input: the user message, not the system prompt (which may mention notices itself). */
@@ -18,7 +18,7 @@ describe('follow-up notices (R-B6)', () => {
     let stopResults: string[] = [];
     let ticket = '';
     w.llm.respond((req: RecordedRequest) => {
-      if (roleOf(req) === 'executor') return req.messages.at(-1)?.role === 'tool' ? text('ok') : ackAll(req);
+      if (roleOf(req) === 'executor') return continues(req) ? text('ok') : ackAll(req);
       if (req.messages.at(-1)?.role === 'tool') {
         stopResults = lastToolResults(req);
         return text('done');

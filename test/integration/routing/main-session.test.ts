@@ -6,7 +6,7 @@ import { createTicket, listTickets } from '../../../src/tickets/ticket-store.ts'
 import { waitFor } from '../../kit/app.ts';
 import { type RecordedRequest, text, toolCalls } from '../../kit/fake-llm.ts';
 import { useModelApp } from '../../kit/model-app.ts';
-import { ackAll, cardsIn, openAll, roleOf, scriptedModel } from '../../kit/scripted-model.ts';
+import { ackAll, cardsIn, continues, openAll, roleOf, scriptedModel } from '../../kit/scripted-model.ts';
 import { localMessage, openTicketIn, routedOf, send, ticketCardIds, ticketOpenedBy } from './helpers.ts';
 
 describe('the main session (R-B1, R-B3, R-B8)', () => {
@@ -99,7 +99,7 @@ describe('the main session (R-B1, R-B3, R-B8)', () => {
     expect(saved.ok).toBe(true);
     let step = 0;
     w.llm.respond((req) => {
-      if (roleOf(req) === 'executor') return req.messages.at(-1)?.role === 'tool' ? text('ok') : ackAll(req);
+      if (roleOf(req) === 'executor') return continues(req) ? text('ok') : ackAll(req);
       const card = cardsIn(req)[0] ?? '';
       step++;
       if (step === 1) return toolCalls(['orchestrator_route', { decisions: [{ card, action: 'open' }] }]);

@@ -3,7 +3,7 @@ import { getTicket } from '../../../src/tickets/ticket-store.ts';
 import { waitFor } from '../../kit/app.ts';
 import { text, toolCalls } from '../../kit/fake-llm.ts';
 import { useModelApp } from '../../kit/model-app.ts';
-import { ackAll, cardsIn, lastToolResults, roleOf } from '../../kit/scripted-model.ts';
+import { ackAll, cardsIn, continues, lastToolResults, roleOf } from '../../kit/scripted-model.ts';
 import { botMessages, localMessage, send, ticketOpenedBy } from './helpers.ts';
 
 describe('ticket ids in tools (issue 31)', () => {
@@ -14,7 +14,7 @@ describe('ticket ids in tools (issue 31)', () => {
     let ticket = '';
     let first = '';
     w.llm.respond((req) => {
-      if (roleOf(req) === 'executor') return req.messages.at(-1)?.role === 'tool' ? text('ok') : ackAll(req);
+      if (roleOf(req) === 'executor') return continues(req) ? text('ok') : ackAll(req);
       if (req.messages.at(-1)?.role === 'tool') {
         results = lastToolResults(req);
         return text('done');
