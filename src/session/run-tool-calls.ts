@@ -9,7 +9,11 @@ import { proceed } from './turn-outcome.ts';
 import { goOn, type StepResult, type TurnRun } from './turn-run.ts';
 import { outcome } from './usage-of.ts';
 
-type Started = { call: ToolCall; key: string; started: number; result: Promise<ToolResult> };
+/** A call under way: its result and how long it took, from when it started (or was taken). */
+type Started = { call: ToolCall; key: string; done: Promise<{ result: ToolResult; ms: number }> };
+
+const timed = (at: number, result: Promise<ToolResult>) =>
+  result.then((r) => ({ result: r, ms: Math.round(performance.now() - at) }));
 
 /**
  * Answers the last model message's outstanding tool calls, one step each, in order. A call whose
@@ -36,9 +40,13 @@ export async function runToolCalls(run: TurnRun): Promise<StepResult> {
       stop = await start(run, assistantIndex, call, started);
       if (stop) break;
     }
-    // Calls already started are awaited and recorded even when a later one was stopped.
-    for (const s of started)
-      await record(run, s.key, s.call, await s.result, Math.round(performance.now() - s.started));
+    // Calls already started are awaited (all at once: a failure of one is never left unhandled
+    // while another is awaited) and recorded in order, even when a later one was stopped.
+    const done = await Promise.all(started.map((s) => s.done));
+    for (const [n, s] of started.entries()) {
+      const d = done[n];
+      if (d) await record(run, s.key, s.call, d.result, d.ms);
+    }
     if (stop) return stop;
   }
   return goOn;
@@ -56,14 +64,14 @@ async function start(
   // Issue 18: a call that ran while the answer streamed has its result already (or soon).
   const known = run.results.get(key) ?? (await takeEarly(run, key));
   if (known) {
-    started.push({ call, key, started: at, result: Promise.resolve(known) });
+    started.push({ call, key, done: timed(at, Promise.resolve(known)) });
     return undefined;
   }
   const tripped = wallTimeLimit(run.turn, run.limits, run.now());
   if (tripped) return outcome(run, { kind: 'limit', ...tripped });
   const verdict = (await run.hooks.beforeToolCall?.(call)) ?? proceed;
   if (!verdict.ok) return outcome(run, { kind: 'stopped', reason: verdict.reason, before: 'tool_call' });
-  started.push({ call, key, started: at, result: runCall(run, call, key) });
+  started.push({ call, key, done: timed(at, runCall(run, call, key)) });
   return undefined;
 }
 

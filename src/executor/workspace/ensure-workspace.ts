@@ -34,7 +34,21 @@ const exists = (p: string) =>
  * (another worker ran the turn's last steps, or died mid-turn) it is made again and restored to
  * that step, uncommitted changes included.
  */
-export async function ensureWorkspace(scope: TurnScope): Promise<EnsureResult> {
+export function ensureWorkspace(scope: TurnScope): Promise<EnsureResult> {
+  // Issue 28: reads of one answer run at the same time; the first makes the checkout and the
+  // others wait for it instead of making it again beside it (one turn per ticket holds the lock).
+  const key = workspacePaths(scope.rt.ctx, scope.ticket.id).dir;
+  const running = inFlight.get(key);
+  if (running) return running;
+  const made = ensureWorkspaceOnce(scope).finally(() => inFlight.delete(key));
+  inFlight.set(key, made);
+  return made;
+}
+
+/** Checkouts being made or checked in this process, by directory. */
+const inFlight = new Map<string, Promise<EnsureResult>>();
+
+async function ensureWorkspaceOnce(scope: TurnScope): Promise<EnsureResult> {
   const { ctx } = scope.rt;
   const github = githubAccess(ctx);
   const login = await github.login();
