@@ -23,13 +23,13 @@ export function replyTool(scope: TurnScope) {
   return defineTool({
     name: 'reply',
     description:
-      'Reply to a card’s original message. Your first reply to a request is its acknowledgement: name the object and the expected result. One sentence by default, at most 100 words. purpose: "ack" once per card, "result" or "answer" afterwards; left out, it is "ack" for a card not yet acknowledged and "result" after.',
+      'Reply to a card’s original message. Your first reply to a request is its acknowledgement: name the object and the expected result. One sentence by default, at most 100 words. purpose: "ack" (default) once per card, "result" or "answer" afterwards.',
     parameters: z.object({
       to: z.string().describe('card id'),
       text: z.string().min(1),
       purpose: z.enum(['ack', 'result', 'answer']).optional(),
     }),
-    async run({ to, text, purpose }, call) {
+    async run({ to, text, purpose = 'ack' }, call) {
       const words = countWords(text);
       if (words > LIMITS.chatMessage)
         return toolError(`refused, nothing sent: ${words} words; a message is at most 100 (R-D1)`);
@@ -50,21 +50,17 @@ export function replyTool(scope: TurnScope) {
         return toolError(`refused: you declared ${to}'s thread unrelated (R-C4)`);
       const effect = replyEffectFor(card, text);
       if (!effect) return toolError(`card ${to} has no message to reply to`);
-      // Issue 28: left out, the purpose is the acknowledgement only while the card has none; after
-      // it the reply is a result (what the prompts' `reply({ to, text })` means), never refused.
-      const acked =
-        purpose === undefined || purpose === 'ack'
-          ? await claimAck(ctx, scope.ticket.id, to, call.idempotencyKey, card.receivedAt)
-          : false;
-      if (purpose === 'ack' && !acked) {
+      if (
+        purpose === 'ack' &&
+        !(await claimAck(ctx, scope.ticket.id, to, call.idempotencyKey, card.receivedAt))
+      ) {
         return toolError(
           `refused: ${to} was already acknowledged; acknowledge once (R-C2). Use purpose "result" or "answer" for something new`,
         );
       }
       await enqueueEffect(ctx, { key: `reply:${call.idempotencyKey}`, effect, ticketId: scope.ticket.id });
       await recordTaken(ctx, to, scope.ticket.id);
-      const sent = purpose === undefined && !acked ? ` (as a result: ${to} was acknowledged already)` : '';
-      return toolOk(`reply queued to ${to}${sent}`);
+      return toolOk(`reply queued to ${to}`);
     },
   });
 }

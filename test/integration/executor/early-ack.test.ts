@@ -41,12 +41,13 @@ describe('issue 18: the acknowledgement goes out as soon as its call is complete
     expect(answer?.stream).toBe(true);
     // The answer is still streaming (its second call is minutes away in model time).
     expect(answer?.answeredAt).toBeUndefined();
-    await waitFor(
-      () => w.llm.requests.some((r) => roleOf(r) === 'executor' && lastToolResults(r).length === 2),
+    const after = await waitFor(
+      () => w.llm.requests.find((r) => roleOf(r) === 'executor' && lastToolResults(r).length === 2),
       'the rest of the turn',
       20_000,
     );
-    const results = lastToolResults(w.llm.requests.at(-1) as RecordedRequest);
+    // (Host notes may follow that request: the script acknowledges and ends without a report.)
+    const results = lastToolResults(after);
     expect(results[0]).toBe(`reply queued to ${card}`);
     expect(await replies(w.app, chat, card)).toHaveLength(1);
   });
