@@ -35,7 +35,7 @@ export { restore, savePrompts } from './save-prompts.ts';
 export type { SaveResult } from './save-result.ts';
 export { SECTION_KEYS, type SectionKey, TEAM_HEADINGS, TEMPLATE_PLACEHOLDERS } from './section-keys.ts';
 /** Which revisions a session used, and reading one back (R-F3). */
-export { readSessionRevision, recordRevision, sessionRevisions } from './session-revisions.ts';
+export { recordRevision, sessionRevisions } from './session-revisions.ts';
 export type { PromptSettings, SaveMeta, SaveSource, SettingsProblem, StoredOverride } from './settings.ts';
 /** The system prompt for one model request. */
 export { type BuiltSystemPrompt, buildSystemPrompt, type SystemPromptRequest } from './system-prompt.ts';

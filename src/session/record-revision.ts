@@ -16,8 +16,3 @@ export async function recordRevision(ctx: RevCtx, sessionId: string, revision: n
 export async function revisionsOf(ctx: RevCtx, sessionId: string): Promise<number[]> {
   return (await ctx.redis.zrange(ctx.keys.sessionRevisions(sessionId), 0, -1)).map(Number);
 }
-
-/** Whether the session ever ran under `revision`. */
-export async function usedRevision(ctx: RevCtx, sessionId: string, revision: number): Promise<boolean> {
-  return (await ctx.redis.zscore(ctx.keys.sessionRevisions(sessionId), String(revision))) !== null;
-}

@@ -3,8 +3,6 @@ import { afterAll, describe, expect, it } from 'vitest';
 import {
   buildSystemPrompt,
   createPromptReader,
-  readSessionRevision,
-  recordRevision,
   savePolicy,
   savePrompts,
   sessionRevisions,
@@ -50,15 +48,6 @@ describe('reading settings per model request (R-F3)', () => {
     expect(second.text).toContain('Second words.');
     expect(second.text).not.toContain('First words.');
     expect(await sessionRevisions(deps, 'sess-1')).toEqual([1, 2]);
-    expect((await readSessionRevision(deps, 'sess-1', 1))?.config.team).toEqual({ about: 'First words.' });
-  });
-
-  it('R-F3: an executor reads only revisions it worked under', async () => {
-    const deps = await world();
-    await savePrompts(deps, { baseRevision: 0, team: { about: 'x' } }, panel);
-    await recordRevision(deps, 'sess-2', 0);
-    expect(await readSessionRevision(deps, 'sess-2', 0)).toMatchObject({ revision: 0 });
-    expect(await readSessionRevision(deps, 'sess-2', 1)).toBeNull();
   });
 
   it('R-F3: a warm request costs one Redis round trip, and so does the first request after a save', async () => {

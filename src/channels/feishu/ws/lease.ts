@@ -36,8 +36,3 @@ export async function renewLease(ctx: LeaseCtx, holder: string, ttlMs: number): 
 export async function releaseLease(ctx: LeaseCtx, holder: string): Promise<void> {
   await ctx.redis.eval(RELEASE, 1, ctx.keys.feishuWsLease(), holder);
 }
-
-/** Who holds the lease now, if anyone (status and tests). */
-export async function leaseHolder(ctx: LeaseCtx): Promise<string | undefined> {
-  return (await ctx.redis.get(ctx.keys.feishuWsLease())) ?? undefined;
-}
