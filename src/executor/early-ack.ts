@@ -1,11 +1,13 @@
 import type { ToolCall } from '../session/chat-message.ts';
 
 /**
- * Issue 18: the executor's acknowledgement (`reply` with purpose `ack`, the default) runs as soon
- * as it is complete in the streamed answer, so the person hears back one model round trip after
+ * Issue 18: the executor's acknowledgement (`reply` with purpose `ack`, or none) runs as soon as
+ * it is complete in the streamed answer, so the person hears back one model round trip after
  * asking. It is safe to run early: the card's one acknowledgement is claimed by the call's key
- * (R-C2) and its message queued under that key, so a repeat sends nothing twice. Other replies
- * wait for the whole answer, like every other call.
+ * (R-C2) and its message queued under that key, so a repeat sends nothing twice. A reply without
+ * purpose that turns out a result (its card acknowledged in an earlier answer, issue 28) is as
+ * safe: only the answer's leading calls run early, so nothing it could report on comes before it,
+ * and it is queued under its key too. Other replies wait for the whole answer, like every other call.
  */
 export function isEarlyAck(call: ToolCall): boolean {
   if (call.function.name !== 'reply') return false;

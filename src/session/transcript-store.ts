@@ -243,3 +243,12 @@ export function readTranscript(
 ): Promise<Transcript> {
   return createTranscriptStore(ctx).load(sessionId);
 }
+
+/**
+ * Whether the call under `callKey` has its result recorded: its answer was stored and the result
+ * went into the transcript, so every later request of the session showed it to the model. A call
+ * that ran early in an answer that was never stored (issue 18) has none.
+ */
+export async function hasToolResult(ctx: StoreHandle, sessionId: string, callKey: string): Promise<boolean> {
+  return (await ctx.redis.hexists(ctx.keys.transcriptMeta(sessionId), `result:${callKey}`)) === 1;
+}

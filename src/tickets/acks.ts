@@ -31,6 +31,11 @@ export async function claimAck(
   return (await ctx.redis.hget(key, cardId)) === callKey;
 }
 
+/** The call key (`<session>:<assistant index>:<call id>`) that acknowledged the card, if any. */
+export async function ackCallOf(ctx: AckCtx, ticketId: string, cardId: string): Promise<string | undefined> {
+  return (await ctx.redis.hget(ctx.keys.ticketAcked(ticketId), cardId)) ?? undefined;
+}
+
 export async function isAcked(ctx: AckCtx, ticketId: string, cardId: string): Promise<boolean> {
   return (await ctx.redis.hexists(ctx.keys.ticketAcked(ticketId), cardId)) === 1;
 }
