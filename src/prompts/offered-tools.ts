@@ -30,6 +30,7 @@ export const TOOL_NAMES: ReadonlySet<string> = new Set([
   'orchestrator_route',
   'orchestrator_eval',
   'orchestrator_read',
+  'orchestrator_reload',
   'orchestrator_prompts_save',
   'orchestrator_note',
   'orchestrator_stop',

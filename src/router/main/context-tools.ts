@@ -43,14 +43,17 @@ export function evalTool(rt: Runtime, batch: MainBatch) {
   });
 }
 
-/** `orchestrator_read`: tickets, one ticket, prompts (with `default_changed`), policy, versions. */
+/**
+ * `orchestrator_read`: tickets, one ticket, prompts (with `default_changed`), policy, versions,
+ * artifacts. It only reads: reloading the artifacts is `orchestrator_reload` (issue 30).
+ */
 export function readTool(rt: Runtime) {
   return defineTool({
     name: 'orchestrator_read',
     description:
-      'Read tickets, one ticket (with its cards), the prompt settings (with default_changed), the policy, the prompt versions, or the artifacts (roles, skills, crews, workflows: which tier won; id: a ticket for its repository). reload re-reads the artifacts for turns that start afterwards.',
+      'Read tickets, one ticket (with its cards), the prompt settings (with default_changed), the policy, the prompt versions, or the artifacts (roles, skills, crews, workflows: which tier won; id: a ticket for its repository). Reading changes nothing.',
     parameters: z.object({
-      what: z.enum(['tickets', 'ticket', 'prompts', 'policy', 'versions', 'card', 'artifacts', 'reload']),
+      what: z.enum(['tickets', 'ticket', 'prompts', 'policy', 'versions', 'card', 'artifacts']),
       id: z.string().optional().describe('ticket id, card id, or prompt section key'),
     }),
     async run({ what, id }) {
@@ -87,8 +90,6 @@ export function readTool(rt: Runtime) {
           return json(await listVersions(rt.prompts));
         case 'artifacts':
           return json(await artifactsView(rt, id));
-        case 'reload': // R-G5: new turns resolve at the new revision; running ones keep theirs.
-          return json(await rt.artifacts.reload());
       }
     },
   });

@@ -26,6 +26,7 @@ import { mainEnvironment } from './environment.ts';
 import { guardTools } from './guard-tools.ts';
 import { releaseMainLock, takeMainLock } from './main-lock.ts';
 import { mainReadCardTool } from './read-card-tool.ts';
+import { reloadTool } from './reload-tool.ts';
 import { renderNotices } from './render-notices.ts';
 import { routeTool } from './route-tool.ts';
 import { noteTool, promptsSave } from './save-tools.ts';
@@ -98,6 +99,7 @@ export function mainTools(rt: Runtime, batch: MainBatch): AnyTool[] {
     routeTool(rt, batch),
     evalTool(rt, batch),
     readTool(rt),
+    reloadTool(rt),
     mainReadCardTool(rt, batch),
     promptsSave(rt, batch),
     noteTool(rt, batch),

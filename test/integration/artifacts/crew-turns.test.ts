@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { scheduleTurn } from '../../../src/executor/schedule-turn.ts';
 import { savePolicy } from '../../../src/prompts/index.ts';
-import { readTool } from '../../../src/router/main/context-tools.ts';
+import { reloadTool } from '../../../src/router/main/reload-tool.ts';
 import { getTicket } from '../../../src/tickets/ticket-store.ts';
 import { waitFor } from '../../kit/app.ts';
 import { type RecordedRequest, text, toolCalls } from '../../kit/fake-llm.ts';
@@ -114,9 +114,7 @@ describe('crews in executor turns (R-G4, R-G5)', () => {
     executor = async (req, _t, n) => {
       if (n === 1) {
         w.writeBundled('roles/worker.role.md', '---\nname: worker\nprofile: worker\n---\nROLE-V2 persona.\n');
-        reloaded = JSON.parse(
-          ((await readTool(w.rt).run({ what: 'reload' }, callCtx)) as { content: string }).content,
-        );
+        reloaded = JSON.parse(((await reloadTool(w.rt).run({}, callCtx)) as { content: string }).content);
         return toolCalls(ack(req));
       }
       return text('Done.');

@@ -4,6 +4,7 @@ import { loadCard } from '../../../src/cards/ingest.ts';
 import { saveWorkspace } from '../../../src/executor/workspace/workspace-record.ts';
 import { savePrompts } from '../../../src/prompts/index.ts';
 import { readTool } from '../../../src/router/main/context-tools.ts';
+import { reloadTool } from '../../../src/router/main/reload-tool.ts';
 import type { ToolResult } from '../../../src/session/tool.ts';
 import { createTicket } from '../../../src/tickets/ticket-store.ts';
 import { makeBareRepo } from '../executor/harness.ts';
@@ -20,7 +21,7 @@ interface View {
 
 describe('orchestrator_read artifacts (R-G2, R-G3)', () => {
   let w: ArtifactWorld;
-  const read = async (what: 'artifacts' | 'reload', id?: string) => {
+  const read = async (what: 'artifacts', id?: string) => {
     const r: ToolResult = await readTool(w.rt).run({ what, ...(id ? { id } : {}) }, callCtx);
     if (!r.ok) throw new Error(r.error);
     return JSON.parse(r.content) as View;
@@ -83,8 +84,9 @@ describe('orchestrator_read artifacts (R-G2, R-G3)', () => {
 
   it('R-G5: reload moves the registry revision', async () => {
     const before = (await read('artifacts')).revision;
-    const r = (await read('reload')) as unknown as { revision: number; problems: unknown[] };
-    expect(r).toEqual({ revision: before + 1, problems: [] });
+    const r = await reloadTool(w.rt).run({}, callCtx);
+    if (!r.ok) throw new Error(r.error);
+    expect(JSON.parse(r.content)).toEqual({ revision: before + 1, problems: [] });
     expect((await read('artifacts')).revision).toBe(before + 1);
   });
 });
