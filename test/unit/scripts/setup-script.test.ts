@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtemp, rm, symlink } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
+import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -18,7 +19,8 @@ const check = (env: Record<string, string>) => {
 describe('scripts/setup.sh --check', () => {
   it('on this machine (the CI image has everything) reports each tool present and exits 0', () => {
     const { code, out } = check({ PATH: process.env.PATH ?? '' });
-    expect(out).toMatch(/setup: node v\d+\.\d+\.\d+: ok/);
+    // Issue 32: the machine's Node when it is 22.12 or later, else the Node 24 setup brought.
+    expect(out).toMatch(/setup: node v\d+\.\d+\.\d+(: ok| is older than 22\.12: Node v24\.\d+\.\d+ is in )/);
     for (const tool of ['redis-server', 'bwrap', 'pasta', 'ip', 'nsenter', 'chromium']) {
       expect(out).toMatch(new RegExp(`setup: ${tool}: present`));
     }
@@ -38,9 +40,31 @@ describe('scripts/setup.sh --check', () => {
     expect(code).toBe(1);
   });
 
-  it('without Node >= 20.12 it says so and exits 1', () => {
-    const { code, out } = check({ PATH: '/nonexistent' });
-    expect(out).toMatch(/PROBLEM node >= 20\.12 is needed \(found: none\)/);
+  it('without Node >= 22.12 (and none brought into SETUP_NODE_DIR) it says so and exits 1', () => {
+    const { code, out } = check({ PATH: '/nonexistent', SETUP_NODE_DIR: join(bin, 'no-node') });
+    expect(out).toMatch(
+      /PROBLEM node >= 22\.12 is needed \(found: none\); npm run setup brings Node v24\.\d+\.\d+/,
+    );
     expect(code).toBe(1);
+  });
+
+  it('issue 32: a Node older than 22.12 is not ok, and the Node 24 setup brought is named with the PATH to use', async () => {
+    // A stand-in for an old machine Node: answers v20.20.2 and fails the version test.
+    const old = join(bin, 'old-node');
+    await mkdir(old, { recursive: true });
+    await writeFile(
+      join(old, 'node'),
+      '#!/bin/sh\n[ "$1" = --version ] && echo v20.20.2 && exit 0\nexit 1\n',
+      { mode: 0o755 },
+    );
+    const brought = join(bin, 'brought');
+    await mkdir(join(brought, 'bin'), { recursive: true });
+    const version = readFileSync(fileURLToPath(new URL('../../../.nvmrc', import.meta.url)), 'utf8').trim();
+    await writeFile(join(brought, 'bin/node'), `#!/bin/sh\necho v${version}\n`, { mode: 0o755 });
+    const r = check({ PATH: `${old}:/usr/bin:/bin`, SETUP_NODE_DIR: brought });
+    expect(r.out).toContain(
+      `setup: node v20.20.2 is older than 22.12: Node v${version} is in ${brought}/bin; run export PATH="${brought}/bin:$PATH" before npm ci && npm test`,
+    );
+    expect(r.out).not.toMatch(/node v20\.20\.2: ok/);
   });
 });
