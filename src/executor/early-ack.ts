@@ -1,4 +1,6 @@
 import type { ToolCall } from '../session/chat-message.ts';
+import type { TurnState } from '../session/turn-state.ts';
+import { pendingRequests, type TurnScope } from './turn-scope.ts';
 
 /**
  * Issue 18: the executor's acknowledgement (`reply` with purpose `ack`, or none) runs as soon as
@@ -17,4 +19,19 @@ export function isEarlyAck(call: ToolCall): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * Issue 28: the request that acknowledges new cards — a turn's first, while a request of its
+ * batch is neither acknowledged nor handed back — is answered without thinking, so with DeepSeek's
+ * thinking mode the person hears back one plain round trip after asking, not after a reasoning
+ * phase; every later request of the turn thinks as `EXECUTOR_THINKING` says. A turn resumed after
+ * its acknowledgement went out, or one with nothing to acknowledge, thinks from the start.
+ */
+export async function acknowledgesWithoutThinking(
+  scope: TurnScope,
+  turn: Readonly<TurnState>,
+): Promise<boolean> {
+  if (turn.modelRequests > 0) return false;
+  return (await pendingRequests(scope)).length > 0;
 }

@@ -17,7 +17,7 @@ import { isPaused } from '../tickets/pause.ts';
 import { executorSessionId } from '../tickets/ticket-keys.ts';
 import { getTicket } from '../tickets/ticket-store.ts';
 import { continuationOf, isHostTicketNote } from './continue-after-cap.ts';
-import { isEarlyAck } from './early-ack.ts';
+import { acknowledgesWithoutThinking, isEarlyAck } from './early-ack.ts';
 import { executorEnvironment } from './environment.ts';
 import { executorTools, notingActs } from './executor-tools.ts';
 import { isReadOnlyCall } from './read-only-tools.ts';
@@ -132,6 +132,8 @@ async function turn(rt: Runtime, ticketId: string, turnId: string): Promise<Exec
       },
       // Issue 28: an ending that leaves acknowledged or changed work unreported gets a note.
       beforeEnd: (calls) => unfinishedWork(scope, calls),
+      // Issue 28: the acknowledgement waits for no reasoning; the work after it thinks.
+      withoutThinking: (turnState) => acknowledgesWithoutThinking(scope, turnState),
       // Issue 8: steps for the watchdog, model requests for the circuit breaker.
       ...safetyHooks(ctx, ticketId, gate),
     },

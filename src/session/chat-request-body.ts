@@ -23,13 +23,27 @@ export interface ChatRequestBody {
  * penalties) is ever sent: thinking mode does not support them, and the defaults serve both kinds.
  * Every request carries the answer's token cap (`LLM_MAX_TOKENS`, issue 28), so an answer cut
  * at it says so (`finish_reason: "length"`) instead of running into a provider's hidden default.
+ *
+ * A request asked `withoutThinking` (the executor's acknowledgement, issue 28) goes to DeepSeek as
+ * a thinking-off request: the switch is per request, and the one rule across requests — while
+ * thinking is on, every tool-call message carries its reasoning — holds in the requests that
+ * follow, where `toWireMessages` sends the answer made without thinking with a placeholder.
  */
 export function chatRequestBody(
   model: string,
-  contract: ChatContract,
-  req: { system: string; messages: readonly ChatMessage[]; tools: ChatCompletionFunctionTool[] },
+  sessionContract: ChatContract,
+  req: {
+    system: string;
+    messages: readonly ChatMessage[];
+    tools: ChatCompletionFunctionTool[];
+    withoutThinking?: boolean | undefined;
+  },
   maxTokens?: number,
 ): ChatRequestBody {
+  const contract: ChatContract =
+    req.withoutThinking && thinkingOn(sessionContract)
+      ? { ...sessionContract, thinking: 'disabled' }
+      : sessionContract;
   const body: ChatRequestBody = {
     model,
     messages: [{ role: 'system', content: req.system }, ...toWireMessages(req.messages, contract)],

@@ -18,6 +18,12 @@ export interface ModelRequest {
   system: string;
   messages: readonly ChatMessage[];
   tools: ChatCompletionFunctionTool[];
+  /**
+   * Answer this request without thinking where the provider lets a conversation switch it per
+   * request (DeepSeek), so an acknowledgement waits for no reasoning. Anthropic's clients ignore
+   * it: a tool-use loop there keeps one thinking configuration throughout.
+   */
+  withoutThinking?: boolean;
 }
 
 /**

@@ -30,6 +30,8 @@ export async function modelStep(run: TurnRun): Promise<StepResult> {
   if (!verdict.ok) return outcome(run, { kind: 'stopped', reason: verdict.reason, before: 'model_request' });
 
   const prompt = await run.hooks.systemPrompt();
+  // Issue 28: the caller may have this request answered without thinking (an acknowledgement).
+  const withoutThinking = (await run.hooks.withoutThinking?.(run.turn)) ?? false;
   const started = performance.now();
   // R-H2: the transcript as the model sees it, compacted first when it nears the window.
   const attempt = await requestInWindow(
@@ -43,6 +45,7 @@ export async function modelStep(run: TurnRun): Promise<StepResult> {
       },
     },
     earlyListener(run),
+    withoutThinking,
   );
   // Issue 18: calls an answer started early are done before the turn moves on, whatever follows.
   if (!attempt.ok) await settleStrayEarly(run, undefined);

@@ -36,6 +36,12 @@ export interface TurnHooks {
    * at most twice a turn.
    */
   beforeEnd?(calls: readonly TurnCall[]): Promise<string | undefined> | string | undefined;
+  /**
+   * Asked before each model request (issue 28): true sends it without thinking where the provider
+   * switches thinking per request (`ModelRequest.withoutThinking`) — the executor's acknowledging
+   * request, so the person waits for no reasoning before hearing back.
+   */
+  withoutThinking?(turn: Readonly<TurnState>): Promise<boolean> | boolean;
 }
 
 /** A tool call this turn made, with its arguments as sent and whether it succeeded. */

@@ -5,12 +5,20 @@ import type { ChatMessage } from './chat-message.ts';
 export type WireMessage = ChatMessage | { role: 'system'; content: string };
 
 /**
+ * What a tool-call message stored without reasoning is sent with while thinking is on: one space.
+ * Such messages are the executor's acknowledgements (answered with thinking off, issue 28) and
+ * transcripts from before issue 12. DeepSeek's docs say only that the reasoning "must be passed
+ * back"; an empty string is reported refused by `deepseek-v4-pro` (and accepted by Flash), one
+ * space accepted by both, so the placeholder is not empty.
+ */
+export const REASONING_PLACEHOLDER = ' ';
+
+/**
  * The transcript as one provider is sent it: the stored `reasoning_content` follows DeepSeek's
  * thinking-mode rule (R-H1, issue 12). With thinking on, an assistant message that called tools
  * must carry its reasoning in every later request (DeepSeek answers 400 otherwise), so it goes back
- * — as an empty string for a message stored without one (a transcript from before issue 12, or
- * written with thinking off). On every other assistant message it is dropped: the docs say it is
- * ignored there, so sending it costs tokens for nothing. A `compatible` endpoint gets back only what
+ * — as `REASONING_PLACEHOLDER` for a message stored without one. On every other assistant message
+ * it is dropped: the docs say it is ignored there, so sending it costs tokens for nothing. A `compatible` endpoint gets back only what
  * it gave (a DeepSeek model behind a proxy needs it; other servers never produce it); OpenAI never.
  */
 export function toWireMessages(messages: readonly ChatMessage[], contract: ChatContract): ChatMessage[] {
@@ -21,7 +29,7 @@ export function toWireMessages(messages: readonly ChatMessage[], contract: ChatC
     // Anthropic's thinking blocks are for the Messages API only (anthropic-request.ts).
     const { reasoning_content: reasoning, thinking_blocks: _anthropicOnly, ...rest } = m;
     if (!m.tool_calls?.length) return rest;
-    if (pad) return { ...rest, reasoning_content: reasoning ?? '' };
+    if (pad) return { ...rest, reasoning_content: reasoning || REASONING_PLACEHOLDER };
     if (echo && reasoning !== undefined) return { ...rest, reasoning_content: reasoning };
     return rest;
   });

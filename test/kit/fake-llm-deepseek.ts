@@ -1,4 +1,4 @@
-import type { RecordedRequest } from './fake-llm.ts';
+import type { RecordedMessage, RecordedRequest } from './fake-llm.ts';
 import type { FakeDialectRules, ProviderError } from './fake-llm-dialect.ts';
 import { createPrefixCache } from './fake-llm-tokens.ts';
 
@@ -30,6 +30,15 @@ const invalid = (message: string): ProviderError => ({
   body: { error: { message, type: 'invalid_request_error', param: null, code: 'invalid_request_error' } },
 });
 
+/**
+ * A tool-call message sent without its reasoning. An empty string counts as none: the docs only say
+ * "must be passed back", and clients report `deepseek-v4-pro` refusing `""` with the same 400
+ * (hermes-agent #18263, LiteLLM #28057) though Flash took it (pi #3659); one space passes both.
+ */
+function lacksReasoning(m: RecordedMessage): boolean {
+  return m.role === 'assistant' && !!m.tool_calls?.length && (m.reasoning_content ?? '') === '';
+}
+
 /** Thinking is on unless the body says `thinking: { type: "disabled" }` (DeepSeek's default is on). */
 export function thinkingOf(req: RecordedRequest): boolean {
   const t = req.body.thinking as { type?: unknown } | undefined;
@@ -43,12 +52,10 @@ export function deepseekRefusal(req: RecordedRequest): ProviderError | undefined
   if (cap !== undefined && !(Number.isInteger(cap) && (cap as number) >= 1))
     return invalid('Invalid max_tokens value, max_tokens must be a positive integer');
   // Between two user messages, an assistant message that called tools must keep its reasoning in
-  // every later request; on the others it is optional (and ignored).
-  if (
-    thinkingOf(req) &&
-    req.messages.some((m) => m.role === 'assistant' && m.tool_calls?.length && m.reasoning_content == null)
-  )
-    return invalid(MISSING_REASONING);
+  // every later request with thinking on; on the others it is optional (and ignored). The switch
+  // itself is per request: a conversation may turn thinking off for one request (no rule forbids
+  // it), but a tool-call answer made then still needs reasoning once thinking is back on.
+  if (thinkingOf(req) && req.messages.some(lacksReasoning)) return invalid(MISSING_REASONING);
   return undefined;
 }
 

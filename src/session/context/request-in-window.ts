@@ -12,20 +12,27 @@ import { calibrate } from './count-tokens.ts';
  * the request with retries. A 400 for context length means our estimate was short: the window
  * and the estimate's factor are corrected from what the error names, the transcript compacted
  * (forced) and the request retried once. Any other 400 comes back as it is (the turn fails with
- * it, and the ticket waits with one message naming why).
+ * it, and the ticket waits with one message naming why). `withoutThinking` asks the provider to
+ * answer this one without thinking (the executor's acknowledgement, issue 28).
  */
 export async function requestInWindow(
   run: TurnRun,
   system: string,
   hooks: RetryHooks,
   onToolCall?: ToolCallListener,
+  withoutThinking = false,
 ): Promise<ModelAttempt> {
   let prepared = await compactTranscript(run, system, hooks);
   if (!prepared.ok) return { ok: false, reason: 'aborted', attempts: 0, aborted: true };
   // Only the turn's own answer runs calls early (issue 18), never a summarising call.
   const asking: RetryHooks = onToolCall ? { ...hooks, onToolCall } : hooks;
   const ask = (messages: ChatMessage[]) =>
-    requestWithRetry(run.model, { system, messages, tools: run.functionTools }, run.retry, asking);
+    requestWithRetry(
+      run.model,
+      { system, messages, tools: run.functionTools, ...(withoutThinking ? { withoutThinking } : {}) },
+      run.retry,
+      asking,
+    );
   let attempt = await ask(prepared.messages);
   const overflow = attempt.ok || attempt.aborted ? undefined : contextOverflow(attempt.error);
   if (overflow) {

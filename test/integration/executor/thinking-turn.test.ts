@@ -59,17 +59,22 @@ describe('DeepSeek thinking mode through a whole executor turn (issue 12, R-H1, 
     expect(executor).toHaveLength(STEPS + 1);
     // Every request was answered (a refusal carries no usage): DeepSeek's rules held at every step.
     expect(w.llm.requests.every((r) => r.usage)).toBe(true);
-    for (const r of executor) {
+    // Issue 28: the acknowledging request answers without thinking, the work after it thinks.
+    const [ack, ...work] = executor;
+    expect(ack?.body.thinking).toEqual({ type: 'disabled' });
+    for (const r of work) {
       expect(r.body.thinking).toEqual({ type: 'enabled' });
       expect(r.body.reasoning_effort).toBe('high');
-      for (const f of SAMPLING) expect(r.body).not.toHaveProperty(f);
     }
-    // The last request carries all 30 tool-calling answers, each with the reasoning it came with.
+    for (const r of executor) for (const f of SAMPLING) expect(r.body).not.toHaveProperty(f);
+    // The last request carries all 30 tool-calling answers, each with the reasoning it came with
+    // (the acknowledgement, made without thinking, with the placeholder).
     const calling = (executor.at(-1)?.messages ?? []).filter((m) => m.role === 'assistant' && m.tool_calls);
     expect(calling).toHaveLength(STEPS);
-    expect(calling.every((m) => /^Thinking about the \d+ messages/.test(m.reasoning_content ?? ''))).toBe(
-      true,
-    );
+    expect(calling[0]?.reasoning_content).toBe(' ');
+    expect(
+      calling.slice(1).every((m) => /^Thinking about the \d+ messages/.test(m.reasoning_content ?? '')),
+    ).toBe(true);
   }, 60_000);
 
   it('R-H1: the main session routes with thinking off, no effort and no reasoning', async () => {

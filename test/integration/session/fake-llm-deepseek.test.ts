@@ -60,7 +60,14 @@ describe('the fake model enforces DeepSeek’s documented rules (issue 12, R-H1)
       messages: history({ reasoning_content: null }),
     });
     expect(nul.status).toBe(400);
-    for (const reasoning_content of ['because', '']) {
+    // An empty string is none (issue 28: reported refused by deepseek-v4-pro); one space passes.
+    const empty = await post(llm.baseURL, {
+      model: 'deepseek-flash',
+      messages: history({ reasoning_content: '' }),
+    });
+    expect(empty.status).toBe(400);
+    expect((await empty.json()).error.message).toBe(MISSING_REASONING);
+    for (const reasoning_content of ['because', ' ']) {
       const res = await post(llm.baseURL, {
         model: 'deepseek-flash',
         messages: history({ reasoning_content }),
@@ -73,6 +80,33 @@ describe('the fake model enforces DeepSeek’s documented rules (issue 12, R-H1)
       messages: history({}),
     });
     expect(off.status).toBe(200);
+  });
+
+  it('thinking switched per request: a tool call answered with thinking off needs reasoning once it is back on', async () => {
+    // The acknowledgement's request (issue 28): thinking off, no reasoning in the answer.
+    llm.push(toolCalls(['note', {}]));
+    const ack = await (
+      await post(llm.baseURL, {
+        model: 'deepseek-flash',
+        thinking: { type: 'disabled' },
+        messages: [{ role: 'user', content: 'first' }],
+      })
+    ).json();
+    const answered = ack.choices[0].message;
+    expect(answered).not.toHaveProperty('reasoning_content');
+    const next = (extra: Record<string, unknown>) => [
+      { role: 'user', content: 'first' },
+      { ...answered, ...extra },
+      { role: 'tool', tool_call_id: answered.tool_calls[0].id, content: 'ok' },
+    ];
+    const bare = await post(llm.baseURL, { model: 'deepseek-flash', messages: next({}) });
+    expect(bare.status).toBe(400);
+    const padded = await post(llm.baseURL, {
+      model: 'deepseek-flash',
+      thinking: { type: 'enabled' },
+      messages: next({ reasoning_content: ' ' }),
+    });
+    expect(padded.status).toBe(200);
   });
 
   it('thinking on: answers carry reasoning_content, streamed and not; off: none', async () => {

@@ -24,7 +24,8 @@ describe('the request body per provider (issue 12, R-H1)', () => {
     const b = body({ provider: 'deepseek', thinking: 'enabled', reasoningEffort: 'max' });
     expect(b.thinking).toEqual({ type: 'enabled' });
     expect(b.reasoning_effort).toBe('max');
-    expect(assistants(b).map((m) => m.reasoning_content)).toEqual(['I should note it.', undefined, '']);
+    // Padded with one space, not an empty string (issue 28: deepseek-v4-pro refuses "").
+    expect(assistants(b).map((m) => m.reasoning_content)).toEqual(['I should note it.', undefined, ' ']);
     expect(assistants(b)[1]).not.toHaveProperty('reasoning_content');
     for (const f of SAMPLING) expect(b).not.toHaveProperty(f);
   });
@@ -34,6 +35,30 @@ describe('the request body per provider (issue 12, R-H1)', () => {
     expect(b.thinking).toEqual({ type: 'disabled' });
     expect(b).not.toHaveProperty('reasoning_effort');
     for (const m of assistants(b)) expect(m).not.toHaveProperty('reasoning_content');
+  });
+
+  it('DeepSeek asked withoutThinking (the acknowledgement, issue 28): this request is thinking off, the next on again', () => {
+    const contract: ChatContract = { provider: 'deepseek', thinking: 'enabled', reasoningEffort: 'max' };
+    const off = chatRequestBody('m', contract, { system: 's', messages, tools: [], withoutThinking: true });
+    expect(off.thinking).toEqual({ type: 'disabled' });
+    expect(off).not.toHaveProperty('reasoning_effort');
+    for (const m of off.messages) expect(m).not.toHaveProperty('reasoning_content');
+    const on = chatRequestBody('m', contract, { system: 's', messages, tools: [] });
+    expect(on.thinking).toEqual({ type: 'enabled' });
+    expect(on.reasoning_effort).toBe('max');
+    // A session kind without thinking stays without it; other providers get no switch either way.
+    const main = chatRequestBody(
+      'm',
+      { provider: 'deepseek', thinking: 'disabled' },
+      { system: 's', messages, tools: [], withoutThinking: false },
+    );
+    expect(main.thinking).toEqual({ type: 'disabled' });
+    const openai = chatRequestBody(
+      'm',
+      { provider: 'openai' },
+      { system: 's', messages, tools: [], withoutThinking: true },
+    );
+    expect(openai).not.toHaveProperty('thinking');
   });
 
   it('OpenAI: no DeepSeek field anywhere, nor reasoning on messages', () => {
