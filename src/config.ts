@@ -151,6 +151,13 @@ export const EnvSchema = z
     LLM_MAX_TOKENS: z.coerce.number().int().min(1).default(16_384),
     /** Issue 28: a streamed answer with no chunk for this long is dropped and asked again. */
     LLM_STREAM_IDLE_MS: z.coerce.number().int().min(100).default(300_000),
+    /** Issue 28 "model outages": the first back-off wait, the longest one, and their total before a request fails. */
+    LLM_RETRY_BASE_MS: z.coerce.number().int().min(1).default(500),
+    LLM_RETRY_MAX_MS: z.coerce.number().int().min(1).default(30_000),
+    LLM_RETRY_TOTAL_MS: z.coerce.number().int().min(0).default(60_000),
+    /** An executor turn the model failed (unreachable) runs again this many times, this long after, before a person is asked. */
+    LLM_OUTAGE_TURN_RETRIES: z.coerce.number().int().min(0).default(2),
+    LLM_OUTAGE_TURN_DELAY_MS: z.coerce.number().int().min(0).default(300_000),
     /** Model requests one executor turn may make (R-E4); past it, see `continueAfterCap`. */
     EXECUTOR_MAX_REQUESTS: z.coerce.number().int().min(3).default(40),
     MAIN_MODEL: z.string().min(1).optional(),

@@ -7,6 +7,7 @@ import { renderCard } from '../cards/render-card.ts';
 import { buildSystemPrompt } from '../prompts/index.ts';
 import type { Runtime } from '../runtime.ts';
 import { safetyHooks } from '../safety/executor-hooks.ts';
+import { retryPolicyOf } from '../session/retry-policy.ts';
 import { runTurn } from '../session/run-turn.ts';
 import { proceed, stopTurn, type TurnOutcome } from '../session/turn-outcome.ts';
 import { noteTurnSettled, withStatusSteps } from '../status/status-hooks.ts';
@@ -22,6 +23,7 @@ import { executorEnvironment } from './environment.ts';
 import { executorTools, notingActs } from './executor-tools.ts';
 import { isReadOnlyCall } from './read-only-tools.ts';
 import { recordingSteps } from './recording-steps.ts';
+import { outageRetryOf } from './retry-after-outage.ts';
 import { clearTurnScheduled, scheduleTurn } from './schedule-turn.ts';
 import { settleTurn } from './settle-turn.ts';
 import { hasWaitingCards, takeBatch } from './turn-inputs.ts';
@@ -86,7 +88,7 @@ async function turn(rt: Runtime, ticketId: string, turnId: string): Promise<Exec
   const dataCards = await dataLabels(ctx, ticketId, [...batch.keys()]);
   // Issue 13: a ticket about a fork's PR runs its commands with no network at all.
   const forkCode = await involvesForkCode(ctx, ticket.id, ticket.repo);
-  const scope: TurnScope & { continuation: number } = {
+  const scope: TurnScope & { continuation: number; outageRetry: number } = {
     rt,
     ticket,
     turnId,
@@ -95,6 +97,7 @@ async function turn(rt: Runtime, ticketId: string, turnId: string): Promise<Exec
     dataCards,
     forkCode,
     continuation: continuationOf(notes),
+    outageRetry: outageRetryOf(notes),
   };
   const noted = await noteBotRounds(scope);
   const sessionId = executorSessionId(ticketId);
@@ -149,6 +152,8 @@ async function turn(rt: Runtime, ticketId: string, turnId: string): Promise<Exec
     // Issue 28: several reads in one answer run at the same time.
     runTogether: isReadOnlyCall,
     limits: { maxModelRequests: ctx.config.EXECUTOR_MAX_REQUESTS },
+    // Issue 28 "model outages": about a minute of back-off (`LLM_RETRY_*`) before the request fails.
+    retry: retryPolicyOf(ctx.config),
   });
   // Handed over (see `runExecutorTurn`): the batch stays with the turn for whoever resumes it.
   if (outcome.kind === 'stopped' && outcome.reason === 'shutdown') return outcome;

@@ -10,6 +10,7 @@ import { addReport } from '../tickets/reports.ts';
 import { isClosedState } from '../tickets/retention.ts';
 import { getTicket, setTicketState } from '../tickets/ticket-store.ts';
 import { continueAfterCap } from './continue-after-cap.ts';
+import { retryAfterOutage } from './retry-after-outage.ts';
 import { handBack } from './tools/handback-tools.ts';
 import { clearTurnActed, turnActed } from './turn-acts.ts';
 import { dropBatch, returnBatch } from './turn-inputs.ts';
@@ -20,7 +21,8 @@ import { releaseCheckout } from './workspace/release-checkout.ts';
  * What follows a turn's end. Paused: its cards go back to the inbox for the turn after the
  * resume. Ended: people's cards it neither took nor handed back are handed back (R-C3: "processing
  * ends without anyone taking it"). A budget or model failure: the ticket waits and the requester
- * is asked, naming the limit (issue 4: budgets).
+ * is asked, naming the limit (issue 4: budgets) — unless a fresh turn goes on (issue 28: out of
+ * requests while working, or the model unreachable for a while).
  */
 export async function settleTurn(scope: TurnScope, outcome: TurnOutcome): Promise<void> {
   const { ctx } = scope.rt;
@@ -48,6 +50,8 @@ export async function settleTurn(scope: TurnScope, outcome: TurnOutcome): Promis
     }
   } else if (await continueAfterCap(scope, outcome)) {
     // Issue 28: out of requests while working: a fresh turn goes on, nobody is asked yet.
+  } else if (await retryAfterOutage(scope, outcome)) {
+    // Issue 28: the model could not be reached: the turn runs again later, nobody is asked yet.
   } else {
     const why =
       outcome.kind === 'limit'

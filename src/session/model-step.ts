@@ -5,6 +5,7 @@ import { earlyListener, settleStrayEarly } from './early-tool-calls.ts';
 import { TruncatedAnswerError } from './errors/truncated-answer-error.ts';
 import { addHostNote, cutTextNote, cutToolCallNote, notesGiven, unfinishedNote } from './host-note.ts';
 import { recordRevision } from './record-revision.ts';
+import { isTransient } from './retry-policy.ts';
 import { usageAttributes } from './step-spans.ts';
 import { turnCalls } from './turn-calls.ts';
 import { limitBeforeModelRequest } from './turn-limits.ts';
@@ -62,7 +63,10 @@ export async function modelStep(run: TurnRun): Promise<StepResult> {
   if (!attempt.ok) {
     timeRequest(run.metrics, run.sessionKind, run.model.model, 'failed', performance.now() - started);
     await recordRevision(run, run.sessionId, prompt.revision);
-    return outcome(run, { kind: 'failed', reason: `${attempt.reason} (after ${attempt.attempts} attempts)` });
+    const reason = `${attempt.reason} (after ${attempt.attempts} attempts)`;
+    // Issue 28 "model outages": a failure retrying might yet cure, for the caller to run again later.
+    const transient = isTransient(attempt.error) ? { transient: true as const } : {};
+    return outcome(run, { kind: 'failed', reason, ...transient });
   }
 
   const { message, usage } = attempt.reply;

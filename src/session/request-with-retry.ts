@@ -42,15 +42,17 @@ export async function requestWithRetry(
   policy: RetryPolicy,
   hooks: RetryHooks = {},
 ): Promise<ModelAttempt> {
+  let waited = 0;
   for (let attempt = 1; ; attempt++) {
     try {
       return { ok: true, reply: await model.complete(request, hooks.signal, hooks.onToolCall) };
     } catch (err) {
       if (hooks.signal?.aborted) return { ok: false, reason: 'aborted', attempts: attempt, aborted: true };
-      const delay = retryDelay(err, attempt, policy);
+      const delay = retryDelay(err, attempt, policy, waited);
       hooks.onError?.(err, attempt, delay !== undefined);
       if (delay === undefined)
         return { ok: false, reason: describeModelError(err), attempts: attempt, error: err };
+      waited += delay;
       await abortable((hooks.sleep ?? realSleep)(delay), hooks.signal);
       if (hooks.signal?.aborted) return { ok: false, reason: 'aborted', attempts: attempt, aborted: true };
     }

@@ -9,21 +9,53 @@ import { ProviderCutError } from './errors/provider-cut-error.ts';
 import { TruncatedAnswerError } from './errors/truncated-answer-error.ts';
 
 export interface RetryPolicy {
-  /** Attempts in all, the first included. */
+  /** Attempts in all, the first included: a cap beside `totalDelayMs`. */
   attempts: number;
   baseDelayMs: number;
+  /** The longest single wait, a `Retry-After` included. */
   maxDelayMs: number;
+  /**
+   * Issue 28 "model outages": retrying goes on until the waits add up to this much, so an outage
+   * shorter than it costs a slow answer, not a failed turn.
+   */
+  totalDelayMs: number;
 }
 
-export const defaultRetryPolicy: RetryPolicy = { attempts: 4, baseDelayMs: 500, maxDelayMs: 20_000 };
+/** The settings' defaults (`LLM_RETRY_*`): about a minute of back-off, waits of 0.5 s to 30 s. */
+export const defaultRetryPolicy: RetryPolicy = {
+  attempts: 20,
+  baseDelayMs: 500,
+  maxDelayMs: 30_000,
+  totalDelayMs: 60_000,
+};
+
+/** The retry policy the settings ask for (`LLM_RETRY_BASE_MS`, `LLM_RETRY_MAX_MS`, `LLM_RETRY_TOTAL_MS`). */
+export function retryPolicyOf(c: {
+  LLM_RETRY_BASE_MS: number;
+  LLM_RETRY_MAX_MS: number;
+  LLM_RETRY_TOTAL_MS: number;
+}): RetryPolicy {
+  return {
+    ...defaultRetryPolicy,
+    baseDelayMs: c.LLM_RETRY_BASE_MS,
+    maxDelayMs: c.LLM_RETRY_MAX_MS,
+    totalDelayMs: c.LLM_RETRY_TOTAL_MS,
+  };
+}
 
 /**
- * How long to wait before attempt `attempt + 1` after `err`, or `undefined` when retrying cannot
- * help (a 400 or 401 stays one). Time-outs, connection errors, 408/409/429/5xx and malformed tool
- * calls are transient; a 429's `Retry-After` is honoured up to `maxDelayMs`.
+ * How long to wait before attempt `attempt + 1` after `err`, having waited `waitedMs` already, or
+ * `undefined` when retrying cannot help (a 400 or 401 stays one) or the waits reached the
+ * policy's total. Time-outs, connection errors, 408/409/429/5xx and malformed tool calls are
+ * transient; a `Retry-After` (429, 503) is honoured up to `maxDelayMs`.
  */
-export function retryDelay(err: unknown, attempt: number, policy: RetryPolicy): number | undefined {
-  if (attempt >= policy.attempts || !isTransient(err)) return undefined;
+export function retryDelay(
+  err: unknown,
+  attempt: number,
+  policy: RetryPolicy,
+  waitedMs = 0,
+): number | undefined {
+  if (attempt >= policy.attempts || waitedMs >= policy.totalDelayMs || !isTransient(err)) return undefined;
   const hinted = retryAfterMs(err);
   if (hinted !== undefined) return Math.min(hinted, policy.maxDelayMs);
   const exp = policy.baseDelayMs * 2 ** (attempt - 1);

@@ -16,13 +16,14 @@ export interface TurnUsage {
 /**
  * How a turn ended. `ended`: the model answered without tool calls. `stopped`: a gate said no
  * before the next model request or tool call. `limit`: a budget tripped. `failed`: the model
- * could not be reached after retries.
+ * could not be reached after retries (`transient`: it kept failing as an outage does, issue 28)
+ * or refused the request.
  */
 export type TurnOutcome = (
   | { kind: 'ended'; text: string | null }
   | { kind: 'stopped'; reason: StopReason; before: 'model_request' | 'tool_call' }
   | { kind: 'limit'; limit: LimitName; detail: string }
-  | { kind: 'failed'; reason: string }
+  | { kind: 'failed'; reason: string; transient?: true }
 ) & { usage: TurnUsage };
 
 export type TurnOutcomeKind = TurnOutcome['kind'];
@@ -49,6 +50,6 @@ export const TurnOutcomeSchema = z
       limit: z.enum(['model_requests', 'tokens', 'wall_time']),
       detail: z.string(),
     }),
-    z.object({ kind: z.literal('failed'), reason: z.string() }),
+    z.object({ kind: z.literal('failed'), reason: z.string(), transient: z.literal(true).exactOptional() }),
   ])
   .and(z.object({ usage: TurnUsageSchema })) satisfies z.ZodType<TurnOutcome, unknown>;

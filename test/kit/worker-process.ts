@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { TEST_RETRY_ENV } from './app.ts';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -22,6 +23,7 @@ export function startBotProcess(env: Record<string, string>): BotProcess {
       HOME: process.env.HOME ?? '/tmp',
       LOG_LEVEL: 'warn',
       STARTUP_DOCTOR: 'off',
+      ...TEST_RETRY_ENV,
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

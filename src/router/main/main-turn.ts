@@ -5,6 +5,7 @@ import { loadCard } from '../../cards/ingest.ts';
 import { renderCard } from '../../cards/render-card.ts';
 import { buildSystemPrompt } from '../../prompts/index.ts';
 import type { Runtime } from '../../runtime.ts';
+import { retryPolicyOf } from '../../session/retry-policy.ts';
 import { runTurn } from '../../session/run-turn.ts';
 import type { AnyTool } from '../../session/tool.ts';
 import type { TurnOutcome } from '../../session/turn-outcome.ts';
@@ -81,6 +82,8 @@ export async function runMainTurn(rt: Runtime, job: Job): Promise<TurnOutcome | 
       // Issue 31: no ticket owns a main turn's session; it expires like a closed ticket's.
       transcriptTtlSeconds: retentionSeconds(ctx.config),
       contextTokens: ctx.config.mainContextTokens,
+      // Issue 28 "model outages": about a minute of back-off (`LLM_RETRY_*`) before the request fails.
+      retry: retryPolicyOf(ctx.config),
       log: ctx.log,
       metrics: ctx.metrics,
     });

@@ -115,7 +115,7 @@ describe('Anthropic Messages API client (issue 12, R-H1)', () => {
       requestWithRetry(
         client(false, model, 'test-key', thinking),
         { system: SYSTEM, messages: [{ role: 'user', content: 'hi' }], tools: [] },
-        { attempts: 1, baseDelayMs: 1, maxDelayMs: 5 },
+        { attempts: 1, baseDelayMs: 1, maxDelayMs: 5, totalDelayMs: 60_000 },
       );
     fake.push(text('a'), text('b'), text('c'));
     await ask('claude-sonnet-5', { thinking: 'enabled', effort: 'max' });
@@ -154,14 +154,14 @@ describe('Anthropic Messages API client (issue 12, R-H1)', () => {
     const attempt = await requestWithRetry(
       client(false),
       { system: SYSTEM, messages: [{ role: 'user', content: 'hi' }], tools: [] },
-      { attempts: 4, baseDelayMs: 1, maxDelayMs: 5 },
+      { attempts: 4, baseDelayMs: 1, maxDelayMs: 5, totalDelayMs: 60_000 },
     );
     expect(attempt).toMatchObject({ ok: true, reply: { message: { content: 'recovered' } } });
   });
 
   it('R-H1: a retired model (404 not_found_error) and a bad key (401) are not retried, and the reason names them', async () => {
     const before = fake.raw.length;
-    const policy = { attempts: 4, baseDelayMs: 1, maxDelayMs: 5 };
+    const policy = { attempts: 4, baseDelayMs: 1, maxDelayMs: 5, totalDelayMs: 60_000 };
     const req = { system: SYSTEM, messages: [{ role: 'user' as const, content: 'hi' }], tools: [] };
     const retired = await requestWithRetry(client(false, 'claude-2.1'), req, policy);
     expect(retired).toMatchObject({ ok: false, attempts: 1 });

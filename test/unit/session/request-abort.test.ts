@@ -23,7 +23,7 @@ describe('requestWithRetry and a shutdown', () => {
     const attempt = await requestWithRetry(
       down(calls),
       request,
-      { attempts: 4, baseDelayMs: 10_000, maxDelayMs: 10_000 },
+      { attempts: 4, baseDelayMs: 10_000, maxDelayMs: 10_000, totalDelayMs: 60_000 },
       { signal: shutdown.signal },
     );
     expect(Date.now() - started).toBeLessThan(2000);
@@ -37,6 +37,7 @@ describe('requestWithRetry and a shutdown', () => {
       attempts: 3,
       baseDelayMs: 1,
       maxDelayMs: 5,
+      totalDelayMs: 60_000,
     });
     expect(attempt.ok).toBe(false);
     expect(attempt).not.toHaveProperty('aborted');

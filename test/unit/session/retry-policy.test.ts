@@ -2,9 +2,9 @@ import { APIError as AnthropicAPIError } from '@anthropic-ai/sdk';
 import { APIConnectionTimeoutError, APIError } from 'openai';
 import { describe, expect, it } from 'vitest';
 import { MalformedToolCallError } from '../../../src/session/errors/malformed-tool-call-error.ts';
-import { isTransient, retryDelay } from '../../../src/session/retry-policy.ts';
+import { defaultRetryPolicy, isTransient, retryDelay } from '../../../src/session/retry-policy.ts';
 
-const policy = { attempts: 3, baseDelayMs: 100, maxDelayMs: 5000 };
+const policy = { attempts: 3, baseDelayMs: 100, maxDelayMs: 5000, totalDelayMs: 60_000 };
 const apiError = (status: number, headers: Record<string, string> = {}) =>
   APIError.generate(status, { message: 'x' }, 'x', new Headers(headers));
 
@@ -29,6 +29,24 @@ describe('retryDelay', () => {
     expect(retryDelay(apiError(401), 1, policy)).toBe(undefined);
     expect(retryDelay(new Error('bug'), 1, policy)).toBe(undefined);
     expect(retryDelay(apiError(500), 3, policy)).toBe(undefined);
+  });
+
+  it('issue 28: retrying goes on until the waits add up to the total, a Retry-After counting like any wait', () => {
+    const long = defaultRetryPolicy;
+    let waited = 0;
+    let attempt = 1;
+    for (let d = retryDelay(apiError(503), attempt, long, waited); d !== undefined; ) {
+      waited += d;
+      attempt += 1;
+      d = retryDelay(apiError(503), attempt, long, waited);
+    }
+    expect(waited).toBeGreaterThanOrEqual(60_000);
+    // Waits grow to the cap: eight or nine attempts, not twenty.
+    expect(attempt).toBeLessThanOrEqual(9);
+    const busy = apiError(503, { 'retry-after': '30' });
+    expect(retryDelay(busy, 1, long, 0)).toBe(30_000);
+    expect(retryDelay(busy, 2, long, 59_999)).toBe(30_000);
+    expect(retryDelay(busy, 3, long, 60_000)).toBe(undefined);
   });
 });
 
