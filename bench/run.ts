@@ -11,6 +11,7 @@ const BENCHES: [file: string, fn: string][] = [
   ['./routing.ts', 'benchRouting'],
   ['./latency.ts', 'benchLatency'],
   ['./ack.ts', 'benchAck'],
+  ['./ack-thinking.ts', 'benchAckThinking'],
   ['./prompts.ts', 'benchPrompts'],
   ['./agent-loop.ts', 'benchAgentLoop'],
   ['./prompt-cache.ts', 'benchPromptCache'],

@@ -1,9 +1,9 @@
 import type { TurnArtifacts } from '../artifacts/turn-snapshot.ts';
 import type { TriggerCard } from '../cards/card.ts';
 import type { Runtime } from '../runtime.ts';
-import { isAcked } from '../tickets/acks.ts';
 import { wasHandedBack } from '../tickets/handback.ts';
 import type { Ticket } from '../tickets/ticket.ts';
+import { ackStands } from './ack-lost.ts';
 
 /** What an executor turn's tools share: the ticket, the cards of this turn, and the runtime. */
 export interface TurnScope {
@@ -35,7 +35,8 @@ export async function pendingRequests(scope: TurnScope): Promise<string[]> {
   const out: string[] = [];
   for (const card of scope.batch.values()) {
     if (!isRequest(scope, card)) continue;
-    const acked = await isAcked(ctx, scope.ticket.id, card.id);
+    // An acknowledgement lost for good (its delivery failed) does not count: it is owed again.
+    const acked = await ackStands(ctx, scope.ticket.id, card.id);
     const handed = await wasHandedBack(ctx, card.id, scope.ticket.id);
     if (!acked && !handed) out.push(card.id);
   }
