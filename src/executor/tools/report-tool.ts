@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { TriggerCard } from '../../cards/card.ts';
 import { loadCard } from '../../cards/ingest.ts';
 import { replyEffectFor } from '../../cards/reply-effect.ts';
 import { enqueueEffect } from '../../outbox/enqueue.ts';
@@ -61,8 +62,9 @@ export function reportTool(scope: TurnScope, doneChecks: DoneCheck[] = []) {
         return toolError(
           `refused: card ${askOn} is not one of this ticket’s own cards; ask in reply to one of them, or leave card out to ask where the ticket began (R-C5)`,
         );
-      const target = human_action ? await loadCard(ctx, askOn) : undefined;
-      if (human_action && !target) return toolError(`card ${askOn} is unknown`);
+      const asking = human_action ? await whereToReply(scope, askOn) : undefined;
+      if (asking && !asking.target) return toolError(`card ${askOn} is unknown`);
+      const target = asking?.target;
       await addReport(ctx, scope.ticket.id, {
         status,
         summary,
@@ -85,11 +87,29 @@ export function reportTool(scope: TurnScope, doneChecks: DoneCheck[] = []) {
       }
       const noted = notes.length ? `\n${notes.join('\n')}` : '';
       if (!human_action) return toolOk(`recorded ${status}${noted}`);
+      const fellBack = asking?.gone ? ` in the ticket’s original conversation: card ${askOn} is gone` : '';
       return toolOk(
-        `recorded ${status}; question ${askedIn === 'status' ? 'asked on the status card (its choices are buttons)' : 'posted'}${noted}`,
+        `recorded ${status}; question ${askedIn === 'status' ? 'asked on the status card (its choices are buttons)' : 'posted'}${fellBack}${noted}`,
       );
     },
   });
+}
+
+/**
+ * The card a question answers (R-C5): the named one; when that message is gone (its card no
+ * longer stored, or nothing there to reply to), the card that opened the ticket, in the ticket's
+ * original conversation. `target` is absent when neither can be found.
+ */
+async function whereToReply(
+  scope: TurnScope,
+  named: string,
+): Promise<{ target: TriggerCard | undefined; gone: boolean }> {
+  const { ctx } = scope.rt;
+  const card = await loadCard(ctx, named);
+  if (card && replyEffectFor(card, '.')) return { target: card, gone: false };
+  if (named === scope.ticket.openedBy) return { target: card, gone: false };
+  const origin = await loadCard(ctx, scope.ticket.openedBy);
+  return origin ? { target: origin, gone: true } : { target: card, gone: false };
 }
 
 /**
