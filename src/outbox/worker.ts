@@ -7,6 +7,7 @@ import { sentMessageRefKey } from '../tickets/ref-key.ts';
 import { inJobSpan } from '../tracing/job-context.ts';
 import { type Effect, type OutboxJob, OutboxJobSchema, type Sender } from './effect.ts';
 import { isDeliveryError } from './errors.ts';
+import { HOLD_RECHECK_MS, noteHeld } from './held.ts';
 import { RATE_LIMITS, takeSlot } from './rate-limit.ts';
 import { isSent, recordSent } from './sent-records.ts';
 
@@ -44,20 +45,22 @@ export function outboxBackoff(attemptsMade: number, _type?: string, err?: Error)
 }
 
 export interface OutboxOutcome {
-  status: 'sent' | 'already_sent' | 'held_paused';
+  status: 'sent' | 'already_sent';
   id?: string;
 }
 
 async function deliverOne(ctx: Ctx, senders: Senders, job: Job, token?: string): Promise<OutboxOutcome> {
   const data: OutboxJob = OutboxJobSchema.parse(job.data);
   if (await isSent(ctx, data.key)) return { status: 'already_sent' };
-  // R-D2: nothing a paused ticket had queued goes out, except the pause/resume confirmations.
-  if (data.ticketId && !data.exemptFromPause && (await isPaused(ctx, data.ticketId))) {
-    ctx.metrics.deliveries.inc({ channel: channelOf(data.effect), outcome: 'held_paused' });
-    return { status: 'held_paused' };
-  }
+  // R-D2: nothing a paused ticket had queued goes out while it is paused, except the pause/resume
+  // confirmations and its status; it is held, never dropped, and goes out after the resume.
   // Issue 8: a ticket's messages count against its circuit breaker; over the limit it is paused.
-  if (!(await admitTicketMessage(ctx, data))) return { status: 'held_paused' };
+  if (
+    data.ticketId &&
+    !data.exemptFromPause &&
+    ((await isPaused(ctx, data.ticketId)) || !(await admitTicketMessage(ctx, data)))
+  )
+    return hold(ctx, job, data.ticketId, channelOf(data.effect), token);
   const channel = channelOf(data.effect);
   const sender = senders[channel];
   if (!sender) throw new UnrecoverableError(`channel ${channel} is off: no credentials configured`);
@@ -85,6 +88,21 @@ async function deliverOne(ctx: Ctx, senders: Senders, job: Job, token?: string):
     if (isDeliveryError(err) && err.permanent) throw new UnrecoverableError(err.message);
     throw err;
   }
+}
+
+/**
+ * Holds a paused ticket's delivery (R-D2): noted with the ticket first, then moved aside (delayed)
+ * until the resume promotes it — a crash in between runs the job again, which holds it again. A
+ * resume that came while it was being held finds it noted and delayed, or the job sees the resume
+ * itself and goes back in line; should both miss, it looks again after `HOLD_RECHECK_MS`.
+ */
+async function hold(ctx: Ctx, job: Job, ticketId: string, channel: Channel, token?: string): Promise<never> {
+  ctx.metrics.deliveries.inc({ channel, outcome: 'held_paused' });
+  if (!job.id) throw new Error('an outbox job without an id cannot be held');
+  await noteHeld(ctx, ticketId, job.id);
+  await job.moveToDelayed(Date.now() + HOLD_RECHECK_MS, token);
+  if (!(await isPaused(ctx, ticketId))) await job.promote().catch(() => undefined);
+  throw new DelayedError();
 }
 
 /** One delivery in a consumer span (issue 17): the effect's operation and channel, never its text. */

@@ -7,9 +7,10 @@ import { languageForCard, languageForTicket } from '../i18n/choose-language.ts';
 import { hostText } from '../i18n/host-text.ts';
 import { type Lang, LIST_SEPARATOR } from '../i18n/lang.ts';
 import { enqueueEffect } from '../outbox/enqueue.ts';
+import { releaseHeld } from '../outbox/release-held.ts';
 import { statusChanged } from '../status/status-hooks.ts';
 import { recordOnTicket } from '../tickets/attach.ts';
-import { type Lift, pauseTicket, resumeTicket } from '../tickets/pause.ts';
+import { isPaused, type Lift, pauseTicket, resumeTicket } from '../tickets/pause.ts';
 import { getTicket } from '../tickets/ticket-store.ts';
 import type { Command } from './command.ts';
 
@@ -51,9 +52,14 @@ function pauseTicketBy(ctx: Ctx, ticketId: string, card: TriggerCard): Promise<b
   });
 }
 
-/** Resumes and, when cards waited in the inbox meanwhile, starts the turn they need. */
+/**
+ * Resumes, sends what the pause held (R-D2), and, when cards waited in the inbox meanwhile,
+ * starts the turn they need. The release runs even when the ticket was not paused: a resume
+ * retried after a crash still sends what its first run did not get to.
+ */
 export async function resumeTicketAndWake(ctx: Ctx, ticketId: string, lift?: Lift): Promise<boolean> {
   const ok = await resumeTicket(ctx, ticketId, lift);
+  if (!(await isPaused(ctx, ticketId))) await releaseHeld(ctx, ticketId);
   if (ok && (await hasWaitingCards(ctx, ticketId))) await scheduleTurn(ctx, ticketId);
   return ok;
 }

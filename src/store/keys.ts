@@ -54,6 +54,8 @@ export function createKeys(prefix: string) {
     outboxSent: (key: string) => k('outbox', 'sent', key),
     /** List of outbox keys delivered for a ticket, newest last. */
     outboxByTicket: (ticketId: string) => k('outbox', 'ticket', ticketId),
+    /** Set of outbox job ids a paused ticket holds back: released (promoted) by its resume. */
+    outboxHeld: (ticketId: string) => k('outbox', 'held', ticketId),
     /** Per-conversation send-rate window (Feishu: 5 messages/s per chat). */
     rateWindow: (scope: string) => k('rate', scope),
 

@@ -36,6 +36,33 @@ export async function ackCallOf(ctx: AckCtx, ticketId: string, cardId: string): 
   return (await ctx.redis.hget(ctx.keys.ticketAcked(ticketId), cardId)) ?? undefined;
 }
 
+/** Hands a card's acknowledgement from the call that held it to another, only if it still held it. */
+const REPLACE = `
+if redis.call('HGET', KEYS[1], ARGV[1]) == ARGV[2] then
+  redis.call('HSET', KEYS[1], ARGV[1], ARGV[3])
+  return 1
+end
+return 0
+`;
+
+/**
+ * Claims the card's acknowledgement like `claimAck`; when another call holds it, the claim passes
+ * to this call only if `lost` says that call's message was lost for good (R-C2: acknowledged once
+ * means a person saw it once, so a lost acknowledgement never blocks its replacement).
+ */
+export async function claimAckOrReplaceLost(
+  ctx: AckCtx & Pick<Ctx, 'now'>,
+  ticket: { ticketId: string; cardId: string; receivedAt: number },
+  callKey: string,
+  lost: (holderCallKey: string) => Promise<boolean>,
+): Promise<boolean> {
+  const { ticketId, cardId } = ticket;
+  if (await claimAck(ctx, ticketId, cardId, callKey, ticket.receivedAt)) return true;
+  const holder = await ackCallOf(ctx, ticketId, cardId);
+  if (!holder || !(await lost(holder))) return false;
+  return (await ctx.redis.eval(REPLACE, 1, ctx.keys.ticketAcked(ticketId), cardId, holder, callKey)) === 1;
+}
+
 export async function isAcked(ctx: AckCtx, ticketId: string, cardId: string): Promise<boolean> {
   return (await ctx.redis.hexists(ctx.keys.ticketAcked(ticketId), cardId)) === 1;
 }

@@ -31,6 +31,7 @@ export function ticketOwnKeys(keys: Keys, id: string): string[] {
     keys.ticketStatus(id),
     keys.statusMessage(id),
     keys.outboxByTicket(id),
+    keys.outboxHeld(id),
     keys.pause(id),
     keys.turnSeq(id),
     keys.pauseLog(id),

@@ -5,11 +5,12 @@ import { enqueueEffect } from '../../outbox/enqueue.ts';
 import { countWords, LIMITS } from '../../router/words.ts';
 import { defineTool, type ToolCallContext, toolError, toolOk } from '../../session/tool.ts';
 import { hasToolResult } from '../../session/transcript-store.ts';
-import { ackCallOf, claimAck } from '../../tickets/acks.ts';
+import { ackCallOf, claimAckOrReplaceLost } from '../../tickets/acks.ts';
 import { isOwnCard } from '../../tickets/attach.ts';
 import { recordTaken } from '../../tickets/handback.ts';
 import { threadKeys } from '../../tickets/ref-key.ts';
 import { anyUnrelated } from '../../tickets/unrelated.ts';
+import { ackLost, replyKey } from '../ack-lost.ts';
 import type { TurnScope } from '../turn-scope.ts';
 import { BOT_ROUNDS, isNoted } from '../workspace/bot-rounds.ts';
 
@@ -53,15 +54,17 @@ export function replyTool(scope: TurnScope) {
       const effect = replyEffectFor(card, text);
       if (!effect) return toolError(`card ${to} has no message to reply to`);
       const purpose = asked ?? (await defaultPurpose(scope, to, call));
+      // R-C2: once, unless the earlier acknowledgement was lost for good: then this one replaces it.
+      const claim = { ticketId: scope.ticket.id, cardId: to, receivedAt: card.receivedAt };
       if (
         purpose === 'ack' &&
-        !(await claimAck(ctx, scope.ticket.id, to, call.idempotencyKey, card.receivedAt))
+        !(await claimAckOrReplaceLost(ctx, claim, call.idempotencyKey, (held) => ackLost(ctx, held)))
       ) {
         return toolError(
           `refused: ${to} was already acknowledged; acknowledge once (R-C2). Use purpose "result" or "answer" for something new`,
         );
       }
-      await enqueueEffect(ctx, { key: `reply:${call.idempotencyKey}`, effect, ticketId: scope.ticket.id });
+      await enqueueEffect(ctx, { key: replyKey(call.idempotencyKey), effect, ticketId: scope.ticket.id });
       await recordTaken(ctx, to, scope.ticket.id);
       const as =
         asked === undefined && purpose === 'result' ? ` (as a result: ${to} was acknowledged already)` : '';

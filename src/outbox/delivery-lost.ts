@@ -1,0 +1,20 @@
+import type { Ctx } from '../context.ts';
+import { outboxJobId } from './enqueue.ts';
+import { isSent } from './sent-records.ts';
+
+/**
+ * Whether a queued delivery is lost for good: not sent, and its job failed for good (a refusal,
+ * attempts spent, a channel off) or was completed unsent (a pause dropped it before pauses held).
+ * A job still waiting, held or retrying is not lost; neither is one the outbox no longer knows
+ * (its record aged out: it may well have been sent long ago).
+ */
+export async function deliveryLost(
+  ctx: Pick<Ctx, 'redis' | 'keys' | 'queues'>,
+  key: string,
+): Promise<boolean> {
+  if (await isSent(ctx, key)) return false;
+  const job = await ctx.queues.outbox.getJob(outboxJobId(key));
+  if (!job) return false;
+  const state = await job.getState();
+  return state === 'failed' || state === 'completed';
+}
