@@ -62,6 +62,7 @@ describe('orchestrator_eval (R-B4)', () => {
     const ack = await waitFor(
       async () => (await replies()).find((m) => m.text === 'On it: the billing export totals.'),
       'the acknowledgement',
+      20_000,
     );
     return { ticket, ackId: ack.id };
   }

@@ -62,6 +62,7 @@ describe('questions through human_action (R-C5)', () => {
     const progress = await waitFor(
       async () => (await replies('asks')).find((m) => m.text.startsWith('Meanwhile the header row')),
       'the work after the question',
+      20_000,
     );
     expect(results[0]?.[1]).toBe('recorded working; question posted');
     // What the person sees, in order: the acknowledgement, the question, the result — all in
@@ -121,6 +122,7 @@ describe('questions through human_action (R-C5)', () => {
     const ack = await waitFor(
       async () => (await replies('gone')).find((m) => m.text === 'On it: the export separators.'),
       'the acknowledgement',
+      20_000,
     );
     const cause = localMessage('it breaks for our European users', { chat: 'gone', replyTo: ack.id });
     await send(w.app.ctx, cause);

@@ -56,6 +56,7 @@ describe('threads a ticket follows (R-B2, R-C4)', () => {
     await waitFor(
       async () => (await replies()).some((m) => m.text.includes('the CSV export')),
       'the request’s acknowledgement',
+      20_000,
     );
     const attached = localMessage(`For ${ticket}: the header row is missing as well`, {
       chat: CHAT,
