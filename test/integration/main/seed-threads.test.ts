@@ -13,6 +13,12 @@ import {
   ticketOpenedBy,
 } from '../routing/helpers.ts';
 
+/** One card as the model reads it in the turn's input (a batch may hold several). */
+const cardBlock = (req: RecordedRequest, id: string): string =>
+  inputOf(req)
+    .split('<card id=')
+    .find((b) => b.startsWith(`"${id}"`)) ?? '';
+
 /**
  * Seed 004, "仅在明确引用时附加" and "通过 Subscription 和主 Session 协调" (R-B2, R-C4): attaching a
  * message subscribes the ticket to its whole thread, and an executor that finds such a thread
@@ -42,7 +48,7 @@ describe('threads a ticket follows (R-B2, R-C4)', () => {
           'orchestrator_route',
           {
             decisions: cardsIn(req).map((card) =>
-              inputOf(req).includes(`For ${ticket}:`) && ticket
+              ticket && cardBlock(req, card).includes(`For ${ticket}:`)
                 ? { card, action: 'attach', ticket }
                 : { card, action: 'ignore' },
             ),
