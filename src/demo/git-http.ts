@@ -1,3 +1,7 @@
+/**
+ * Git over smart HTTP for a loopback GitHub: the demo's (`npm run demo`, `local-github.ts`) and the
+ * test kit's fake, through the real `git http-backend`.
+ */
 import { spawn } from 'node:child_process';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 

@@ -88,9 +88,29 @@ function setUpLangSwitch(signedIn = () => !$('nav').hidden) {
     });
 }
 
+/**
+ * A sign-in link (`npm run demo` prints one): `#signin=<token>&go=<page>`. The token is taken out
+ * of the address at once and posted through the sign-in form, as if typed; the form's address
+ * carries the page to land on (a redirect keeps the fragment). Never sent in a URL the server sees.
+ */
+function takeSignInLink() {
+  const link = new URLSearchParams(location.hash.replace(/^#/, ''));
+  const token = link.get('signin');
+  if (!token) return false;
+  history.replaceState(null, '', location.pathname);
+  const go = link.get('go') ?? '';
+  const form = $('sign-in').querySelector('form');
+  if (!form) return false;
+  /** @type {HTMLInputElement} */ ($('token')).value = token;
+  if (/^\w+$/.test(go)) form.action = `/panel/sign-in#/${go}`;
+  form.requestSubmit();
+  return true;
+}
+
 async function start() {
   await useLang(preferredLang());
   setUpLangSwitch();
+  if (takeSignInLink()) return;
   $('sign-in')
     .querySelector('form')
     ?.addEventListener('submit', () => rememberWho(/** @type {HTMLInputElement} */ ($('who')).value));

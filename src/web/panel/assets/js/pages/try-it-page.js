@@ -1,5 +1,5 @@
 import { get, request, whoAmI } from '../api.js';
-import { h, replace, when } from '../dom.js';
+import { h, replace, when, withLinks } from '../dom.js';
 import { t } from '../i18n.js';
 import { pauseButton, pauseLine, stateBadge } from './ticket-bits.js';
 
@@ -215,7 +215,7 @@ function thread(items, questions, startReply) {
           m.tickets.length ? h('span', { class: 'badge quiet' }, m.tickets.join(', ')) : null,
         ),
         questions.has(m.text) ? h('div', { class: 'badge warn' }, t('try.question')) : null,
-        h('div', { class: 'msg-text' }, m.text),
+        h('div', { class: 'msg-text' }, m.from === 'bot' ? withLinks(m.text) : m.text),
         h(
           'div',
           { class: 'msg-foot' },

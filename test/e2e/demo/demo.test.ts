@@ -1,0 +1,124 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { copyFileSync, readdirSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Redis } from 'ioredis';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { waitFor } from '../../kit/app.ts';
+import { redisUrl } from '../../kit/redis.ts';
+import { ARTIFACTS, launchChromium, shoot } from '../panel/browser.ts';
+
+/**
+ * `npm run demo` as a newcomer runs it (issue 32): the real command in its own process group, the
+ * scripted model (no `LLM_API_KEY`), the printed link opened in Chromium. A clear request ends in
+ * a draft PR linked in the chat, an ambiguous one in a question; Ctrl-C (SIGINT to the group)
+ * stops everything and leaves nothing behind. The screenshot lands in `test/artifacts/panel/`,
+ * and in `docs/demo-try-it.png` only with `UPDATE_DOCS_SCREENSHOTS=1` (look at it first).
+ */
+
+const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+const DOCS_SHOT = join(ROOT, 'docs', 'demo-try-it.png');
+
+describe('npm run demo', () => {
+  let demo: ChildProcess;
+  let out = '';
+  let browser: Browser;
+  let startedAt = 0;
+  /** The demo's temporary directories made since this test started. */
+  const demoDirs = () =>
+    readdirSync(tmpdir()).filter(
+      (d) => d.startsWith('switchyard-demo-') && statSync(join(tmpdir(), d)).mtimeMs >= startedAt - 1000,
+    );
+  const exited = () => demo.exitCode !== null || demo.signalCode !== null;
+  beforeAll(async () => {
+    browser = await launchChromium();
+    startedAt = Date.now();
+    const { LLM_API_KEY: _k, DEMO_PORT: _p, ...env } = process.env;
+    demo = spawn('npm', ['run', 'demo'], {
+      cwd: ROOT,
+      env: { ...env, REDIS_URL: redisUrl() },
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    demo.stdout?.on('data', (d) => {
+      out += String(d);
+    });
+    demo.stderr?.on('data', (d) => {
+      out += String(d);
+    });
+  }, 60_000);
+  afterAll(async () => {
+    await browser?.close();
+    if (demo.pid && !exited()) process.kill(-demo.pid, 'SIGKILL');
+  });
+
+  it('prints one signed-in link to Try it; a request ends in a draft PR, an ambiguous one in a question; Ctrl-C leaves nothing', async () => {
+    await waitFor(() => out.includes('Ctrl-C stops everything.') || exited(), 'the demo ready', 120_000);
+    expect(out).toContain('scripted model (no LLM_API_KEY)');
+    const link = /Open (http:\/\/127\.0\.0\.1:\d+\/panel\/#signin=[0-9a-f]+&go=try)\n/.exec(out)?.[1];
+    expect(link, out).toBeDefined();
+    const examples = [...out.matchAll(/^ {2}\d\. (.+)$/gm)].map((m) => m[1] as string);
+    expect(examples).toHaveLength(3);
+    const prefix = /keys under (demo-[0-9a-f]+):/.exec(out)?.[1];
+    const repoPage = /pull requests: (http:\S+)/.exec(out)?.[1] as string;
+    const base = new URL(link as string).origin;
+    expect(demoDirs()).toHaveLength(1);
+
+    const context = await browser.newContext({ viewport: { width: 1280, height: 860 }, locale: 'en-US' });
+    context.setDefaultTimeout(60_000);
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (err) => errors.push(err.message));
+    await page.goto(link as string);
+    // Signed in, on Try it, and the token gone from the address.
+    await page.getByRole('heading', { name: 'Try it' }).waitFor();
+    expect(new URL(page.url()).hash).toBe('#/try');
+    const input = page.locator('#chat-input');
+
+    await input.fill(examples[0] as string);
+    await input.press('Enter');
+    const prLink = page.getByRole('log').locator('a[href$="/demo/sample/pull/1"]').first();
+    await prLink.waitFor();
+
+    await input.fill(examples[2] as string);
+    await input.press('Enter');
+    await page
+      .getByRole('log')
+      .getByText(/What should I improve in demo\/sample/)
+      .waitFor();
+    await shoot(page, '40-demo-try-it');
+    if (process.env.UPDATE_DOCS_SCREENSHOTS === '1')
+      copyFileSync(join(ARTIFACTS, '40-demo-try-it.png'), DOCS_SHOT);
+
+    // The PR link opens the local GitHub's page of a draft with the change.
+    const pr = await context.newPage();
+    await pr.goto((await prLink.getAttribute('href')) as string);
+    await pr.getByText('draft', { exact: true }).waitFor();
+    await pr.getByText("export const farewell = (name) => 'Goodbye, ' + name;", { exact: false }).waitFor();
+    await context.close();
+    expect(errors).toEqual([]);
+
+    // Ctrl-C: the terminal's SIGINT to the whole group; everything stops and is cleaned up.
+    process.kill(-(demo.pid as number), 'SIGINT');
+    // npm ends by the signal itself; the demo says when it has cleaned up.
+    await waitFor(() => out.includes('demo: stopped'), 'the demo cleaned up', 60_000);
+    await waitFor(exited, 'the demo exited', 60_000);
+    const answers = async (url: string) =>
+      fetch(url)
+        .then(() => true)
+        .catch(() => false);
+    expect(await answers(`${base}/healthz`)).toBe(false);
+    expect(await answers(repoPage)).toBe(false);
+    expect(demoDirs()).toEqual([]);
+    if (prefix) {
+      const r = new Redis(redisUrl());
+      try {
+        expect(await r.keys(`${prefix}:*`)).toEqual([]);
+      } finally {
+        r.disconnect();
+      }
+    }
+  }, 300_000);
+});
