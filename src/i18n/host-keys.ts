@@ -70,6 +70,7 @@ export const HOST_TEXT_KEYS = [
   'chat-repo.unbound',
   'chat-repo.unbound-none',
   'github.closing-for',
+  'github.closing-for-branch',
 ] as const;
 
 export type HostTextKey = (typeof HOST_TEXT_KEYS)[number];

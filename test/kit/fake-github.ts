@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { type AppInstallations, createAppInstallations, type Level } from './fake-app-installations.ts';
 import { type AppManifests, createAppManifests } from './fake-app-manifests.ts';
 import { basicToken, type GitAuthVerdict, gitRoute, serveGit } from './fake-git-http.ts';
+import { createBranches, type FakeBranch } from './fake-github-branches.ts';
 import { appReply, type IdentityOptions, jwtIssuer, jwtRefusal, userReply } from './fake-github-identity.ts';
 import { diffOf, type FakeCheckRun, type FakeFile, paged } from './fake-github-reads.ts';
 import { createHookDeliveries, type HookDeliveries } from './fake-hook-deliveries.ts';
@@ -159,6 +160,8 @@ export interface FakeGitHub {
     c: { body: string; user?: FakeUser; association?: string },
   ): FakeComment;
   addCheckRun(repo: string, run: Partial<Omit<FakeCheckRun, 'id' | 'repo'>> & { name: string }): FakeCheckRun;
+  /** A branch someone pushed, for `GET /repos/{owner}/{repo}/branches/{branch}`. */
+  addBranch(repo: string, b: Parameters<ReturnType<typeof createBranches>['add']>[1]): FakeBranch;
   /**
    * From now on App JWTs must be signed by the App's key (`pem`, private or public) and issued
    * by a known App id, as GitHub checks; until a key is registered only their form and times are.
@@ -193,7 +196,7 @@ function restNeed(method: string, path: string): [string, Level] | undefined {
   if (seg === '/issues') return ['issues', level];
   if (seg === '/pulls') return ['pull_requests', level];
   if (seg === '/check-runs' || seg === '/check-suites' || seg === '/commits') return ['checks', level];
-  if (seg === '/contents' || seg === '/git') return ['contents', level];
+  if (seg === '/contents' || seg === '/git' || seg === '/branches') return ['contents', level];
   return undefined;
 }
 
@@ -372,7 +375,9 @@ export async function startFakeGitHub(
     !q.get('since') || c.updated_at >= (q.get('since') ?? '');
 
   const R = '/repos/([^/]+/[^/]+)';
+  const branches = createBranches();
   const routes: Array<[string, RegExp, Route]> = [
+    ['GET', new RegExp(`^${R}/branches/(.+)$`), ([, r = '', name = '']) => branches.get(r, name)],
     ['GET', /^\/user$/, () => userReply(botLogin, opts)],
     [
       'GET',
@@ -891,6 +896,7 @@ export async function startFakeGitHub(
       fake.checkRuns.push(r);
       return r;
     },
+    addBranch: branches.add,
     registerAppKey: (appId: string, pem: string) => appKeys.set(appId, createPublicKey(pem)),
     failNext: (rule: FailRule) => rules.push({ ...rule, left: rule.times ?? 1 }),
     callsTo: (method: string, path: string | RegExp) =>

@@ -9,27 +9,20 @@ import type { TurnScope } from '../turn-scope.ts';
 import { ticketPr } from '../workspace/delivery-records.ts';
 import { githubAccess } from '../workspace/github-access.ts';
 import { asToolError, workRefusal } from '../workspace/work-gate.ts';
+import { BOT_BRANCH_PREFIX, yieldTargetIn } from './yield-target.ts';
 
 const REASON_WORDS = 30;
 
-/** `owner/name#12`, `#12`, `12` or a PR URL → its number in `repo`, or undefined. */
-export function prNumberIn(repo: string, ref: string): number | undefined {
-  const url = /github\.com\/([^/]+\/[^/]+)\/pull\/(\d+)/i.exec(ref);
-  const short = /^(?:([\w.-]+\/[\w.-]+))?#?(\d+)$/.exec(ref.trim());
-  const [named, n] = url ? [url[1], url[2]] : short ? [short[1], short[2]] : [undefined, undefined];
-  if (named && named.toLowerCase() !== repo.toLowerCase()) return undefined;
-  return n ? Number(n) : undefined;
-}
-
 /**
- * `close_pr({ reason, instead })` (R-C8 "yield to duplicates"): a person's PR already holds the
- * ticket's change, so the bot closes its own PR and points to theirs in one sentence. Code checks
- * that `instead` is another, open or merged PR of the same repository by someone other than the bot.
+ * `close_pr({ reason, instead })` (R-C8 "yield to duplicates"): a person's branch or PR already
+ * holds the ticket's change, so the bot closes its own PR and points to theirs in one sentence.
+ * Code checks that `instead` is another, open or merged PR of the same repository by someone other
+ * than the bot, or a branch of it whose newest commit is not the bot's (and not one of its `sy/`).
  */
 export function closePrTool(scope: TurnScope) {
   return defineTool({
     name: 'close_pr',
-    description: `Close the ticket’s own PR because a person’s PR already holds the change. instead: their PR (#N or URL); reason: why theirs covers it, one sentence of at most ${REASON_WORDS} words.`,
+    description: `Close the ticket’s own PR because a person’s branch or PR already holds the change. instead: their PR (#N or URL) or their branch (its name or tree URL); reason: why theirs covers it, one sentence of at most ${REASON_WORDS} words.`,
     parameters: z.object({ reason: z.string().min(1), instead: z.string().min(1) }),
     async run(args, call): Promise<ToolResult> {
       const refused = await workRefusal(scope);
@@ -43,6 +36,11 @@ export function closePrTool(scope: TurnScope) {
   });
 }
 
+/** Who holds the change the bot yields to: a PR's number or a branch's name, and its person. */
+type Theirs =
+  | { ok: true; what: { number: number } | { branch: string }; who: string }
+  | { ok: false; error: string };
+
 /** The checks and the closing itself; GitHub's 4xx answers become the tool's refusal. */
 async function closePr(
   scope: TurnScope,
@@ -54,30 +52,64 @@ async function closePr(
   if (!mine) return toolError('refused: this ticket has no PR of its own');
   if (countWords(reason) > REASON_WORDS || /[.!?。]\s+\S/.test(reason.trim()))
     return toolError(`refused: the reason is one sentence of at most ${REASON_WORDS} words (R-C8)`);
-  const number = prNumberIn(mine.repo, instead);
-  if (!number || number === mine.number)
-    return toolError(`refused: "${instead}" is not another PR of ${mine.repo}`);
-  const { login } = githubAccess(ctx);
+  const target = yieldTargetIn(mine.repo, instead);
+  if (!target || (target.kind === 'pr' && target.number === mine.number))
+    return toolError(`refused: "${instead}" is not another PR or a branch of ${mine.repo}`);
+  const theirs =
+    target.kind === 'pr'
+      ? await theirPr(scope, mine.repo, target.number)
+      : await theirBranch(scope, mine.repo, target.name);
+  if (!theirs.ok) return toolError(theirs.error);
   const client = await githubAccess(ctx).client(mine.repo);
-  const where = splitRepo(mine.repo);
-  const theirs = (await client.rest.pulls.get({ ...where, pull_number: number }).catch(() => undefined))
-    ?.data;
-  if (!theirs) return toolError(`refused: ${mine.repo}#${number} is not a pull request`);
-  if (theirs.user?.login.toLowerCase() === (await login()).toLowerCase())
-    return toolError(`refused: ${mine.repo}#${number} is the bot’s own; yield only to a person’s PR`);
-  if (theirs.state !== 'open' && !theirs.merged_at)
-    return toolError(`refused: ${mine.repo}#${number} is closed unmerged`);
-  await client.rest.pulls.update({ ...where, pull_number: mine.number, state: 'closed' });
+  await client.rest.pulls.update({ ...splitRepo(mine.repo), pull_number: mine.number, state: 'closed' });
   const lang = await languageForTicket(ctx, scope.ticket);
-  const sentence = hostText(lang, 'github.closing-for', {
-    number,
-    login: theirs.user?.login ?? 'someone',
-    reason: reason.trim().replace(/[.!。]?$/, lang === 'zh-CN' ? '。' : '.'),
-  });
+  const vars = { who: theirs.who, reason: reason.trim().replace(/[.!。]?$/, lang === 'zh-CN' ? '。' : '.') };
+  const sentence =
+    'number' in theirs.what
+      ? hostText(lang, 'github.closing-for', { ...vars, number: theirs.what.number })
+      : hostText(lang, 'github.closing-for-branch', { ...vars, branch: theirs.what.branch });
   await enqueueEffect(ctx, {
     key: `close-pr:${callKey}`,
     effect: { op: 'github.comment', repo: mine.repo, number: mine.number, body: sentence },
     ticketId: scope.ticket.id,
   });
-  return toolOk(`closed ${mine.repo}#${mine.number}, pointing to #${number}`);
+  const pointer = 'number' in theirs.what ? `#${theirs.what.number}` : `branch ${theirs.what.branch}`;
+  return toolOk(`closed ${mine.repo}#${mine.number}, pointing to ${pointer}`);
+}
+
+/** Another PR of the repository: open or merged, and not the bot's. */
+async function theirPr(scope: TurnScope, repo: string, number: number): Promise<Theirs> {
+  const access = githubAccess(scope.rt.ctx);
+  const client = await access.client(repo);
+  const pr = (await client.rest.pulls.get({ ...splitRepo(repo), pull_number: number }).catch(() => undefined))
+    ?.data;
+  if (!pr) return { ok: false, error: `refused: ${repo}#${number} is not a pull request` };
+  if (pr.user?.login.toLowerCase() === (await access.login()).toLowerCase())
+    return { ok: false, error: `refused: ${repo}#${number} is the bot’s own; yield only to a person’s PR` };
+  if (pr.state !== 'open' && !pr.merged_at)
+    return { ok: false, error: `refused: ${repo}#${number} is closed unmerged` };
+  return { ok: true, what: { number }, who: `@${pr.user?.login ?? 'someone'}` };
+}
+
+/** A branch of the repository whose newest commit is a person's: not `sy/…`, not the bot's. */
+async function theirBranch(scope: TurnScope, repo: string, name: string): Promise<Theirs> {
+  const bots = `refused: ${name} is the bot’s own branch; yield only to a person’s branch`;
+  if (name.startsWith(BOT_BRANCH_PREFIX)) return { ok: false, error: bots };
+  const access = githubAccess(scope.rt.ctx);
+  const client = await access.client(repo);
+  const branch = (
+    await client.rest.repos
+      .getBranch({ ...splitRepo(repo), branch: name })
+      .catch((err: { status?: number }) => {
+        if (err.status === 404) return undefined;
+        throw err;
+      })
+  )?.data;
+  if (!branch) return { ok: false, error: `refused: ${repo} has no branch ${name}` };
+  const bot = (await access.login()).toLowerCase();
+  const account = branch.commit.author?.login;
+  const author = branch.commit.commit.author?.name ?? '';
+  if (account?.toLowerCase() === bot || (!account && author.toLowerCase() === bot))
+    return { ok: false, error: bots };
+  return { ok: true, what: { branch: name }, who: account ? `@${account}` : author || 'someone' };
 }

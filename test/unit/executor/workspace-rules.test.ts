@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { TriggerCard } from '../../../src/cards/card.ts';
 import { screenshotProblem } from '../../../src/executor/delivery-checks.ts';
 import { isLoopbackUrl } from '../../../src/executor/screenshot/screenshot-run.ts';
-import { prNumberIn } from '../../../src/executor/tools/close-pr-tool.ts';
+import { prNumberIn, yieldTargetIn } from '../../../src/executor/tools/yield-target.ts';
 import { DEFAULT_UI_FILE_GLOBS, uiFileMatcher } from '../../../src/executor/ui-files.ts';
 import { BOT_SECRETS, commandEnv } from '../../../src/executor/workspace/command-env.ts';
 import { confinePath } from '../../../src/executor/workspace/confine-path.ts';
@@ -147,6 +147,24 @@ describe('delivery rules (R-C6, R-C8)', () => {
     expect(prNumberIn('acme/web', 'https://github.com/acme/web/pull/3')).toBe(3);
     expect(prNumberIn('acme/web', 'other/repo#3')).toBeUndefined();
     expect(prNumberIn('acme/web', 'their branch')).toBeUndefined();
+  });
+
+  it('R-C8: a person’s branch is named by its name or its tree URL, in the same repository only', () => {
+    expect(yieldTargetIn('acme/web', '#3')).toEqual({ kind: 'pr', number: 3 });
+    expect(yieldTargetIn('acme/web', 'ada/home')).toEqual({ kind: 'branch', name: 'ada/home' });
+    expect(yieldTargetIn('acme/web', 'https://github.com/acme/web/tree/ada/home')).toEqual({
+      kind: 'branch',
+      name: 'ada/home',
+    });
+    for (const bad of [
+      'https://github.com/other/repo/tree/ada/home',
+      'their branch',
+      '-x',
+      'a..b',
+      'a:b',
+      '#x',
+    ])
+      expect(yieldTargetIn('acme/web', bad)).toBeUndefined();
   });
 });
 
