@@ -15,9 +15,20 @@ function trimEnd(s: string): string {
 }
 
 /**
+ * Whether a card is text a person wrote where commands are read (issue 30): a chat message, an
+ * issue or PR comment, a review comment, or the body of a submitted review — a dismissal carries
+ * the old body again and commands nothing.
+ */
+export function writtenText(card: TriggerCard): boolean {
+  if (card.kind === 'review') return card.action === 'submitted';
+  return card.kind === 'message' || card.kind === 'issue_comment' || card.kind === 'review_comment';
+}
+
+/**
  * A pause or resume command (CONTRACT "In chat and on GitHub"): `/pause`, `pause`, `stop`, `暂停`,
  * `停止` — or `/resume`, `resume`, `继续` — as the whole message, mentions and trailing
- * punctuation aside; or the Pause / Resume button of a status card.
+ * punctuation aside, wherever a person writes (`writtenText`); or the Pause / Resume button of a
+ * status card.
  */
 export function commandOf(card: TriggerCard): Command | undefined {
   if (card.kind === 'card_action') {
@@ -25,8 +36,7 @@ export function commandOf(card: TriggerCard): Command | undefined {
     if (card.action === 'button:resume') return 'resume';
     return undefined;
   }
-  if (card.kind !== 'message' && card.kind !== 'issue_comment' && card.kind !== 'review_comment')
-    return undefined;
+  if (!writtenText(card)) return undefined;
   // A command is the whole message: a long text is none, and is never scanned (issue 14).
   if (card.text.length > MAX_COMMAND_CHARS) return undefined;
   const word = trimEnd(

@@ -6,6 +6,7 @@ import { languageOfText } from '../i18n/detect-language.ts';
 import { hostText } from '../i18n/host-text.ts';
 import type { Lang } from '../i18n/lang.ts';
 import { enqueueEffect } from '../outbox/enqueue.ts';
+import { writtenText } from './command.ts';
 
 /** A chat's language fixed to one, or `auto`: each answer in the language of its message. */
 export type LanguageChoice = Lang | 'auto';
@@ -31,7 +32,7 @@ const MAX_COMMAND_CHARS = 100;
  * message, mentions aside, fixes the chat's language or lets each message decide again.
  */
 export function languageCommandOf(card: TriggerCard): LanguageChoice | undefined {
-  if (card.kind !== 'message' && card.kind !== 'issue_comment') return undefined;
+  if (!writtenText(card)) return undefined;
   if (card.text.length > MAX_COMMAND_CHARS) return undefined;
   const words = card.text
     .split(/\s+/)
