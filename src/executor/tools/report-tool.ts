@@ -87,7 +87,9 @@ export function reportTool(scope: TurnScope, doneChecks: DoneCheck[] = []) {
       }
       const noted = notes.length ? `\n${notes.join('\n')}` : '';
       if (!human_action) return toolOk(`recorded ${status}${noted}`);
-      const fellBack = asking?.gone ? ` in the ticket’s original conversation: card ${askOn} is gone` : '';
+      const fellBack = asking?.gone
+        ? ` in the ticket’s original conversation: card ${askOn} ${asking.gone}`
+        : '';
       return toolOk(
         `recorded ${status}; question ${askedIn === 'status' ? 'asked on the status card (its choices are buttons)' : 'posted'}${fellBack}${noted}`,
       );
@@ -98,18 +100,18 @@ export function reportTool(scope: TurnScope, doneChecks: DoneCheck[] = []) {
 /**
  * The card a question answers (R-C5): the named one; when that message is gone (its card no
  * longer stored, or nothing there to reply to), the card that opened the ticket, in the ticket's
- * original conversation. `target` is absent when neither can be found.
+ * original conversation, and `gone` says why. `target` is absent when neither can be found.
  */
 async function whereToReply(
   scope: TurnScope,
   named: string,
-): Promise<{ target: TriggerCard | undefined; gone: boolean }> {
+): Promise<{ target: TriggerCard | undefined; gone?: string }> {
   const { ctx } = scope.rt;
   const card = await loadCard(ctx, named);
-  if (card && replyEffectFor(card, '.')) return { target: card, gone: false };
-  if (named === scope.ticket.openedBy) return { target: card, gone: false };
+  if ((card && replyEffectFor(card, '.')) || named === scope.ticket.openedBy) return { target: card };
   const origin = await loadCard(ctx, scope.ticket.openedBy);
-  return origin ? { target: origin, gone: true } : { target: card, gone: false };
+  if (!origin) return { target: card };
+  return { target: origin, gone: card ? 'has no message to reply to' : 'is gone' };
 }
 
 /**
