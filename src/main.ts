@@ -12,6 +12,7 @@ import { secretValuesOf } from './redact-log.ts';
 import { createRuntime, type Runtime } from './runtime.ts';
 import { startMemoryWatch } from './safety/memory-watch.ts';
 import { startDepthSampler } from './stats/depth-sampler.ts';
+import { type LocalRedis, withLocalRedis } from './store/local-redis-server.ts';
 import { migrateStore } from './store/migrations/migrate-store.ts';
 import { startTracing } from './tracing/start.ts';
 import { apiRoutes } from './web/api-routes.ts';
@@ -22,9 +23,15 @@ import { startWorkers } from './workers.ts';
 /** Start-up: config, Redis, HTTP server and workers by ROLE; graceful shutdown on SIGTERM/SIGINT. */
 async function main(): Promise<void> {
   let config: ReturnType<typeof loadConfig>;
+  let localRedis: LocalRedis['started'];
   try {
     // Issue 16: `.env` in the working directory, under the real environment (which wins).
-    config = loadConfig(withEnvFile(process.env));
+    const env = withEnvFile(process.env);
+    config = loadConfig(env);
+    // Issue 32: no REDIS_URL and nothing answering on the default port: a local redis-server.
+    const local = await withLocalRedis(env);
+    localRedis = local.started;
+    config = loadConfig(local.env);
   } catch (err) {
     if (err instanceof ConfigError) {
       process.stderr.write(`${err.message}\n`);
@@ -33,6 +40,7 @@ async function main(): Promise<void> {
     throw err;
   }
   const log = createLogger(config.LOG_LEVEL, { role: config.ROLE }, { secrets: secretValuesOf(config) });
+  if (localRedis) log.info({ dir: localRedis.dir }, localRedis.line);
   // Issue 17: before anything can start a span; nothing is loaded when no endpoint is set.
   const tracing = await startTracing(config);
   const ctx = createContext(config, { log, defaultMetrics: true });
@@ -82,6 +90,7 @@ async function main(): Promise<void> {
     force.unref();
     for (const stop of stops) await stop().catch((err) => log.error({ err }, 'shutdown step failed'));
     await closeContext(ctx);
+    await localRedis?.stop();
     await tracing?.shutdown().catch((err) => log.warn({ err }, 'tracing shutdown failed'));
     process.exit(0);
   };

@@ -1,6 +1,8 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { Redis } from 'ioredis';
+import { ConfigError } from '../config.ts';
 import { freePort } from '../net/free-port.ts';
 
 /**
@@ -113,4 +115,42 @@ export async function dropKeysUnder(url: string, prefix: string): Promise<number
     r.disconnect();
   }
   return dropped;
+}
+
+/** What `npm start` found or started when `REDIS_URL` is unset. */
+export interface LocalRedis {
+  /** The environment with `REDIS_URL` set to the local Redis. */
+  env: Record<string, string | undefined>;
+  /** The redis-server this process started (to stop on shutdown), with the line that says so. */
+  started?: StartedRedis & { line: string; dir: string };
+}
+
+/** The settings of the bot's own Redis: persistent (AOF) and never evicting the bot's data. */
+export const LOCAL_REDIS_ARGS = ['--appendonly', 'yes', '--maxmemory-policy', 'noeviction'];
+
+/**
+ * `npm start` with no `REDIS_URL` (issue 32): the Redis answering at 127.0.0.1 on
+ * `LOCAL_REDIS_PORT` (default 6379), else a `redis-server` from PATH started there with AOF on,
+ * `noeviction` and its data under `./data/redis`. With `REDIS_URL` set nothing is started, ever;
+ * with no redis-server on PATH start-up goes on to say Redis is unreachable.
+ */
+export async function withLocalRedis(env: Record<string, string | undefined>): Promise<LocalRedis> {
+  if (env.REDIS_URL) return { env };
+  const raw = env.LOCAL_REDIS_PORT ?? '6379';
+  const port = /^\d{1,5}$/.test(raw) ? Number(raw) : 0;
+  if (port < 1 || port > 65535)
+    throw new ConfigError('Bad configuration: LOCAL_REDIS_PORT must be a port number (1–65535)');
+  const url = `redis://127.0.0.1:${port}`;
+  const local = { ...env, REDIS_URL: url };
+  if ((await redisAnswersAt(url)) || !hasRedisServer()) return { env: local };
+  const dir = resolve('data', 'redis');
+  try {
+    const started = await startRedisServer({ port, dir, args: LOCAL_REDIS_ARGS });
+    const line = `redis: no REDIS_URL and nothing at 127.0.0.1:${port}, so started redis-server there (AOF on, noeviction, data in ${dir}); it stops with the bot`;
+    return { env: local, started: { ...started, line, dir } };
+  } catch (err) {
+    throw new ConfigError(
+      `Cannot start redis-server on 127.0.0.1:${port} (${(err as Error).message}): set REDIS_URL to a running Redis, or LOCAL_REDIS_PORT to a free port`,
+    );
+  }
 }
