@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { APP_ID_SHAPE } from './channels/feishu/app-id.ts';
 import { DEFAULT_UI_FILE_GLOBS } from './executor/ui-files.ts';
 import {
   ciConfigPaths,
@@ -118,7 +119,14 @@ export const EnvSchema = z
     OTEL_SERVICE_NAME: z.string().min(1).default('switchyard'),
     /** Bearer token for `/metrics`; without it `/metrics` answers 401 (issue 14). */
     METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
-    FEISHU_APP_ID: z.string().min(1).optional(),
+    /** Issue 32: refused at start-up unless it has the console's shape (the SDK ignores any other). */
+    FEISHU_APP_ID: z
+      .string()
+      .regex(
+        APP_ID_SHAPE,
+        'not a Feishu app id: cli_ and 16 hex digits, as the console shows it (cli_a1b2c3d4e5f60718)',
+      )
+      .optional(),
     FEISHU_APP_SECRET: z.string().min(1).optional(),
     FEISHU_ENCRYPT_KEY: z.string().min(1).optional(),
     FEISHU_VERIFICATION_TOKEN: z.string().min(1).optional(),
@@ -371,6 +379,23 @@ export class ConfigError extends Error {
 }
 
 /**
+ * One line per problem, naming its variable. Issue 32: numbers are told in words ("PORT must be a
+ * number", "… at most 65535") rather than in zod's terms.
+ */
+function issueLine(issue: z.core.$ZodIssue): string {
+  const name = issue.path.join('.') || 'environment';
+  if (issue.code === 'invalid_type' && issue.expected === 'number') return `${name} must be a number`;
+  if (issue.code === 'invalid_type' && issue.expected === 'int') return `${name} must be a whole number`;
+  // zod's own words ("Too small: expected number to be >=1000"); a message of ours is kept.
+  const zods = /^Too (small|big):/.test(issue.message);
+  if (zods && issue.code === 'too_small' && issue.origin === 'number')
+    return `${name} must be at least ${issue.minimum}`;
+  if (zods && issue.code === 'too_big' && issue.origin === 'number')
+    return `${name} must be at most ${issue.maximum}`;
+  return `${name}: ${issue.message}`;
+}
+
+/**
  * Parses the environment once. Every problem is reported at once, each line naming its variable,
  * so an operator fixes the whole `.env` in one go.
  */
@@ -378,7 +403,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const cleaned = Object.fromEntries(Object.entries(env).map(([k, v]) => [k, v === '' ? undefined : v]));
   const parsed = EnvSchema.safeParse(cleaned);
   if (!parsed.success) {
-    const lines = parsed.error.issues.map((i) => `${i.path.join('.') || 'environment'}: ${i.message}`);
+    const lines = parsed.error.issues.map(issueLine);
     throw new ConfigError(`Bad configuration: ${lines.join('; ')}`);
   }
   const e = parsed.data;

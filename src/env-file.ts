@@ -8,8 +8,10 @@ const ASSIGNMENT = /^\s*(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*=(.*)$/;
 /**
  * Issue 16: `npm start` reads `.env` (as `cp .env.example .env` promises), or the file `ENV_FILE`
  * names. Returns `env` with the file's variables added underneath: a variable already set in the
- * real environment wins. A missing file adds nothing. The result goes to `loadConfig`; `process.env` is left untouched so
- * the file's secrets never reach child processes through inheritance.
+ * real environment wins. A missing `.env` adds nothing; a missing file that `ENV_FILE` names is
+ * refused (issue 32: a typo there would otherwise start the bot without its settings). The result
+ * goes to `loadConfig`; `process.env` is left untouched so the file's secrets never reach child
+ * processes through inheritance.
  */
 export function withEnvFile(
   env: Record<string, string | undefined>,
@@ -19,7 +21,9 @@ export function withEnvFile(
   try {
     text = readFileSync(path, 'utf8');
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return env;
+    const missing = (err as NodeJS.ErrnoException).code === 'ENOENT';
+    if (missing && !env.ENV_FILE) return env;
+    if (missing) throw new ConfigError(`Bad configuration: ENV_FILE names ${path}, which does not exist`);
     throw new ConfigError(`Bad configuration: cannot read ${path}: ${(err as Error).message}`);
   }
   const fromFile = parseEnvFile(text, path);
@@ -38,12 +42,49 @@ export function parseEnvFile(text: string, path = '.env'): Record<string, string
     const which = bad.length === 1 ? `line ${bad[0]}` : `lines ${bad.join(', ')}`;
     throw new ConfigError(`Bad configuration: ${path} ${which}: not NAME=value`);
   }
+  const twice = duplicateKeys(text);
+  if (twice.length) {
+    const which = twice.map((d) => `${d.name} is set on line ${d.first} and again on line ${d.again}`);
+    throw new ConfigError(`Bad configuration: ${path}: ${which.join('; ')}; keep one`);
+  }
   const parsed = parseEnv(text) as Record<string, string>;
   for (const key of Object.keys(parsed)) {
     if (!NAME.test(key))
       throw new ConfigError(`Bad configuration: ${path}: a variable name is not NAME=value`);
   }
   return parsed;
+}
+
+/** Issue 32: a name assigned twice (the later silently wins in Node's parser), with both 1-based line numbers. */
+function duplicateKeys(text: string): { name: string; first: number; again: number }[] {
+  const seen = new Map<string, number>();
+  const twice: { name: string; first: number; again: number }[] = [];
+  for (const { name, line } of assignments(text)) {
+    const first = seen.get(name);
+    if (first === undefined) seen.set(name, line);
+    else twice.push({ name, first, again: line });
+  }
+  return twice;
+}
+
+/** The `NAME=` lines outside quoted multi-line values: each name with its 1-based line number. */
+function assignments(text: string): { name: string; line: number }[] {
+  const found: { name: string; line: number }[] = [];
+  let openQuote: string | null = null;
+  text.split(/\r?\n/).forEach((line, i) => {
+    if (openQuote) {
+      if (line.includes(openQuote)) openQuote = null;
+      return;
+    }
+    const m = ASSIGNMENT.exec(line);
+    if (!m?.[1]) return;
+    found.push({ name: m[1], line: i + 1 });
+    const value = (m[2] ?? '').trim();
+    const quote = value[0];
+    if ((quote === '"' || quote === "'" || quote === '`') && !value.slice(1).includes(quote))
+      openQuote = quote;
+  });
+  return found;
 }
 
 /** 1-based numbers of the lines that are neither blank, a comment, `NAME=value`, nor inside a quoted value. */

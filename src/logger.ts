@@ -1,4 +1,5 @@
 import { type DestinationStream, type Logger, type LoggerOptions as PinoOptions, pino } from 'pino';
+import pretty from 'pino-pretty';
 import { logScrubber } from './redact-log.ts';
 
 export type { Logger };
@@ -11,7 +12,8 @@ export interface LoggerOptions {
 }
 
 /**
- * The one logger factory: JSON lines on stdout, context passed as fields. Every logged object is
+ * The one logger factory: JSON lines on stdout, context passed as fields; issue 32: readable lines
+ * (pino-pretty) when stdout is a terminal, JSON whenever it is not (a pipe, a file, a collector). Every logged object is
  * scrubbed first (`logScrubber`): credentials by key, SDK errors' request configs, secret values.
  */
 export function createLogger(
@@ -35,5 +37,8 @@ export function createLogger(
       },
     },
   };
-  return opts.destination ? pino(options, opts.destination) : pino(options);
+  if (opts.destination) return pino(options, opts.destination);
+  if (process.stdout.isTTY)
+    return pino(options, pretty({ sync: true, translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname,app' }));
+  return pino(options);
 }

@@ -11,6 +11,7 @@ import { createLogger } from './logger.ts';
 import { secretValuesOf } from './redact-log.ts';
 import { createRuntime, type Runtime } from './runtime.ts';
 import { startMemoryWatch } from './safety/memory-watch.ts';
+import { listenProblem, startupWarnings } from './startup-lines.ts';
 import { startDepthSampler } from './stats/depth-sampler.ts';
 import { type LocalRedis, withLocalRedis } from './store/local-redis-server.ts';
 import { migrateStore } from './store/migrations/migrate-store.ts';
@@ -53,6 +54,8 @@ async function main(): Promise<void> {
     tracing ? 'tracing on (OTLP/HTTP)' : 'tracing off (no OTEL_EXPORTER_OTLP_ENDPOINT)',
   ];
   log.info({ channels }, `channels: ${channels.join(', ')}`);
+  // Issue 32: what is off for want of a setting is said as what to set.
+  for (const line of startupWarnings(config)) log.warn(line);
 
   // Issue 20: the stored data is brought to this release's schema before anything reads it.
   const migrated = await migrateStore(ctx).catch((err: Error) => {
@@ -69,6 +72,11 @@ async function main(): Promise<void> {
     stops.push(workers.stop);
   }
   const server = serveHttp(ctx, rt);
+  // Issue 32: a port in use (or not ours to take) is one line naming the variable, not a stack trace.
+  server?.on('error', (err: NodeJS.ErrnoException) => {
+    process.stderr.write(`${listenProblem(config, err)}\n`);
+    process.exit(1);
+  });
   // Stop taking requests first; in-flight webhooks finish (they only touch Redis).
   if (server) stops.unshift(() => new Promise((resolve) => server.close(() => resolve(undefined))));
   // Issue 16: web processes compete for the one Feishu long connection; it closes first on shutdown.

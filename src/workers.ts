@@ -11,6 +11,7 @@ import { startRouteWorker } from './router/route-worker.ts';
 import { createRuntime, type Runtime } from './runtime.ts';
 import { startSafetyJobs } from './safety/safety-jobs.ts';
 import { startStatusWorker } from './status/status-worker.ts';
+import { storeErrorListener } from './store/redis-down.ts';
 import { closeWorker } from './store/worker-options.ts';
 
 /**
@@ -33,7 +34,7 @@ export async function startWorkers(
   // A lost Redis connection is reported by every worker; unheard, BullMQ prints it outside the log.
   for (const w of workers)
     if (!w.listenerCount('error'))
-      w.on('error', (err) => ctx.log.warn({ err: err.message, queue: w.name }, 'worker connection error'));
+      w.on('error', storeErrorListener(ctx.log, ctx.config.REDIS_URL, `worker ${w.name}`));
   await recoverWaitingWork(ctx);
   // Issue 8: the watchdog and the missed-delivery sweep.
   const safety = await startSafetyJobs(ctx);

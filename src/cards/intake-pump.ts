@@ -1,4 +1,5 @@
 import type { Ctx } from '../context.ts';
+import { storeErrorListener } from '../store/redis-down.ts';
 import { loadCards } from './card-store.ts';
 import { awaitIntakeSignal, dropFromIntake, type IntakeCard, queueCardJobs, takeIntake } from './intake.ts';
 
@@ -43,7 +44,7 @@ export async function pumpIntake(ctx: Ctx): Promise<number> {
  */
 export function startIntakePump(ctx: Ctx): { stop: () => Promise<void> } {
   const blocking = ctx.redis.duplicate();
-  blocking.on('error', (err: Error) => ctx.log.warn({ err: err.message }, 'intake pump connection error'));
+  blocking.on('error', storeErrorListener(ctx.log, ctx.config.REDIS_URL, 'intake pump'));
   let stopped = false;
   const loop = (async () => {
     while (!stopped) {

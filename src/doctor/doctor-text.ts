@@ -26,6 +26,7 @@ export const DOCTOR_TEXT_KEYS = [
   'run.crashed',
   'run.unknown-lang',
   'model.off',
+  'model.off.fix',
   'model.skipped',
   'model.no-tool-call',
   'model.no-tool-call.fix',

@@ -22,9 +22,12 @@ export async function runDoctor(deps: DoctorDeps): Promise<Finding[]> {
     ]);
   const results = await Promise.all([
     guarded('model', () =>
-      deps.modelRoundTrip
-        ? checkModel(config, deps.models, timeoutMs, say)
-        : Promise.resolve([ok('model', say('model.skipped'))]),
+      // Issue 32: without a key nothing is ever answered: a problem, whether or not the round trip runs.
+      !config.LLM_API_KEY
+        ? Promise.resolve([problem('model', say('model.off'), say('model.off.fix'))])
+        : deps.modelRoundTrip
+          ? checkModel(config, deps.models, timeoutMs, say)
+          : Promise.resolve([ok('model', say('model.skipped'))]),
     ),
     guarded('redis', () => withTimeout(checkRedis(deps.store, say), timeoutMs, 'redis')),
     guarded('redis', () => withTimeout(checkRedisMemory(config, deps.store, say), timeoutMs, 'redis')),

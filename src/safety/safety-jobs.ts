@@ -1,6 +1,7 @@
 import { Worker } from 'bullmq';
 import type { Ctx } from '../context.ts';
 import { createQueue, QUEUE_NAMES } from '../store/queues.ts';
+import { storeErrorListener } from '../store/redis-down.ts';
 import { closeWorker, workerOptions } from '../store/worker-options.ts';
 import { redeliverMissed } from './redeliver-missed.ts';
 import { sweepRetention } from './retention-sweep.ts';
@@ -53,8 +54,8 @@ export async function startSafetyJobs(ctx: Ctx): Promise<{ stop: () => Promise<v
   );
   worker.on('failed', (job, err) => ctx.log.warn({ err, job: job?.name }, 'safety job failed'));
   // A lost Redis connection is logged like everywhere else, not printed raw to stderr.
-  worker.on('error', (err) => ctx.log.warn({ err: err.message }, 'safety worker connection error'));
-  queue.on('error', (err) => ctx.log.warn({ err: err.message }, 'safety queue connection error'));
+  worker.on('error', storeErrorListener(ctx.log, ctx.config.REDIS_URL, 'safety worker'));
+  queue.on('error', storeErrorListener(ctx.log, ctx.config.REDIS_URL, 'safety queue'));
   // The worker makes its scheduler connection on its first scheduled job: made (and its start-up
   // INFO answered) here instead, a stop right after start cannot cut it off mid-reply, an unhandled
   // "Connection is closed" (seen with one app per test, issue 20).

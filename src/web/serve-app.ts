@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { type ServerType, serve } from '@hono/node-server';
 import { fastWebhooks, webhookIntakes } from '../../handlers/fast-webhooks.ts';
 import type { Ctx } from '../context.ts';
+import { logAccess } from './access-log.ts';
 import { type ApiRoutes, createApp } from './app.ts';
 
 export interface ServeOptions {
@@ -31,6 +32,7 @@ export function serveApp(
       hostname: opts.hostname,
       createServer: ((options: ServerOptions, listener: RequestListener) =>
         createServer(options, (req, res) => {
+          logAccess(ctx.log, req, res);
           if (!fast(req, res)) listener(req, res);
         })) as typeof createServer,
     },

@@ -102,7 +102,7 @@ export async function startWorld(
     WORKSPACE_DIR: join(root, 'workspaces'),
     CHAT_REPOS: 'room=acme/web',
     // Feishu on (its secret is one of those a command must not see) but pointed at nothing.
-    FEISHU_APP_ID: 'cli_test',
+    FEISHU_APP_ID: 'cli_a0b1c2d3e4f50617',
     FEISHU_DOMAIN: 'http://127.0.0.1:9',
     ...SECRETS,
     ...env,

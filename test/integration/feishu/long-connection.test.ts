@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadCard } from '../../../src/cards/ingest.ts';
 import { startFeishuLongConnection } from '../../../src/channels/feishu/ws/start-long-connection.ts';
+import { loadConfig } from '../../../src/config.ts';
 import { metricsText, startTestApp, waitFor } from '../../kit/app.ts';
 import { cardAction, groupMention, sendFeishuEvent } from '../../kit/feishu-webhook.ts';
 import { ENCRYPT_KEY, type FeishuHarness, startFeishuHarness, storedCardIds } from './harness.ts';
@@ -138,9 +139,15 @@ describe('issue 16: Feishu events over the long connection (the SDK WSClient aga
   });
 
   it('issue 16: an app id the SDK would ignore without a word (not cli_ + 16 hex digits) competes for no lease', async () => {
-    const odd = await startFeishuHarness({ FEISHU_APP_ID: 'cli_fake_app' }, { workers: false });
+    // Issue 32: the configuration refuses such an id at start-up; a context built around it anyway
+    // (a config object not from loadConfig) still opens no connection.
+    expect(() => loadConfig({ FEISHU_APP_ID: 'cli_fake_app', FEISHU_APP_SECRET: 's' })).toThrow(
+      /FEISHU_APP_ID: not a Feishu app id: cli_ and 16 hex digits/,
+    );
+    const odd = await startFeishuHarness({}, { workers: false });
     try {
-      expect(startFeishuLongConnection(odd.app.ctx)).toBeUndefined();
+      const ctx = { ...odd.app.ctx, config: { ...odd.app.ctx.config, FEISHU_APP_ID: 'cli_fake_app' } };
+      expect(startFeishuLongConnection(ctx)).toBeUndefined();
       expect(await odd.app.ctx.redis.exists(odd.app.ctx.keys.feishuWsLease())).toBe(0);
     } finally {
       await odd.close();

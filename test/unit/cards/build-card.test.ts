@@ -46,7 +46,7 @@ const GITHUB_EVENTS: [string, unknown, [(string | number)[], unknown][]?][] = [
 ];
 
 const facts = {
-  config: loadConfig({ FEISHU_APP_ID: 'cli_test', FEISHU_APP_SECRET: 'secret' }),
+  config: loadConfig({ FEISHU_APP_ID: 'cli_a0b1c2d3e4f50617', FEISHU_APP_SECRET: 'secret' }),
   botOpenId: 'ou_bot',
 };
 const dispatcher = createFeishuDispatcher(() => facts, createLogger('silent'));

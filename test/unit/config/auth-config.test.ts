@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../../src/config.ts';
 
-const FEISHU = { FEISHU_APP_ID: 'cli_x', FEISHU_APP_SECRET: 'secret' };
+const FEISHU = { FEISHU_APP_ID: 'cli_a0b1c2d3e4f50617', FEISHU_APP_SECRET: 'secret' };
 
 function refusal(env: Record<string, string>): string {
   try {

@@ -75,3 +75,47 @@ describe('.env (issue 16)', () => {
     expect(errorOf(() => withEnvFile({}, dir)).message).toMatch(/^Bad configuration: cannot read /);
   });
 });
+
+describe('issue 32: a configuration that says what is wrong', () => {
+  it('a file ENV_FILE names that does not exist is refused; a missing .env is not', async () => {
+    const named = join(dir, 'no-such.env');
+    expect(errorOf(() => withEnvFile({ ENV_FILE: named })).message).toBe(
+      `Bad configuration: ENV_FILE names ${named}, which does not exist`,
+    );
+    expect(withEnvFile({ PORT: '1' }, join(dir, 'no-such-either.env'))).toEqual({ PORT: '1' });
+  });
+
+  it('a name set twice in the file is refused with both line numbers (never the values)', async () => {
+    const path = await file(
+      'PORT=4111\n# c\nLLM_API_KEY=sk-secret-1\nexport PORT=4222\nLLM_API_KEY="sk-secret-2"\n',
+    );
+    const msg = errorOf(() => withEnvFile({}, path)).message;
+    expect(msg).toBe(
+      `Bad configuration: ${path}: PORT is set on line 1 and again on line 4; LLM_API_KEY is set on line 3 and again on line 5; keep one`,
+    );
+    expect(msg).not.toContain('secret');
+    // A line inside a quoted multi-line value is no assignment.
+    expect(parseEnvFile('KEY="a\nKEY=b\n"\nB=1\n')).toEqual({ KEY: 'a\nKEY=b\n', B: '1' });
+  });
+
+  it('numbers are named in words', () => {
+    const lineOf = (env: Record<string, string>) => errorOf(() => loadConfig(env)).message;
+    expect(lineOf({ PORT: 'abc' })).toBe('Bad configuration: PORT must be a number');
+    expect(lineOf({ PORT: '3.5' })).toBe('Bad configuration: PORT must be a whole number');
+    expect(lineOf({ PORT: '70000' })).toBe('Bad configuration: PORT must be at most 65535');
+    expect(lineOf({ JOB_LOCK_MS: '5' })).toBe('Bad configuration: JOB_LOCK_MS must be at least 1000');
+    // A message of our own is kept as written.
+    expect(lineOf({ LLM_CONTEXT_TOKENS: '100' })).toBe(
+      'Bad configuration: LLM_CONTEXT_TOKENS: a context window of at least 4096 tokens',
+    );
+  });
+
+  it('FEISHU_APP_ID is refused unless it has the console’s shape: cli_ and 16 hex digits', () => {
+    const secret = { FEISHU_APP_SECRET: 's' };
+    for (const bad of ['cli_test', 'cli_a1b2c3d4e5f6071', 'a1b2c3d4e5f60718', 'cli_a1b2c3d4e5f6071g'])
+      expect(errorOf(() => loadConfig({ FEISHU_APP_ID: bad, ...secret })).message).toMatch(
+        /^Bad configuration: FEISHU_APP_ID: not a Feishu app id: cli_ and 16 hex digits/,
+      );
+    expect(loadConfig({ FEISHU_APP_ID: 'cli_a1b2c3d4e5f60718', ...secret }).feishuEnabled).toBe(true);
+  });
+});

@@ -1,6 +1,7 @@
 import { type Logger as LarkLogger, LoggerLevel, WSClient } from '@larksuiteoapi/node-sdk';
 import type { Ctx } from '../../../context.ts';
 import type { Logger } from '../../../logger.ts';
+import { APP_ID_SHAPE } from '../app-id.ts';
 import type { FeishuEventHandler } from '../handle-event.ts';
 import type { LeasedRun } from './hold-lease.ts';
 import { IngestDispatcher } from './ingest-dispatcher.ts';
@@ -11,7 +12,7 @@ export const RESTART_AFTER_MS = 60_000;
 const HANDSHAKE_TIMEOUT_MS = 15_000;
 
 /** The SDK's own app-id check: `start()` returns without a word for any other shape. */
-export const APP_ID_SHAPE = /^cli_[0-9a-fA-F]{16}$/;
+export { APP_ID_SHAPE };
 
 /**
  * Issue 16: the SDK's real `WSClient` (R-A1 "through the official SDK"): it asks
