@@ -3,6 +3,7 @@ import type { TriggerCard } from '../../cards/card.ts';
 import { loadCard } from '../../cards/ingest.ts';
 import { replyEffectFor } from '../../cards/reply-effect.ts';
 import { enqueueEffect } from '../../outbox/enqueue.ts';
+import { noteReportForMain } from '../../router/follow-up-notices.ts';
 import { countWords, LIMITS } from '../../router/words.ts';
 import { defineTool, toolError, toolOk } from '../../session/tool.ts';
 import { noteReport } from '../../status/status-hooks.ts';
@@ -72,6 +73,8 @@ export function reportTool(scope: TurnScope, doneChecks: DoneCheck[] = []) {
         at: ctx.now(),
       });
       await setTicketState(ctx, scope.ticket.id, STATE[status]);
+      // Issue 30 ("不等待"): the report reaches the main session by itself, batched with the rest.
+      await noteReportForMain(ctx, scope.ticket.id, { status, summary, asked: Boolean(human_action) });
       const askedIn = human_action && target ? whereToAsk(scope, target, human_action.choices) : undefined;
       await noteReport(ctx, scope.ticket.id, {
         status,

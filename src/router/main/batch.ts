@@ -1,5 +1,5 @@
 import type { TriggerCard } from '../../cards/card.ts';
-import type { NoticeRef } from '../follow-up-notices.ts';
+import type { NoticeRef, ReportNotice } from '../follow-up-notices.ts';
 
 /** The candidates one main-session turn decides, and what it decided so far. */
 export interface MainBatch {
@@ -10,4 +10,6 @@ export interface MainBatch {
   decided: Map<string, string>;
   /** Follow-up notices by ticket: cards that attached to it by code since the last turn (R-B6). */
   notices: Map<string, NoticeRef[]>;
+  /** Executors' reports since the last turn (issue 30): news, nothing to decide. Absent: none. */
+  reports?: ReportNotice[];
 }

@@ -1,3 +1,5 @@
+import { readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
 import type { Job } from 'bullmq';
 import type { TriggerCard } from '../../cards/card.ts';
 import { retentionSeconds } from '../../cards/growth-bounds.ts';
@@ -20,7 +22,7 @@ import {
   scheduleMainTurn,
   takeCandidates,
 } from '../candidates.ts';
-import { type NoticeRef, takeNotices } from '../follow-up-notices.ts';
+import { noticesWake, type TakenNotices, takeNotices } from '../follow-up-notices.ts';
 import type { MainBatch } from './batch.ts';
 import { evalTool, readTool } from './context-tools.ts';
 import { mainEnvironment } from './environment.ts';
@@ -28,7 +30,7 @@ import { guardTools } from './guard-tools.ts';
 import { releaseMainLock, takeMainLock } from './main-lock.ts';
 import { mainReadCardTool } from './read-card-tool.ts';
 import { reloadTool } from './reload-tool.ts';
-import { renderNotices } from './render-notices.ts';
+import { renderNotices, renderReports } from './render-notices.ts';
 import { routeTool } from './route-tool.ts';
 import { noteTool, promptsSave } from './save-tools.ts';
 import { stopTool } from './stop-tool.ts';
@@ -36,10 +38,16 @@ import { stopTool } from './stop-tool.ts';
 /** A candidate left undecided this many turns is dropped, so a confused model cannot loop. */
 const MAX_UNDECIDED_TURNS = 2;
 
+/** The head of a turn with news and no candidate (issue 30). */
+const NEWS_HEAD = (
+  await readFile(fileURLToPath(new URL('../../../prompts/loop/main-news.md', import.meta.url)), 'utf8')
+).trim();
+
 /**
  * One main-session turn (R-B1, R-B3): one at a time per deployment; takes every waiting
- * candidate and lets the model route them all, then ends. Candidates arriving meanwhile queue
- * the next turn.
+ * candidate and notice and lets the model route them all, then ends. Candidates, reports and
+ * steering follow-ups arriving meanwhile queue the next turn (issue 30: they reach the main
+ * session by themselves, batched — never a turn each).
  */
 export async function runMainTurn(rt: Runtime, job: Job): Promise<TurnOutcome | { kind: 'nothing' }> {
   const { ctx } = rt;
@@ -50,7 +58,7 @@ export async function runMainTurn(rt: Runtime, job: Job): Promise<TurnOutcome | 
   if (!(await takeMainLock(ctx, turnId))) return { kind: 'nothing' };
   try {
     const batch = await loadBatch(rt, turnId);
-    if (!batch.cards.size) return { kind: 'nothing' };
+    if (!batch.cards.size && !batch.notices.size && !batch.reports?.length) return { kind: 'nothing' };
     const model = rt.models.main;
     if (!model) {
       // Candidates wait for a model to be configured (a restart with LLM_* set picks them up).
@@ -92,8 +100,9 @@ export async function runMainTurn(rt: Runtime, job: Job): Promise<TurnOutcome | 
     return outcome;
   } finally {
     await releaseMainLock(ctx, turnId);
-    // Candidates that arrived during this turn have waited long enough: no debounce.
-    if (rt.models.main && (await hasCandidates(ctx))) await scheduleMainTurn(ctx, 0);
+    // Candidates and notices that arrived during this turn have waited long enough: no debounce.
+    if (rt.models.main && ((await hasCandidates(ctx)) || (await noticesWake(ctx))))
+      await scheduleMainTurn(ctx, 0);
   }
 }
 
@@ -122,19 +131,26 @@ async function loadBatch(rt: Runtime, turnId: string): Promise<MainBatch> {
     const r = await handbackReasons(rt.ctx, id);
     if (Object.keys(r).length) reasons.set(id, r);
   }
-  // Notices ride with candidates only: a turn with none takes none (R-B6).
-  const notices = cards.size ? await takeNotices(rt.ctx, turnId) : new Map<string, NoticeRef[]>();
-  return { turnId, cards, reasons, decided: new Map(), notices };
+  // Issue 30: a turn with no candidate takes notices only when one calls for a turn (a report, a
+  // steering follow-up); the rest ride with the next. Without a model nothing is taken.
+  const take = rt.models.main && (cards.size > 0 || (await noticesWake(rt.ctx, turnId)));
+  const taken: TakenNotices = take ? await takeNotices(rt.ctx, turnId) : { byTicket: new Map(), reports: [] };
+  return { turnId, cards, reasons, decided: new Map(), notices: taken.byTicket, reports: taken.reports };
 }
 
 async function renderBatch(rt: Runtime, batch: MainBatch): Promise<string> {
-  const parts = [`${batch.cards.size} candidate(s) wait. Decide all of them in one orchestrator_route call.`];
+  const parts = [
+    batch.cards.size
+      ? `${batch.cards.size} candidate(s) wait. Decide all of them in one orchestrator_route call.`
+      : NEWS_HEAD,
+  ];
   for (const [id, card] of batch.cards) {
     parts.push(renderCard(card));
     const reasons = batch.reasons.get(id);
     if (reasons) parts.push(...Object.entries(reasons).map(([t, why]) => `handed back by ${t}: ${why}`));
   }
   if (batch.notices.size) parts.push(await renderNotices(rt.ctx, batch.notices));
+  if (batch.reports?.length) parts.push(renderReports(batch.reports));
   return parts.join('\n\n');
 }
 

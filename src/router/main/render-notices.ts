@@ -1,6 +1,12 @@
+import { readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
 import { loadCard } from '../../cards/ingest.ts';
 import type { Ctx } from '../../context.ts';
-import type { NoticeRef } from '../follow-up-notices.ts';
+import type { NoticeRef, ReportNotice } from '../follow-up-notices.ts';
+
+const REPORTS_HEAD = (
+  await readFile(fileURLToPath(new URL('../../../prompts/loop/main-reports.md', import.meta.url)), 'utf8')
+).trim();
 
 type NoticeCtx = Pick<Ctx, 'redis' | 'keys' | 'log'>;
 
@@ -34,6 +40,16 @@ export async function renderNotices(ctx: NoticeCtx, notices: Map<string, NoticeR
       ].join('\n'),
     );
   return parts.join('\n\n');
+}
+
+/** Executors' reports since the last turn (issue 30: they reach the main session by themselves), one line each. */
+export function renderReports(reports: ReportNotice[]): string {
+  if (!reports.length) return '';
+  const lines = reports.map((r) => {
+    const asked = r.asked ? ' (asked people a question)' : '';
+    return `- ${r.ticket} ${r.status}${asked}: ${r.summary.replace(/\s+/g, ' ')}`;
+  });
+  return [REPORTS_HEAD, ...lines].join('\n');
 }
 
 async function noticeLine(ctx: NoticeCtx, ticket: string, ref: NoticeRef): Promise<string | undefined> {

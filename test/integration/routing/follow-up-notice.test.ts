@@ -14,7 +14,7 @@ describe('follow-up notices (R-B6)', () => {
   const w = useModelApp();
   const mains = () => w.llm.requests.filter((r) => roleOf(r) === 'main');
 
-  it('R-B6: the main session sees follow-ups with its next turn and may only stop a ticket because of one', async () => {
+  it('R-B6, issue 30: a steering “cancel” in a quiet chat starts a main turn by itself, which may only stop a ticket because of a notice', async () => {
     let stopResults: string[] = [];
     let ticket = '';
     w.llm.respond((req: RecordedRequest) => {
@@ -36,20 +36,13 @@ describe('follow-up notices (R-B6)', () => {
       async () => (await botMessages(w.app.ctx)).find((m) => m.text.includes(first)),
       'the acknowledgement',
     );
-    const before = mains().length;
-    const followUp = await send(
-      w.app.ctx,
-      localMessage('never mind, cancel this please', { replyTo: ack.id }),
-    );
-    await waitFor(
-      async () => (await botMessages(w.app.ctx)).find((m) => m.text.includes(followUp)),
-      'the follow-up to reach the ticket',
-    );
-    expect(mains().length).toBe(before);
-
-    await send(w.app.ctx, localMessage('what is the weather like?', { request: false }));
+    const turnsBefore = mains().filter((r) => !continues(r)).length;
+    await send(w.app.ctx, localMessage('never mind, cancel this please', { replyTo: ack.id }));
+    // No other message arrives: the notice itself starts the main turn that acts on it.
     await waitFor(() => stopResults.length === 3, 'the main turn with the notice');
+    expect(mains().filter((r) => !continues(r)).length).toBe(turnsBefore + 1);
     const withNotice = mains().find((r) => inputOf(r).includes('Follow-up notices ('));
+    expect(inputOf(withNotice as RecordedRequest)).toMatch(/^No candidate waits\./);
     expect(inputOf(withNotice as RecordedRequest)).toContain(
       `- ${ticket} ← ada: never mind, cancel this please`,
     );
@@ -57,5 +50,30 @@ describe('follow-up notices (R-B6)', () => {
     expect(stopResults[1]).toBe(`stopped ${ticket}`);
     expect(await getPause(w.app.ctx, ticket)).toMatchObject({ by: 'main session', via: 'main' });
     expect((await getTicket(w.app.ctx, ticket))?.state).toBe('cancelled');
+  });
+
+  it('issue 30: an executor’s report reaches the main session by itself, with no other message', async () => {
+    let ticket = '';
+    w.llm.respond((req: RecordedRequest) => {
+      if (roleOf(req) === 'executor') {
+        if (!continues(req)) return ackAll(req);
+        if (lastToolResults(req).some((t) => t.startsWith('recorded'))) return text('Done.');
+        return toolCalls([
+          'report',
+          { status: 'done', summary: 'Renamed billing to invoicing; tests pass.' },
+        ]);
+      }
+      return continues(req) ? text('Noted.') : openAll(req);
+    });
+    const first = await send(w.app.ctx, localMessage('Please rename the billing module'));
+    ticket = await ticketOpenedBy(w.app.ctx, first);
+    const withReport = await waitFor(
+      () => mains().find((r) => !continues(r) && inputOf(r).includes('Reports from executors')),
+      'the main turn the report started',
+    );
+    expect(inputOf(withReport)).toMatch(/^No candidate waits\./);
+    expect(inputOf(withReport)).toContain(`- ${ticket} done: Renamed billing to invoicing; tests pass.`);
+    // Its only input is the news: no candidate and nothing else arrived.
+    expect(cardsIn(withReport)).toEqual([]);
   });
 });

@@ -46,9 +46,8 @@ describe('hand-back (R-C3)', () => {
     await waitFor(async () => (await handbackReasons(w.app.ctx, card))[a] !== undefined, 'a to hand it back');
     await new Promise((r) => setTimeout(r, 300));
     expect(await w.app.ctx.redis.zscore(w.app.ctx.keys.candidates(), card)).toBeNull();
-    expect(
-      w.llm.requests.filter((r) => roleOf(r) === 'main' && JSON.stringify(r.messages).includes(card)),
-    ).toHaveLength(0);
+    // Issue 30: the follow-up's notice may start a main turn, but the card is never a candidate there.
+    expect(w.llm.requests.filter((r) => roleOf(r) === 'main' && cardsIn(r).includes(card))).toHaveLength(0);
   });
 
   it('R-C3: handed back by both owners, a card reaches the main session with both reasons', async () => {
