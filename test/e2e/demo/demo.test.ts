@@ -66,7 +66,7 @@ describe('npm run demo', () => {
     const base = new URL(link as string).origin;
     expect(demoDirs()).toHaveLength(1);
 
-    const context = await browser.newContext({ viewport: { width: 1280, height: 860 }, locale: 'en-US' });
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-US' });
     context.setDefaultTimeout(60_000);
     const page = await context.newPage();
     const errors: string[] = [];
@@ -88,7 +88,11 @@ describe('npm run demo', () => {
       .getByRole('log')
       .getByText(/What should I improve in demo\/sample/)
       .waitFor();
-    await shoot(page, '40-demo-try-it');
+    // The picture shows the whole conversation: the log grows instead of scrolling.
+    await page.getByRole('log').evaluate((el) => {
+      (el as HTMLElement).style.maxHeight = 'none';
+    });
+    await shoot(page, '40-demo-try-it', { fullPage: true });
     if (process.env.UPDATE_DOCS_SCREENSHOTS === '1')
       copyFileSync(join(ARTIFACTS, '40-demo-try-it.png'), DOCS_SHOT);
 
