@@ -11,6 +11,7 @@ const PauseSchema = z.object({
   at: z.number(),
   cardId: z.string().optional(),
   via: z.enum(['message', 'button', 'api', 'breaker', 'main']),
+  reason: z.string().exactOptional(),
 });
 
 /** One pause or resume of a ticket, as its trajectory shows it (issue 17). */

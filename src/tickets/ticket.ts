@@ -54,4 +54,6 @@ export interface Pause {
   cardId?: string;
   /** `breaker`: the circuit breaker stopped a runaway ticket; a person lifts it (issue 8). */
   via: 'message' | 'button' | 'api' | 'breaker' | 'main';
+  /** Why the main session stopped the work (`orchestrator_stop`), in its words. */
+  reason?: string;
 }

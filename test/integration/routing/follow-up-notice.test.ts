@@ -10,6 +10,10 @@ import { botMessages, localMessage, send, ticketOpenedBy } from './helpers.ts';
 /** The turn's input: the user message, not the system prompt (which may mention notices itself). */
 const inputOf = (r: RecordedRequest) => r.messages.find((m) => m.role === 'user')?.content ?? '';
 
+/** The card of the first follow-up notice, as its notice line names it. */
+const noticeCard = (r: RecordedRequest): string =>
+  /Follow-up notices \([\s\S]*?\(card ([^)\s]+)\)/.exec(inputOf(r))?.[1] ?? 'none';
+
 describe('follow-up notices (R-B6)', () => {
   const w = useModelApp();
   const mains = () => w.llm.requests.filter((r) => roleOf(r) === 'main');
@@ -25,8 +29,8 @@ describe('follow-up notices (R-B6)', () => {
       }
       if (!inputOf(req).includes('Follow-up notices (')) return openAll(req);
       return toolCalls(
-        ['orchestrator_stop', { ticket: 'T9', reason: 'Not shown to me.' }],
-        ['orchestrator_stop', { ticket, reason: 'The requester withdrew the request.' }],
+        ['orchestrator_stop', { card: 'lm-not-shown', reason: 'Not shown to me.' }],
+        ['orchestrator_stop', { card: noticeCard(req), reason: 'The requester withdrew the request.' }],
         ['orchestrator_route', { decisions: cardsIn(req).map((card) => ({ card, action: 'ignore' })) }],
       );
     });
@@ -43,13 +47,15 @@ describe('follow-up notices (R-B6)', () => {
     expect(mains().filter((r) => !continues(r)).length).toBe(turnsBefore + 1);
     const withNotice = mains().find((r) => inputOf(r).includes('Follow-up notices ('));
     expect(inputOf(withNotice as RecordedRequest)).toMatch(/^No candidate waits\./);
-    expect(inputOf(withNotice as RecordedRequest)).toContain(
-      `- ${ticket} ← ada: never mind, cancel this please`,
+    expect(inputOf(withNotice as RecordedRequest)).toMatch(
+      new RegExp(`- ${ticket} ← ada \\(card [^)]+\\): never mind, cancel this please`),
     );
-    expect(stopResults[0]).toMatch(/^Error: refused: no follow-up notice about T9.*R-B6/);
-    expect(stopResults[1]).toBe(`stopped ${ticket}`);
+    expect(stopResults[0]).toMatch(/^Error: refused: card lm-not-shown is not a follow-up notice.*R-B6/);
+    expect(stopResults[1]).toBe(
+      `stopped ${ticket}: paused, not closed; a person’s /resume lets the work go on`,
+    );
     expect(await getPause(w.app.ctx, ticket)).toMatchObject({ by: 'main session', via: 'main' });
-    expect((await getTicket(w.app.ctx, ticket))?.state).toBe('cancelled');
+    expect((await getTicket(w.app.ctx, ticket))?.state).not.toBe('cancelled');
   });
 
   it('issue 30: an executor’s report reaches the main session by itself, with no other message', async () => {

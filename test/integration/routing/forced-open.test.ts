@@ -50,7 +50,7 @@ describe('issue 18: an explicit request no ticket could be meant for is opened b
     const other = await send(w.app.ctx, localMessage('what a nice day', { chat: chat(), request: false }));
     const turn = await waitFor(() => mainsWith(other)[0], 'the next main turn');
     expect(inputOf(turn)).toContain('Tickets opened by code since your last turn');
-    expect(inputOf(turn)).toContain(`- ${ticket} ← ada: please add a dark mode to the panel`);
+    expect(inputOf(turn)).toContain(`- ${ticket} ← ada (card ${card}): please add a dark mode to the panel`);
   });
 
   it('R-B2: a message with an explicit reference to a ticket still attaches to it, by code', async () => {

@@ -22,7 +22,7 @@ describe('ticket ids in tools (issue 31)', () => {
       return toolCalls(
         ['orchestrator_note', { ticket: `${ticket}:cards`, text: 'facts' }],
         ['orchestrator_read', { what: 'ticket', id: `${ticket}:cards` }],
-        ['orchestrator_stop', { ticket: `${ticket}:cards`, reason: 'withdrawn' }],
+        ['orchestrator_stop', { card: `${ticket}:cards`, reason: 'withdrawn' }],
         ['orchestrator_read', { what: 'card', id: `${first}:full` }],
         ['orchestrator_route', { decisions: cardsIn(req).map((card) => ({ card, action: 'ignore' })) }],
       );
@@ -38,7 +38,7 @@ describe('ticket ids in tools (issue 31)', () => {
     await waitFor(() => results.length === 5, 'the tool results');
     expect(results[0]).toMatch(/^Error: invalid arguments for orchestrator_note[\s\S]*a ticket id is T/);
     expect(results[1]).toMatch(/^Error: .*is not a ticket id/);
-    expect(results[2]).toMatch(/^Error: invalid arguments for orchestrator_stop[\s\S]*a ticket id is T/);
+    expect(results[2]).toMatch(/^Error: refused: card T\d+:cards is not a follow-up notice of this turn/);
     expect(results[3]).toMatch(/^Error: no card /);
     // The ticket itself still reads.
     expect((await getTicket(w.app.ctx, ticket))?.state).toBeDefined();
