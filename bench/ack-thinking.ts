@@ -24,10 +24,13 @@ function reasoningModel(req: RecordedRequest): FakeReply {
   const paced = thinkingOf(req)
     ? { delayMs: FIRST_TOKEN_MS, pauseBeforeCall: { index: 0, ms: REASONING_MS } }
     : { delayMs: FIRST_TOKEN_MS };
-  if (roleOf(req) === 'main') return { ...(continues(req) ? text('Routed.') : openAll(req)), ...paced };
+  if (roleOf(req) === 'main') {
+    const routed = continues(req) ? text('Routed.') : openAll(req);
+    return routed.type === 'message' ? { ...routed, ...paced } : routed;
+  }
   if (continues(req)) {
     if (req.messages.some((m) => m.tool_calls?.some((c) => c.function.name === 'report')))
-      return { ...text('Done.'), delayMs: FIRST_TOKEN_MS };
+      return { type: 'message', text: 'Done.', delayMs: FIRST_TOKEN_MS };
     return {
       type: 'message',
       toolCalls: [{ name: 'report', arguments: { status: 'done', summary: 'Looked into it.' } }],

@@ -20,6 +20,7 @@ const BENCHES: [file: string, fn: string][] = [
   ['./sandbox.ts', 'benchSandbox'],
   ['./trajectory.ts', 'benchTrajectory'],
   ['./workspace-step.ts', 'benchWorkspaceStep'],
+  ['./bad-habits.ts', 'benchBadHabits'],
   ['./tracing.ts', 'benchTracing'],
   ['./scale-out.ts', 'benchScaleOut'],
 ];

@@ -4,6 +4,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { loadConfig } from '../src/config.ts';
 import { closeContext, createContext } from '../src/create-context.ts';
 import { importCommit } from '../src/executor/workspace/import-commit.ts';
@@ -11,6 +12,7 @@ import { recordWorkspaceStep } from '../src/executor/workspace/record-step.ts';
 import { workspacePaths } from '../src/executor/workspace/workspace.ts';
 import { saveWorkspace } from '../src/executor/workspace/workspace-record.ts';
 import { loadWorkspaceStep } from '../src/executor/workspace/workspace-step-record.ts';
+import { BEFORE_ISSUE_28, runInTree } from './before-tree.ts';
 import { deletePrefix } from './kit.ts';
 import type { BenchRow } from './row.ts';
 import { quantile } from './stats.ts';
@@ -25,7 +27,32 @@ const FILES = 200;
  * bundle, Redis), alternating. Issue 28: then a step that changes nothing (a read, like `cat`)
  * followed by `recordWorkspaceStep`, against the read alone.
  */
-export async function benchWorkspaceStep(
+export async function benchWorkspaceStep(): Promise<BenchRow[]> {
+  const after = await measureWorkspaceStep();
+  // Issue 28: the same rounds in a worktree of the commit before it (this file copied in), same run.
+  const before = runInTree<BenchRow[]>(BEFORE_ISSUE_28, 'workspace-step.ts', [
+    'bench/workspace-step.ts',
+    'bench/before-tree.ts',
+  ]);
+  const read = (rows: BenchRow[] | undefined) => rows?.find((r) => r.name.includes('nothing changed'));
+  const was = read(before);
+  const now = read(after);
+  if (!was || !now) return after;
+  return [
+    ...after,
+    {
+      name: 'workspace step, nothing changed: after ÷ before issue 28',
+      value: now.value,
+      unit: 'ms p50',
+      baseline: was.value,
+      ratio: now.value / was.value,
+      note: `baseline: the same rounds at ${BEFORE_ISSUE_28.slice(0, 7)} (a git worktree, same run; every step recorded a WIP commit and bundle then)`,
+    },
+  ];
+}
+
+/** The rounds of this checkout's code; `npx tsx bench/workspace-step.ts --json` prints them. */
+export async function measureWorkspaceStep(
   redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
 ): Promise<BenchRow[]> {
   const root = mkdtempSync(join(tmpdir(), 'sy-bench-ws-'));
@@ -125,4 +152,10 @@ export async function benchWorkspaceStep(
       note: `${RUNS} rounds, a read then recordWorkspaceStep; baseline: the read alone; p90 ${quantile(readRec, 0.9).toFixed(0)} ms`,
     },
   ];
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  const rows = process.argv.includes('--json') ? await measureWorkspaceStep() : await benchWorkspaceStep();
+  process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
+  process.exit(0);
 }
