@@ -1,5 +1,6 @@
 import type {
   ContentBlockParam,
+  ImageBlockParam,
   MessageCreateParamsNonStreaming,
   MessageParam,
   TextBlockParam,
@@ -8,6 +9,7 @@ import type {
 import { type AnthropicThinking, thinkingParams } from './anthropic-thinking.ts';
 import type { ChatMessage } from './chat-message.ts';
 import type { ModelRequest } from './model-client.ts';
+import { elidedPictureNote } from './picture-notes.ts';
 
 const EPHEMERAL = { type: 'ephemeral' } as const;
 
@@ -90,7 +92,7 @@ function blocksOf(m: ChatMessage): ContentBlockParam[] {
       {
         type: 'tool_result',
         tool_use_id: anthropicToolId(m.tool_call_id),
-        content: m.content || EMPTY,
+        content: resultContent(m),
         // dispatch-tool-call renders a refusal as `Error: …`.
         ...(m.content.startsWith('Error: ') ? { is_error: true } : {}),
       },
@@ -111,6 +113,28 @@ function blocksOf(m: ChatMessage): ContentBlockParam[] {
     });
   }
   return blocks;
+}
+
+/**
+ * A tool result's content: its text, and its picture where it has one (issue 28: every current
+ * Claude model reads pictures, inside the `tool_result` itself); an elided picture leaves a note.
+ */
+function resultContent(
+  m: Extract<ChatMessage, { role: 'tool' }>,
+): string | Array<TextBlockParam | ImageBlockParam> {
+  const text = m.content || EMPTY;
+  const note = elidedPictureNote(m);
+  if (note)
+    return [
+      { type: 'text', text },
+      { type: 'text', text: note },
+    ];
+  if (!m.image) return text;
+  const source = { type: 'base64', media_type: m.image.media_type, data: m.image.data } as const;
+  return [
+    { type: 'text', text },
+    { type: 'image', source },
+  ];
 }
 
 /** Arguments were checked as JSON when the answer arrived; an empty string is no arguments. */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { ChatMessage, ThinkingBlock, ToolCall } from './chat-message.ts';
+import type { ChatMessage, ThinkingBlock, ToolCall, ToolImage } from './chat-message.ts';
 
 /*
  * Issue 20: the transcript's stored shapes, read through zod. Objects are loose: a stored message
@@ -19,6 +19,13 @@ const ThinkingBlockSchema = z.discriminatedUnion('type', [
   z.looseObject({ type: z.literal('redacted_thinking'), data: z.string() }),
 ]) satisfies z.ZodType<ThinkingBlock, unknown>;
 
+export const ToolImageSchema = z.object({
+  media_type: z.literal('image/png'),
+  width: z.number().int().positive(),
+  height: z.number().int().positive(),
+  data: z.string(),
+}) satisfies z.ZodType<ToolImage, unknown>;
+
 export const ChatMessageSchema = z.discriminatedUnion('role', [
   z.looseObject({ role: z.literal('user'), content: z.string() }),
   z.looseObject({
@@ -28,5 +35,11 @@ export const ChatMessageSchema = z.discriminatedUnion('role', [
     reasoning_content: z.string().exactOptional(),
     thinking_blocks: z.array(ThinkingBlockSchema).exactOptional(),
   }),
-  z.looseObject({ role: z.literal('tool'), tool_call_id: z.string(), content: z.string() }),
+  z.looseObject({
+    role: z.literal('tool'),
+    tool_call_id: z.string(),
+    content: z.string(),
+    image: ToolImageSchema.exactOptional(),
+    image_elided: z.object({ width: z.number(), height: z.number() }).exactOptional(),
+  }),
 ]) satisfies z.ZodType<ChatMessage, unknown>;

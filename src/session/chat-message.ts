@@ -14,6 +14,18 @@ export type ThinkingBlock =
   | { type: 'thinking'; thinking: string; signature: string }
   | { type: 'redacted_thinking'; data: string };
 
+/**
+ * A picture a tool result carries (issue 28: the screenshot the executor took, downscaled), as
+ * base64. It goes to the model only where the provider accepts images (`toWireMessages`,
+ * `toAnthropicMessages`); elsewhere the result's text is all it gets.
+ */
+export interface ToolImage {
+  media_type: 'image/png';
+  width: number;
+  height: number;
+  data: string;
+}
+
 export type ChatMessage =
   | { role: 'user'; content: string }
   | {
@@ -33,7 +45,18 @@ export type ChatMessage =
        */
       thinking_blocks?: ThinkingBlock[];
     }
-  | { role: 'tool'; tool_call_id: string; content: string };
+  | {
+      role: 'tool';
+      tool_call_id: string;
+      content: string;
+      /** The picture of this result (issue 28), stored with it. */
+      image?: ToolImage;
+      /**
+       * View only, never stored: the picture was elided from the view (`contextView` keeps only the
+       * newest whole); the model is told so where it would have seen it.
+       */
+      image_elided?: { width: number; height: number };
+    };
 
 export type AssistantMessage = Extract<ChatMessage, { role: 'assistant' }>;
 

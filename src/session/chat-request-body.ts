@@ -2,6 +2,7 @@ import type { ChatCompletionFunctionTool } from 'openai/resources/chat/completio
 import type { ChatContract } from './chat-contract.ts';
 import { thinkingOn } from './chat-contract.ts';
 import type { ChatMessage } from './chat-message.ts';
+import { acceptsImages } from './image-input.ts';
 import { toWireMessages, type WireMessage } from './wire-messages.ts';
 
 export interface ChatRequestBody {
@@ -46,7 +47,10 @@ export function chatRequestBody(
       : sessionContract;
   const body: ChatRequestBody = {
     model,
-    messages: [{ role: 'system', content: req.system }, ...toWireMessages(req.messages, contract)],
+    messages: [
+      { role: 'system', content: req.system },
+      ...toWireMessages(req.messages, contract, acceptsImages(contract.provider, model)),
+    ],
     ...(req.tools.length ? { tools: req.tools } : {}),
   };
   if (maxTokens !== undefined) {

@@ -88,6 +88,7 @@ async function record(
     role: 'tool',
     tool_call_id: call.id,
     content: toolResultText(result) + budgetLine(left),
+    ...(result.ok && result.image ? { image: result.image } : {}),
   };
   // Issue 17: when the call ran and for how long, beside its result.
   const step = { kind: 'tool', at: run.now(), index: run.messages.length, ms, key } as const;

@@ -1,19 +1,23 @@
 import { z } from 'zod';
+import type { ToolImage } from './chat-message.ts';
+import { ToolImageSchema } from './chat-message-schema.ts';
 
 /**
  * What a tool hands back to the model (STYLE: unions over flags). A refusal is an ordinary
  * result, not an exception: CONTRACT "Model side" — a call that breaks a rule returns an error
  * result to the model saying why, and has no effect outside.
  */
-export type ToolResult = { ok: true; content: string } | { ok: false; error: string };
+export type ToolResult = { ok: true; content: string; image?: ToolImage } | { ok: false; error: string };
 
 /** A result as the transcript stores it (`result:<call key>`), read through zod (issue 20). */
 export const ToolResultSchema = z.discriminatedUnion('ok', [
-  z.object({ ok: z.literal(true), content: z.string() }),
+  z.object({ ok: z.literal(true), content: z.string(), image: ToolImageSchema.exactOptional() }),
   z.object({ ok: z.literal(false), error: z.string() }),
 ]) satisfies z.ZodType<ToolResult, unknown>;
 
-export const toolOk = (content: string): ToolResult => ({ ok: true, content });
+/** A successful result; `image` (issue 28) follows its text where the provider accepts images. */
+export const toolOk = (content: string, image?: ToolImage): ToolResult =>
+  image ? { ok: true, content, image } : { ok: true, content };
 export const toolError = (error: string): ToolResult => ({ ok: false, error });
 export const isToolError = (r: ToolResult): r is Extract<ToolResult, { ok: false }> => !r.ok;
 

@@ -119,6 +119,8 @@ function checkMessages(messages: unknown): Refusal | undefined {
         return bad('messages: text content blocks must be non-empty');
       if (b.type === 'tool_use' && !TOOL_USE_ID.test(String(b.id ?? '')))
         return bad(`messages.${i}.content.${j}.tool_use.id: String should match pattern '^[a-zA-Z0-9_-]+$'`);
+      const picture = checkImages(b, `messages.${i}.content.${j}`);
+      if (picture) return picture;
     }
     const refused = checkPairing(list, i);
     if (refused) return refused;
@@ -178,4 +180,43 @@ function checkBreakpoints(body: Record<string, unknown>): Refusal | undefined {
   return n > MAX_BREAKPOINTS
     ? bad(`A maximum of ${MAX_BREAKPOINTS} blocks with cache_control may be provided. Found ${n}.`)
     : undefined;
+}
+
+const MEDIA_TYPES = ['image/jpeg', 'image/png', 'image/gif', 'image/webp'];
+const MAGIC: Record<string, number[]> = {
+  'image/png': [0x89, 0x50, 0x4e, 0x47],
+  'image/jpeg': [0xff, 0xd8, 0xff],
+  'image/gif': [0x47, 0x49, 0x46],
+  'image/webp': [0x52, 0x49, 0x46, 0x46],
+};
+
+/**
+ * Image blocks, in a message or inside a `tool_result` (the vision guide): a base64 source names one
+ * of four media types, and its data must be a picture of that type; the API reads the bytes.
+ */
+function checkImages(b: Block, where: string): Refusal | undefined {
+  if (b.type === 'tool_result' && Array.isArray(b.content)) {
+    for (const [k, inner] of (b.content as Block[]).entries()) {
+      if (inner.type !== 'text' && inner.type !== 'image')
+        return bad(`${where}.tool_result.content.${k}.type: Input should be 'text' or 'image'`);
+      const refused = checkImages(inner, `${where}.tool_result.content.${k}`);
+      if (refused) return refused;
+    }
+    return undefined;
+  }
+  if (b.type !== 'image') return undefined;
+  const source = (b.source ?? {}) as { type?: unknown; media_type?: unknown; data?: unknown };
+  if (source.type !== 'base64') return undefined;
+  const type = String(source.media_type);
+  if (!MEDIA_TYPES.includes(type))
+    return bad(
+      `${where}.image.source.base64.media_type: Input should be 'image/jpeg', 'image/png', 'image/gif' or 'image/webp'`,
+    );
+  const head = Buffer.from(String(source.data ?? ''), 'base64').subarray(0, 4);
+  const actual = MEDIA_TYPES.find((t) => MAGIC[t]?.every((byte, n) => head[n] === byte));
+  if (actual !== type)
+    return bad(
+      `${where}.image.source.base64.data: The image was specified using the ${type} media type, but the image appears to be ${actual ? `a ${actual}` : 'an unsupported'} image`,
+    );
+  return undefined;
 }

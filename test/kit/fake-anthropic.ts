@@ -196,7 +196,10 @@ const resultText = (c: unknown): string =>
   typeof c === 'string'
     ? c
     : Array.isArray(c)
-      ? (c as Block[]).map((b) => String(b.text ?? '')).join('')
+      ? (c as Block[])
+          .filter((b) => b.type === 'text')
+          .map((b) => String(b.text ?? ''))
+          .join('\n')
       : '';
 
 type MessageReply = Extract<FakeReply, { type: 'message' }>;

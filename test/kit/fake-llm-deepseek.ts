@@ -9,7 +9,15 @@ import { createPrefixCache } from './fake-llm-tokens.ts';
  */
 
 /** Names DeepSeek serves today: `deepseek-flash`; the V4 names still answer, served by Flash. */
-export const DEEPSEEK_MODELS = ['deepseek-flash', 'deepseek-v4-flash', 'deepseek-v4-pro'] as const;
+export const DEEPSEEK_MODELS = [
+  'deepseek-flash',
+  'deepseek-v4-flash',
+  'deepseek-v4-pro',
+  'deepseek-v4-flash-vision-exp',
+] as const;
+
+/** The one model that reads pictures (the API docs' "Vision" guide); the others are text only. */
+export const DEEPSEEK_VISION_MODELS: readonly string[] = ['deepseek-v4-flash-vision-exp'];
 
 /** Retired on 2026-07-24: every request naming them fails. */
 export const RETIRED_DEEPSEEK_MODELS = ['deepseek-chat', 'deepseek-reasoner'] as const;
@@ -48,6 +56,8 @@ export function thinkingOf(req: RecordedRequest): boolean {
 /** What DeepSeek answers 400 to, in the order it checks; undefined when the request is acceptable. */
 export function deepseekRefusal(req: RecordedRequest): ProviderError | undefined {
   if (!(DEEPSEEK_MODELS as readonly string[]).includes(req.model)) return invalid('Model Not Exist');
+  const picture = DEEPSEEK_VISION_MODELS.includes(req.model) ? undefined : imagePartAt(req);
+  if (picture) return invalid(picture);
   const cap = req.body.max_tokens;
   if (cap !== undefined && !(Number.isInteger(cap) && (cap as number) >= 1))
     return invalid('Invalid max_tokens value, max_tokens must be a positive integer');
@@ -87,4 +97,19 @@ export function deepseekDialect(): FakeDialectRules {
       return thinkingOf(req) ? IGNORED_WHEN_THINKING.filter((f) => f in req.body) : [];
     },
   };
+}
+
+/**
+ * A text-only model's answer to an `image_url` part: its request parser knows only text parts, so
+ * the body fails to deserialize (the 400 reported for `deepseek-flash` and its predecessors):
+ * `messages[N]: unknown variant \`image_url\`, expected \`text\` at line 1 column C`.
+ */
+function imagePartAt(req: RecordedRequest): string | undefined {
+  const messages = (req.body.messages ?? []) as { content?: unknown }[];
+  const n = messages.findIndex(
+    (m) => Array.isArray(m.content) && m.content.some((p) => (p as { type?: unknown }).type === 'image_url'),
+  );
+  if (n < 0) return undefined;
+  const column = JSON.stringify(req.body).indexOf('"image_url"') + 1;
+  return `Failed to deserialize the JSON body into the target type: messages[${n}]: unknown variant \`image_url\`, expected \`text\` at line 1 column ${column}`;
 }

@@ -27,6 +27,8 @@ export function openaiDialect(): FakeDialectRules {
             },
           },
         };
+      const picture = imageRefusal(req);
+      if (picture) return picture;
       const unknown = UNKNOWN_TO_OPENAI.find((f) => f in req.body);
       if (!unknown) return undefined;
       return {
@@ -55,4 +57,39 @@ export function openaiDialect(): FakeDialectRules {
     },
     ignored: (_req: RecordedRequest): string[] => [],
   };
+}
+
+/** Models that read pictures (OpenAI's model pages): GPT-4o, GPT-4.1, GPT-5 and the o-series. */
+const VISION = /^(gpt-4o|chatgpt-4o|gpt-4\.1|gpt-5|o1|o3|o4)(-|$)/;
+
+/**
+ * OpenAI's 400s for pictures: an `image_url` part in a message that is not the user's, or sent
+ * to a model that reads no pictures. `param` points at the part, as the API's does.
+ */
+function imageRefusal(req: RecordedRequest): ProviderError | undefined {
+  const messages = (req.body.messages ?? []) as { role?: unknown; content?: unknown }[];
+  for (const [i, m] of messages.entries()) {
+    if (!Array.isArray(m.content)) continue;
+    const j = m.content.findIndex((p) => (p as { type?: unknown }).type === 'image_url');
+    if (j < 0) continue;
+    const message =
+      m.role !== 'user'
+        ? `Image URLs are only allowed for messages with role 'user', but this message with role '${String(m.role)}' contains an image URL.`
+        : VISION.test(req.model)
+          ? undefined
+          : 'Invalid content type. image_url is only supported by certain models.';
+    if (!message) continue;
+    return {
+      status: 400,
+      body: {
+        error: {
+          message,
+          type: 'invalid_request_error',
+          param: `messages.[${i}].content.[${j}].type`,
+          code: null,
+        },
+      },
+    };
+  }
+  return undefined;
 }

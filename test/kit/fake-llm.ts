@@ -74,7 +74,10 @@ export interface RecordedRequest {
 
 export interface RecordedMessage {
   role: string;
+  /** The text; for a message sent as content parts, its text parts joined (the parts in `parts`). */
   content?: string | null;
+  /** A user message sent as content parts (issue 28: pictures), as it came. */
+  parts?: { type: string; text?: string; image_url?: { url: string } }[];
   reasoning_content?: string | null;
   tool_call_id?: string;
   tool_calls?: { id: string; type: string; function: { name: string; arguments: string } }[];
@@ -209,7 +212,7 @@ export async function startFakeLlm(
 }
 
 function record(path: string, req: IncomingMessage, body: Record<string, unknown>): RecordedRequest {
-  const messages = (body.messages ?? []) as RecordedMessage[];
+  const messages = ((body.messages ?? []) as RecordedMessage[]).map(flatten);
   const system = messages.find((m) => m.role === 'system')?.content ?? undefined;
   return {
     path,
@@ -223,6 +226,14 @@ function record(path: string, req: IncomingMessage, body: Record<string, unknown
     ignored: [],
     receivedAt: Date.now(),
   };
+}
+
+/** A message sent as content parts keeps them in `parts` and its text in `content`, for scripts. */
+function flatten(m: RecordedMessage): RecordedMessage {
+  if (!Array.isArray(m.content)) return m;
+  const parts = m.content as NonNullable<RecordedMessage['parts']>;
+  const text = parts.filter((p) => p.type === 'text').map((p) => p.text ?? '');
+  return { ...m, content: text.join('\n'), parts };
 }
 
 function readBody(req: IncomingMessage): Promise<string> {

@@ -37,7 +37,18 @@ export interface PageSummary {
   problems: string[];
 }
 
-export type ShotResult = { ok: true; png: Buffer; page: PageSummary } | { ok: false; why: string };
+/** A PNG and its size in pixels. */
+export interface Png {
+  png: Buffer;
+  width: number;
+  height: number;
+}
+
+/**
+ * `png`: the picture as taken (stored on the ticket); `view`: the same downscaled for the model
+ * (issue 28), or the picture itself when it is small enough.
+ */
+export type ShotResult = { ok: true; png: Buffer; view: Png; page: PageSummary } | { ok: false; why: string };
 
 const MAX_PNG = 5 * 1024 * 1024;
 const MAX_SUMMARY = 64 * 1024;
@@ -143,9 +154,15 @@ export async function takeScreenshot(config: Config, ws: Workspace, req: ShotReq
         why: missing ? 'the browser wrote no picture' : `the picture ${problemWords(png.problem)}`,
       };
     }
+    const view = await readRegular(join(out, 'view.png'), { capBytes: MAX_PNG, timeoutMs: READ_TIMEOUT_MS });
+    if (!view.ok && view.problem.kind !== 'missing')
+      return { ok: false, why: `the downscaled picture ${problemWords(view.problem)}` };
+    const seen = pngSize(view.ok ? view.data : png.data);
+    if (!seen) return { ok: false, why: 'the browser wrote no PNG' };
     return {
       ok: true,
       png: png.data,
+      view: seen,
       page: {
         status: said.status ?? null,
         title: said.title ?? '',
@@ -169,4 +186,11 @@ function browserBind(browser: string): SandboxBind[] {
   const real = realpathSync(browser);
   if (real.startsWith('/usr/') && browser.startsWith('/usr/')) return [];
   return [{ host: dirname(real), inside: dirname(real), writable: false }];
+}
+
+/** A PNG with its size from its header (IHDR), or undefined for anything else. */
+export function pngSize(png: Buffer): Png | undefined {
+  const signature = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+  if (png.length < 24 || !png.subarray(0, 8).equals(signature)) return undefined;
+  return { png, width: png.readUInt32BE(16), height: png.readUInt32BE(20) };
 }

@@ -62,6 +62,41 @@ async function waitForServer(url, server, waitMs) {
   return `nothing answered at ${url} within ${Math.round(waitMs / 1000)} s`;
 }
 
+/** The picture the model is shown (issue 28): at most 1568 px a side and about 1.15 megapixels. */
+const VIEW_SIDE = 1568;
+const VIEW_PIXELS = 1_150_000;
+
+/**
+ * Writes `view.png`, the screenshot downscaled for the model, when it is larger than the view's
+ * limits (the sizes Anthropic's vision guide recommends; OpenAI and DeepSeek take them as they
+ * are). The browser itself scales it, on a canvas: the sandbox has no image tools.
+ */
+async function writeView(browser, shotPath, viewPath) {
+  const png = readFileSync(shotPath);
+  const w = png.readUInt32BE(16);
+  const h = png.readUInt32BE(20);
+  const scale = Math.min(1, VIEW_SIDE / Math.max(w, h), Math.sqrt(VIEW_PIXELS / (w * h)));
+  if (scale >= 1) return;
+  const size = { vw: Math.max(1, Math.floor(w * scale)), vh: Math.max(1, Math.floor(h * scale)) };
+  const page = await browser.newPage();
+  const url = await page.evaluate(
+    async ({ src, vw, vh }) => {
+      const img = new Image();
+      img.src = src;
+      await img.decode();
+      const canvas = document.createElement('canvas');
+      canvas.width = vw;
+      canvas.height = vh;
+      const g = canvas.getContext('2d');
+      g.imageSmoothingQuality = 'high';
+      g.drawImage(img, 0, 0, vw, vh);
+      return canvas.toDataURL('image/png');
+    },
+    { src: `data:image/png;base64,${png.toString('base64')}`, ...size },
+  );
+  writeFileSync(viewPath, Buffer.from(url.slice(url.indexOf(',') + 1), 'base64'));
+}
+
 async function shoot(url) {
   const { chromium } = await import(join(env.SHOT_PLAYWRIGHT ?? '', 'index.mjs'));
   const browser = await chromium.launch({
@@ -85,6 +120,7 @@ async function shoot(url) {
     const res = await page.goto(url, { waitUntil: 'load', timeout: 30_000 });
     await page.waitForLoadState('networkidle', { timeout: 5_000 }).catch(() => undefined);
     await page.screenshot({ path: join(out, 'shot.png'), fullPage: env.SHOT_FULL_PAGE === '1' });
+    await writeView(browser, join(out, 'shot.png'), join(out, 'view.png'));
     Object.assign(summary, {
       ok: true,
       status: res?.status() ?? null,

@@ -46,7 +46,7 @@ export function screenshotTool(scope: TurnScope) {
   return defineTool({
     name: 'screenshot',
     description:
-      'Photograph the running UI in headless Chromium. serve: a shell command that serves it from the checkout (e.g. "npm run dev -- --port 5173"); url: a page on that server, http://127.0.0.1:<port>/… only; at: "base" (the base commit’s files: the "before" picture) or "head" (the checkout now: the "after" picture, commit first). Both run in the sandbox; the server stops afterwards.',
+      'Photograph the running UI in headless Chromium. serve: a shell command that serves it from the checkout (e.g. "npm run dev -- --port 5173"); url: a page on that server, http://127.0.0.1:<port>/… only; at: "base" (the base commit’s files: the "before" picture) or "head" (the checkout now: the "after" picture, commit first). Both run in the sandbox; the server stops afterwards. Where your model reads images, the picture (downscaled) follows the result.',
     parameters: params,
     run: (args, call) =>
       inWorkspace(scope, async (ws, login) => {
@@ -92,8 +92,16 @@ export function screenshotTool(scope: TurnScope) {
             effect: { op: 'github.comment', repo: pr.repo, number: pr.number, body: shotLine(scope, record) },
             ticketId: scope.ticket.id,
           });
+        // Issue 28: the picture follows the text, downscaled, where the model reads pictures.
+        const image = {
+          media_type: 'image/png',
+          width: shot.view.width,
+          height: shot.view.height,
+          data: shot.view.png.toString('base64'),
+        } as const;
         return toolOk(
           summaryText(record, shot.png.length, shot.page, pr ? `${pr.repo}#${pr.number}` : undefined),
+          image,
         );
       }),
   });

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { ChatMessage } from '../chat-message.ts';
 import { progressText } from './context-prompts.ts';
-import { elideToolOutput } from './elide-tool-outputs.ts';
+import { elideToolImage, elideToolOutput, hasLaterImage } from './elide-tool-outputs.ts';
 
 /**
  * How the transcript is compacted (R-H2), persisted beside it. The stored messages are never
@@ -43,10 +43,15 @@ export function contextView(messages: readonly ChatMessage[], state: ContextStat
   return out;
 }
 
-/** Message `i` as the view shows it. */
+/**
+ * Message `i` as the view shows it: a tool output before `elidedBefore` elided, and a picture
+ * elided once a newer one follows (issue 28: only the newest picture stays whole).
+ */
 export function viewedMessage(messages: readonly ChatMessage[], i: number, state: ContextState): ChatMessage {
   const m = messages[i] as ChatMessage;
-  return m.role === 'tool' && i < state.elidedBefore ? elideToolOutput(m, messages, i) : m;
+  if (m.role !== 'tool') return m;
+  const shown = i < state.elidedBefore ? elideToolOutput(m, messages, i) : m;
+  return m.image && hasLaterImage(messages, i) ? elideToolImage(shown) : shown;
 }
 
 /**

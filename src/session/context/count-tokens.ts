@@ -43,10 +43,22 @@ export function estimateMessageTokens(m: ChatMessage): number {
   const known = counted.get(m);
   if (known !== undefined) return known;
   const { content, ...rest } = m;
-  const n = PER_MESSAGE + estimateTextTokens(content ?? '') + estimateTextTokens(JSON.stringify(rest));
+  let n = PER_MESSAGE + estimateTextTokens(content ?? '');
+  if (m.role === 'tool' && (m.image || m.image_elided)) {
+    // Issue 28: a picture counts as the provider reads it; an elided one as its note's few words.
+    const { image, image_elided: _elided, ...fields } = rest as Omit<typeof m, 'content'>;
+    n += estimateTextTokens(JSON.stringify(fields)) + (image ? imageTokens(image.width, image.height) : 30);
+  } else n += estimateTextTokens(JSON.stringify(rest));
   counted.set(m, n);
   return n;
 }
+
+/**
+ * A picture's tokens (issue 28): Anthropic's documented `width × height / 750`, which is above
+ * OpenAI's tile count for the sizes the screenshot tool sends. Its base64 text is not what is
+ * counted: the provider reads the picture, not the characters.
+ */
+export const imageTokens = (width: number, height: number): number => Math.ceil((width * height) / 750);
 
 /** What a request costs besides its messages: the system prompt and the tool schemas. */
 export function estimateFixedTokens(system: string, tools: readonly unknown[]): number {

@@ -64,3 +64,22 @@ function readCutLines(call: ToolCall, content: string): string | undefined {
 }
 
 const clip = (s: string) => (s.length > ARGS_CHARS ? `${s.slice(0, ARGS_CHARS)}…` : s);
+
+/** Whether a tool result after message `i` carries a picture (issue 28). */
+export function hasLaterImage(messages: readonly ChatMessage[], i: number): boolean {
+  for (let j = i + 1; j < messages.length; j++) {
+    const m = messages[j];
+    if (m?.role === 'tool' && m.image) return true;
+  }
+  return false;
+}
+
+/**
+ * A tool result's picture elided from the view (issue 28): only the newest picture stays whole,
+ * an older one is named by its size where it was (`image_elided`), and the text stays as it is.
+ */
+export function elideToolImage(m: ToolMessage): ToolMessage {
+  if (!m.image) return m;
+  const { image, ...rest } = m;
+  return { ...rest, image_elided: { width: image.width, height: image.height } };
+}

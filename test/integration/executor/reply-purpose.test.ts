@@ -44,7 +44,10 @@ describe('issue 28: a reply without purpose after the acknowledgement is a resul
       `reply queued to ${card} (as a result: ${card} was acknowledged already)`,
     ]);
     await waitFor(async () => (await replies(chat)).length >= 2, 'both replies');
-    expect(await replies(chat)).toEqual(['On it: the CSV export, expect a PR today.', 'The PR is acme/web#7.']);
+    expect(await replies(chat)).toEqual([
+      'On it: the CSV export, expect a PR today.',
+      'The PR is acme/web#7.',
+    ]);
     // The habit costs nothing: acknowledgement, result, report, and the turn's closing request.
     await new Promise((r) => setTimeout(r, 300));
     expect(seen).toHaveLength(4);
