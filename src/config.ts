@@ -166,6 +166,8 @@ export const EnvSchema = z
     /** An executor turn the model failed (unreachable) runs again this many times, this long after, before a person is asked. */
     LLM_OUTAGE_TURN_RETRIES: z.coerce.number().int().min(0).default(2),
     LLM_OUTAGE_TURN_DELAY_MS: z.coerce.number().int().min(0).default(300_000),
+    /** Issue 28 "pause means now": how often a running executor turn reads its ticket's pause. */
+    PAUSE_POLL_MS: z.coerce.number().int().min(50).default(500),
     /** Model requests one executor turn may make (R-E4); past it, see `continueAfterCap`. */
     EXECUTOR_MAX_REQUESTS: z.coerce.number().int().min(3).default(40),
     MAIN_MODEL: z.string().min(1).optional(),

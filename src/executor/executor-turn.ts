@@ -21,6 +21,7 @@ import { continuationOf, isHostTicketNote } from './continue-after-cap.ts';
 import { acknowledgesWithoutThinking, isEarlyAck } from './early-ack.ts';
 import { executorEnvironment } from './environment.ts';
 import { executorTools, notingActs } from './executor-tools.ts';
+import { watchPause } from './pause-watch.ts';
 import { isReadOnlyCall } from './read-only-tools.ts';
 import { recordingSteps } from './recording-steps.ts';
 import { outageRetryOf } from './retry-after-outage.ts';
@@ -112,6 +113,9 @@ async function turn(rt: Runtime, ticketId: string, turnId: string): Promise<Exec
     ticketId,
     notingActs(scope, recordingSteps(scope, executorTools(scope))),
   );
+  // Issue 28 "pause means now": a pause from any process stops the command or request under way.
+  const pause = watchPause(ctx, ticketId, ctx.config.PAUSE_POLL_MS);
+  scope.paused = pause.signal;
   const outcome = await runTurn({
     sessionId,
     turnId,
@@ -146,7 +150,7 @@ async function turn(rt: Runtime, ticketId: string, turnId: string): Promise<Exec
     contextTokens: ctx.config.executorContextTokens,
     log: ctx.log,
     metrics: ctx.metrics,
-    signal: rt.shutdown.signal,
+    signal: AbortSignal.any([rt.shutdown.signal, pause.signal]),
     // Issue 18: the acknowledgement goes out as soon as it is complete in the streamed answer.
     runEarly: isEarlyAck,
     // Issue 28: several reads in one answer run at the same time.
@@ -154,7 +158,7 @@ async function turn(rt: Runtime, ticketId: string, turnId: string): Promise<Exec
     limits: { maxModelRequests: ctx.config.EXECUTOR_MAX_REQUESTS },
     // Issue 28 "model outages": about a minute of back-off (`LLM_RETRY_*`) before the request fails.
     retry: retryPolicyOf(ctx.config),
-  });
+  }).finally(pause.stop);
   // Handed over (see `runExecutorTurn`): the batch stays with the turn for whoever resumes it.
   if (outcome.kind === 'stopped' && outcome.reason === 'shutdown') return outcome;
   await settleTurn(scope, outcome);

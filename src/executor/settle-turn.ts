@@ -10,6 +10,7 @@ import { addReport } from '../tickets/reports.ts';
 import { isClosedState } from '../tickets/retention.ts';
 import { getTicket, setTicketState } from '../tickets/ticket-store.ts';
 import { continueAfterCap } from './continue-after-cap.ts';
+import { notePause } from './paused-turn.ts';
 import { retryAfterOutage } from './retry-after-outage.ts';
 import { handBack } from './tools/handback-tools.ts';
 import { clearTurnActed, turnActed } from './turn-acts.ts';
@@ -29,6 +30,7 @@ export async function settleTurn(scope: TurnScope, outcome: TurnOutcome): Promis
   const { ticket, turnId } = scope;
   if (outcome.kind === 'stopped') {
     await returnBatch(ctx, ticket.id, turnId);
+    await notePause(scope, outcome);
     await clearTurnActed(ctx, turnId);
     await releaseIfClosed(scope);
     return;

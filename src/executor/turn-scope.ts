@@ -21,6 +21,11 @@ export interface TurnScope {
    * every command of this turn runs with network `none`, whatever `SANDBOX_NETWORK` says.
    */
   forkCode?: boolean;
+  /**
+   * Aborted when the ticket is paused while the turn runs (issue 28 "pause means now"): a command
+   * under way is killed then, not run to its end.
+   */
+  paused?: AbortSignal;
 }
 
 /** Requests that must be acknowledged or handed back before work tools run (R-C2). */

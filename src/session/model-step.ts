@@ -10,7 +10,7 @@ import { usageAttributes } from './step-spans.ts';
 import { turnCalls } from './turn-calls.ts';
 import { limitBeforeModelRequest } from './turn-limits.ts';
 import { countRequest, countTokens, timeRequest } from './turn-metrics.ts';
-import { proceed } from './turn-outcome.ts';
+import { proceed, stopReasonOf } from './turn-outcome.ts';
 import { goOn, type StepResult, type TurnRun } from './turn-run.ts';
 import { outcome } from './usage-of.ts';
 
@@ -51,8 +51,9 @@ export async function modelStep(run: TurnRun): Promise<StepResult> {
   // Issue 18: calls an answer started early are done before the turn moves on, whatever follows.
   if (!attempt.ok) await settleStrayEarly(run, undefined);
   if (!attempt.ok && attempt.aborted) {
-    // Nothing of the answer was stored: the turn resumes with this same request elsewhere.
-    return outcome(run, { kind: 'stopped', reason: 'shutdown', before: 'model_request' });
+    // Nothing of the answer was stored: the turn resumes with this same request elsewhere, or
+    // after the resume of a pause that aborted it (issue 28).
+    return outcome(run, { kind: 'stopped', reason: stopReasonOf(run.signal), before: 'model_request' });
   }
   if (!attempt.ok && attempt.error instanceof TruncatedAnswerError && !notesGiven(run, 'cut-tool-call')) {
     // Issue 28: a tool call cut at the output cap is asked for once more, told why and how.

@@ -31,6 +31,15 @@ export type TurnOutcomeKind = TurnOutcome['kind'];
 /** A gate's answer: go on (`ok`), or stop the turn here with a reason. */
 export type GateVerdict = { ok: true } | { ok: false; reason: StopReason };
 
+/**
+ * Why an aborted signal stopped a turn: the reason it was aborted with when that is a stop reason
+ * (a pause, issue 28), else a shutdown (the worker's signal aborts with none).
+ */
+export function stopReasonOf(signal: AbortSignal | undefined): StopReason {
+  const why: unknown = signal?.reason;
+  return why === 'paused' || why === 'cancelled' ? why : 'shutdown';
+}
+
 export const proceed: GateVerdict = { ok: true };
 export const stopTurn = (reason: StopReason): GateVerdict => ({ ok: false, reason });
 

@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';
 import { CappedBuffer } from '../workspace/capped-buffer.ts';
-import type { ProcessResult } from '../workspace/run-process.ts';
+import { type ProcessResult, whenAborted } from '../workspace/run-process.ts';
 import { bwrapArgs, type SandboxBind } from './bwrap-args.ts';
 import { makeCgroup, type SandboxCgroup } from './cgroup-limits.ts';
 import { diskUsage } from './disk-usage.ts';
@@ -32,6 +32,8 @@ export interface SandboxCommand {
   network?: 'none' | 'egress';
   /** Host paths shown inside besides the checkout (see `BwrapSpec.binds`). */
   binds?: SandboxBind[];
+  /** Aborted (a pause): every process of the sandbox is killed at once, `stopped` in the result. */
+  signal?: AbortSignal;
 }
 
 const MB = 1024 * 1024;
@@ -105,6 +107,11 @@ async function runIn(s: SandboxSettings, cmd: SandboxCommand, cg?: SandboxCgroup
     killGroup(child);
   };
   const timer = setTimeout(() => kill('time'), cmd.timeoutMs);
+  let stopped = false;
+  const unwatch = whenAborted(cmd.signal, () => {
+    stopped = true;
+    kill();
+  });
   const poll = cmd.writable ? watchDisk(cmd.checkout, s.diskMb * MB, () => kill('disk')) : undefined;
   let stopNet: (() => void) | undefined;
   try {
@@ -117,14 +124,19 @@ async function runIn(s: SandboxSettings, cmd: SandboxCommand, cg?: SandboxCgroup
   } catch (err) {
     kill();
     clearTimeout(timer);
+    unwatch();
     clearInterval(poll);
     await exited;
     stopNet?.();
+    // A pause that came while the sandbox was being set up stopped the command before it began.
+    if (stopped)
+      return { exitCode: null, timedOut: false, output: '', stdout: '', dropped: 0, limits: [], stopped };
     const why = `${(err as Error).message} ${spawnError} ${out.text()}`.replace(/\s+/g, ' ').trim();
     throw new SandboxError(`the sandbox could not start: ${why}`);
   }
   const code = await exited;
   clearTimeout(timer);
+  unwatch();
   clearInterval(poll);
   stopNet?.();
   killGroup(child);
@@ -146,6 +158,7 @@ async function runIn(s: SandboxSettings, cmd: SandboxCommand, cg?: SandboxCgroup
     dropped: out.dropped,
     limits: [...limits],
     ...(diskBytes === undefined ? {} : { diskBytes }),
+    ...(stopped ? { stopped: true as const } : {}),
   };
 }
 

@@ -17,6 +17,8 @@ export interface CheckoutRun {
   env?: Record<string, string>;
   /** Host paths shown inside the sandbox besides the checkout (`SANDBOX=none`: not needed, the host's own paths are seen). */
   binds?: SandboxBind[];
+  /** Aborted (the ticket paused, issue 28): the command is killed at once, `stopped` in the result. */
+  signal?: AbortSignal;
 }
 
 export type CheckoutRunResult = { ok: true; result: SandboxResult } | { ok: false; refusal: string };
@@ -47,6 +49,7 @@ export async function runOnCheckout(
       env: commandEnv(ws.home, process.env, opts.env),
       timeoutMs: opts.timeoutMs,
       ...(opts.capBytes === undefined ? {} : { capBytes: opts.capBytes }),
+      ...(opts.signal === undefined ? {} : { signal: opts.signal }),
     });
     return { ok: true, result: { ...r, limits: r.timedOut ? ['time'] : [] } };
   }
@@ -59,6 +62,7 @@ export async function runOnCheckout(
     ...(opts.capBytes === undefined ? {} : { capBytes: opts.capBytes }),
     ...(opts.network === undefined ? {} : { network: opts.network }),
     ...(opts.binds === undefined ? {} : { binds: opts.binds }),
+    ...(opts.signal === undefined ? {} : { signal: opts.signal }),
   });
   return { ok: true, result };
 }

@@ -1,3 +1,5 @@
+import { readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { defineTool, toolError, toolOk } from '../../session/tool.ts';
 import type { SandboxResult } from '../sandbox/run-sandboxed.ts';
@@ -10,6 +12,11 @@ import { addVerification } from '../workspace/delivery-records.ts';
 import { inWorkspace } from '../workspace/work-gate.ts';
 import { workTree } from '../workspace/work-tree.ts';
 import type { Workspace } from '../workspace/workspace.ts';
+
+/** What a command stopped by a pause answers (issue 28 "pause means now"), before its output. */
+const PAUSED_TEXT = (
+  await readFile(fileURLToPath(new URL('../../../prompts/loop/paused-command.md', import.meta.url)), 'utf8')
+).trim();
 
 const DEFAULT_TIMEOUT_S = 120;
 const MAX_TIMEOUT_S = 600;
@@ -42,6 +49,8 @@ export async function runInCheckout(
     const got = await runOnCheckout(config, ws, ['bash', '-c', command], {
       writable: mayWriteCheckout(scope),
       timeoutMs: secs * 1000,
+      // Issue 28: a pause kills the command at once.
+      ...(scope.paused ? { signal: scope.paused } : {}),
       // Issue 13: code from a fork's PR runs with no network at all.
       ...(scope.forkCode ? { network: 'none' as const } : {}),
     });
@@ -50,6 +59,15 @@ export async function runInCheckout(
       return got;
     }
     const r = got.result;
+    if (r.stopped) {
+      observe('paused');
+      const ran = Math.round((performance.now() - started) / 1000);
+      return {
+        ok: true,
+        result: r,
+        text: [PAUSED_TEXT.replace('{seconds}', String(ran)), r.output].join('\n'),
+      };
+    }
     observe(r.timedOut ? 'timeout' : r.exitCode === 0 ? 'exit_zero' : 'exit_nonzero');
     const head = r.timedOut ? `timed out after ${secs} s (killed)` : `exit ${r.exitCode}`;
     const notes = limitNotes(r, sandboxSettings(config), secs);
@@ -98,6 +116,8 @@ export function recordVerificationTool(scope: TurnScope) {
         const dirty = at.tree !== at.headTree;
         const r = await runInCheckout(scope, ws, command, timeout_seconds, 'record_verification');
         if (!r.ok) return toolError(r.refusal);
+        // A run the pause cut short verified nothing.
+        if (r.result.stopped) return toolError(`not recorded: ${r.text}`);
         await addVerification(ctx, scope.ticket.id, {
           command,
           exitCode: r.result.exitCode,

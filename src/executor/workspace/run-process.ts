@@ -11,6 +11,8 @@ export interface ProcessResult {
   stdout: string;
   /** Bytes dropped from the middle of the output by the cap. */
   dropped: number;
+  /** Set when the process was killed because its `signal` was aborted (a pause, issue 28). */
+  stopped?: true;
 }
 
 export interface RunProcessOptions {
@@ -20,6 +22,8 @@ export interface RunProcessOptions {
   /** Bytes of output kept: half from the start, half from the end. */
   capBytes?: number;
   stdin?: string;
+  /** Aborted: the whole process group is killed at once (`stopped` in the result). */
+  signal?: AbortSignal;
 }
 
 const DEFAULT_CAP = 20_000;
@@ -41,10 +45,15 @@ export function runProcess(file: string, args: string[], opts: RunProcessOptions
       stdio: [opts.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
     });
     let timedOut = false;
+    let stopped = false;
     const timer = setTimeout(() => {
       timedOut = true;
       killGroup(child.pid);
     }, opts.timeoutMs);
+    const unwatch = whenAborted(opts.signal, () => {
+      stopped = true;
+      killGroup(child.pid);
+    });
     child.stdout?.on('data', (b: Buffer) => {
       out.push(b);
       stdout.push(b);
@@ -53,10 +62,12 @@ export function runProcess(file: string, args: string[], opts: RunProcessOptions
     if (opts.stdin !== undefined) child.stdin?.end(opts.stdin);
     child.on('error', (err) => {
       clearTimeout(timer);
+      unwatch();
       reject(err);
     });
     child.on('close', (code) => {
       clearTimeout(timer);
+      unwatch();
       // Children that outlived the shell (a backgrounded server) go with it.
       killGroup(child.pid);
       resolve({
@@ -65,9 +76,21 @@ export function runProcess(file: string, args: string[], opts: RunProcessOptions
         output: out.text(),
         stdout: stdout.text(),
         dropped: out.dropped,
+        ...(stopped ? { stopped: true as const } : {}),
       });
     });
   });
+}
+
+/** Calls `fn` once when `signal` aborts (at once if it has); returns what stops the listening. */
+export function whenAborted(signal: AbortSignal | undefined, fn: () => void): () => void {
+  if (!signal) return () => {};
+  if (signal.aborted) {
+    fn();
+    return () => {};
+  }
+  signal.addEventListener('abort', fn, { once: true });
+  return () => signal.removeEventListener('abort', fn);
 }
 
 function killGroup(pid: number | undefined): void {
