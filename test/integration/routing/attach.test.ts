@@ -2,14 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { waitFor } from '../../kit/app.ts';
 import { text } from '../../kit/fake-llm.ts';
 import { useModelApp } from '../../kit/model-app.ts';
-import { ackAll, openAll, roleOf, scriptedModel } from '../../kit/scripted-model.ts';
+import { ackAll, cardsIn, openAll, roleOf, scriptedModel } from '../../kit/scripted-model.ts';
 import { botMessages, localMessage, routedOf, send, ticketCardIds, ticketOpenedBy } from './helpers.ts';
 
 describe('routing by explicit reference (R-B2)', () => {
   const w = useModelApp();
-  const mainRequests = () => w.llm.requests.filter((r) => roleOf(r) === 'main').length;
+  const mainRequests = () => w.llm.requests.filter((r) => roleOf(r) === 'main');
 
-  it('R-B2: a follow-up reply to an acknowledgement reaches its executor with no main-session model request', async () => {
+  it('R-B2: a follow-up reply to an acknowledgement reaches its executor without the main session routing it', async () => {
     w.llm.respond(scriptedModel({ main: openAll, executor: ackAll }));
     const first = await send(w.app.ctx, localMessage('Please fix the login redirect loop in the web app'));
     const ack = await waitFor(
@@ -19,7 +19,6 @@ describe('routing by explicit reference (R-B2)', () => {
     // Issue 18: the first request is opened by code (nothing it could refer to), so the main
     // session was not asked for it either; the follow-up must not ask it.
     expect(await routedOf(w.app.ctx, first)).toMatchObject({ kind: 'opened' });
-    const mainBefore = mainRequests();
 
     const followUp = await send(
       w.app.ctx,
@@ -29,7 +28,8 @@ describe('routing by explicit reference (R-B2)', () => {
       async () => (await botMessages(w.app.ctx)).find((m) => m.text.includes(followUp)),
       'the follow-up acknowledgement',
     );
-    expect(mainRequests()).toBe(mainBefore);
+    // Issue 30: its notice may start a main turn of its own, but the main session never routes it.
+    expect(mainRequests().filter((r) => cardsIn(r).includes(followUp))).toEqual([]);
     const executorInputs = w.llm.requests
       .filter((r) => roleOf(r) === 'executor')
       .map((r) => JSON.stringify(r.messages));
