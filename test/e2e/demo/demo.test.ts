@@ -51,8 +51,13 @@ describe('npm run demo', () => {
   }, 60_000);
   afterAll(async () => {
     await browser?.close();
-    if (demo.pid && !exited()) process.kill(-demo.pid, 'SIGKILL');
-  });
+    // A failed test still stops the demo as Ctrl-C does, so it cleans up; SIGKILL only if it hangs.
+    if (!demo.pid || exited()) return;
+    process.kill(-demo.pid, 'SIGINT');
+    await waitFor(exited, 'the demo exited', 30_000).catch(() =>
+      process.kill(-(demo.pid as number), 'SIGKILL'),
+    );
+  }, 60_000);
 
   it('prints one signed-in link to Try it; a request ends in a draft PR, an ambiguous one in a question; Ctrl-C leaves nothing', async () => {
     await waitFor(() => out.includes('Ctrl-C stops everything.') || exited(), 'the demo ready', 120_000);
