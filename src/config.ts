@@ -250,6 +250,8 @@ export const EnvSchema = z
     PERMISSION_CACHE_SECONDS: z.coerce.number().int().positive().default(300),
     /** Days closed tickets, their transcripts, cards and full texts are kept (issue 14). */
     RETENTION_DAYS: z.coerce.number().positive().default(30),
+    /** A commit or branch a message names attaches it by code only this many days after its ticket took it. */
+    ATTACH_RECENT_DAYS: z.coerce.number().positive().default(14),
     /** Entries the cards-by-time index keeps at most (oldest dropped first). */
     CARDS_INDEX_MAX: z.coerce.number().int().positive().default(100_000),
     /**

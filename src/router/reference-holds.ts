@@ -10,7 +10,7 @@ import { resolveTickets } from './resolve-tickets.ts';
  * Topic similarity never passes.
  */
 export async function referenceHolds(
-  ctx: Pick<Ctx, 'redis' | 'keys'>,
+  ctx: Pick<Ctx, 'redis' | 'keys' | 'config' | 'now'>,
   card: TriggerCard,
   ticketId: string,
 ): Promise<string | undefined> {

@@ -1,23 +1,39 @@
 import type { TriggerCard } from '../cards/card.ts';
 import type { Ctx } from '../context.ts';
 import { cardRefKeys, needsUniqueOwner } from '../tickets/ref-key.ts';
-import { holdersOf } from '../tickets/refs.ts';
+import { holdersOf, refTakenAt } from '../tickets/refs.ts';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
 
 /**
  * R-B2, by code: the tickets a card explicitly points at, each with the reference that matched.
- * A commit or branch counts only when exactly one ticket holds it; any other reference attaches
- * to every ticket that holds it. Topic words never match anything here.
+ * A commit or branch counts only when exactly one ticket holds it and took it recently (within
+ * `ATTACH_RECENT_DAYS`, issue 30: "a recent change"); an older one leaves the card to the main
+ * session. Any other reference attaches to every ticket that holds it. Topic words never match
+ * anything here.
  */
 export async function resolveTickets(
-  ctx: Pick<Ctx, 'redis' | 'keys'>,
+  ctx: Pick<Ctx, 'redis' | 'keys' | 'config' | 'now'>,
   card: TriggerCard,
 ): Promise<Map<string, string>> {
   const keys = cardRefKeys(card);
   const found = new Map<string, string>();
   if (!keys.length) return found;
-  (await holdersOf(ctx, keys)).forEach((owners, i) => {
+  const holders = await holdersOf(ctx, keys);
+  const changes = keys.flatMap((key, i): [string, string][] => {
+    const owners = holders[i] ?? [];
+    return needsUniqueOwner(key) && owners.length === 1 ? [[owners[0] as string, key]] : [];
+  });
+  const since = ctx.now() - ctx.config.ATTACH_RECENT_DAYS * DAY_MS;
+  const recent = new Set(
+    (await refTakenAt(ctx, changes)).flatMap((at, i) => (at !== undefined && at >= since ? [i] : [])),
+  );
+  holders.forEach((owners, i) => {
     const key = keys[i] as string;
-    if (needsUniqueOwner(key) && owners.length !== 1) return;
+    if (needsUniqueOwner(key)) {
+      const j = changes.findIndex(([, k]) => k === key);
+      if (j < 0 || !recent.has(j)) return;
+    }
     for (const id of owners) if (!found.has(id)) found.set(id, key);
   });
   return found;

@@ -68,6 +68,8 @@ export function createKeys(prefix: string) {
     /** Reference index: `pr:owner/name#12`, `msg:om_x`, `thread:…`, `branch:…` → set of ticket ids. */
     refIndex: (ref: string) => k('ref', ref),
     ticketRefs: (id: string) => k('ticket', id, 'refs'),
+    /** When the ticket last took each of its commits and branches (issue 30: only recent ones attach). */
+    ticketRefTimes: (id: string) => k('ticket', id, 'reftimes'),
     /** Cards attached to a ticket that its executor has not seen yet. */
     ticketInbox: (id: string) => k('ticket', id, 'inbox'),
     /** Cards from outside the ticket's repository or chat, attached as data only: card id → label (R-H5). */

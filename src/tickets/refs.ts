@@ -1,6 +1,7 @@
 import type { ChainableCommander } from 'ioredis';
 import type { Ctx } from '../context.ts';
 import type { Keys } from '../store/keys.ts';
+import { needsUniqueOwner } from './ref-key.ts';
 
 type RefsCtx = Pick<Ctx, 'redis' | 'keys'>;
 
@@ -19,14 +20,37 @@ export function indexRefs(keys: Keys, tx: ChainableCommander, ticketId: string, 
 /** Takes both sides of each reference out, in the caller's MULTI. */
 export function unindexRefs(keys: Keys, tx: ChainableCommander, ticketId: string, refKeys: string[]): void {
   for (const key of refKeys) tx.srem(keys.refIndex(key), ticketId).srem(keys.ticketRefs(ticketId), key);
+  if (refKeys.length) tx.hdel(keys.ticketRefTimes(ticketId), ...refKeys);
 }
 
-/** Indexes more references of a ticket (a PR it opened, a branch, a commit, a message it sent). */
-export async function addTicketRefs(ctx: RefsCtx, ticketId: string, refKeys: string[]): Promise<void> {
+/**
+ * Indexes more references of a ticket (a PR it opened, a branch, a commit, a message it sent).
+ * A commit or branch is stamped with now, each time the ticket takes it again (issue 30: only a
+ * recent one attaches by code, `refTakenAt`).
+ */
+export async function addTicketRefs(
+  ctx: RefsCtx & Pick<Ctx, 'now'>,
+  ticketId: string,
+  refKeys: string[],
+): Promise<void> {
   if (!refKeys.length) return;
   const tx = ctx.redis.multi();
   indexRefs(ctx.keys, tx, ticketId, refKeys);
+  for (const key of refKeys.filter(needsUniqueOwner))
+    tx.hset(ctx.keys.ticketRefTimes(ticketId), key, String(ctx.now()));
   await tx.exec();
+}
+
+/** When each ticket last took each commit or branch (ms), in the order asked; undefined if never stamped. */
+export async function refTakenAt(
+  ctx: RefsCtx,
+  pairs: [ticketId: string, refKey: string][],
+): Promise<(number | undefined)[]> {
+  if (!pairs.length) return [];
+  const tx = ctx.redis.multi();
+  for (const [id, key] of pairs) tx.hget(ctx.keys.ticketRefTimes(id), key);
+  const rows = (await tx.exec()) ?? [];
+  return rows.map(([, v]) => (typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : undefined));
 }
 
 /** The tickets holding each reference, in the order asked (one round trip). */

@@ -12,6 +12,7 @@ export function ticketOwnKeys(keys: Keys, id: string): string[] {
   const session = executorSessionId(id);
   return [
     keys.ticket(id),
+    keys.ticketRefTimes(id),
     keys.ticketCards(id),
     keys.ticketDataCards(id),
     keys.ticketSessions(id),
