@@ -1,5 +1,5 @@
+import { createRequire } from 'node:module';
 import { type DestinationStream, type Logger, type LoggerOptions as PinoOptions, pino } from 'pino';
-import pretty from 'pino-pretty';
 import { logScrubber } from './redact-log.ts';
 
 export type { Logger };
@@ -38,7 +38,10 @@ export function createLogger(
     },
   };
   if (opts.destination) return pino(options, opts.destination);
-  if (process.stdout.isTTY)
+  if (process.stdout.isTTY) {
+    // Loaded only for a terminal: a service's logs (a pipe) never pay for it.
+    const pretty = createRequire(import.meta.url)('pino-pretty') as typeof import('pino-pretty');
     return pino(options, pretty({ sync: true, translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname,app' }));
+  }
   return pino(options);
 }
