@@ -10,6 +10,7 @@ import { enqueueEffect } from '../outbox/enqueue.ts';
 import { releaseHeld } from '../outbox/release-held.ts';
 import { statusChanged } from '../status/status-hooks.ts';
 import { recordOnTicket } from '../tickets/attach.ts';
+import { hasWaitingNotes } from '../tickets/notes.ts';
 import { isPaused, type Lift, pauseTicket, resumeTicket } from '../tickets/pause.ts';
 import { getTicket } from '../tickets/ticket-store.ts';
 import type { Command } from './command.ts';
@@ -53,14 +54,16 @@ function pauseTicketBy(ctx: Ctx, ticketId: string, card: TriggerCard): Promise<b
 }
 
 /**
- * Resumes, sends what the pause held (R-D2), and, when cards waited in the inbox meanwhile,
+ * Resumes, sends what the pause held (R-D2), and, when cards or notes waited meanwhile,
  * starts the turn they need. The release runs even when the ticket was not paused: a resume
  * retried after a crash still sends what its first run did not get to.
  */
 export async function resumeTicketAndWake(ctx: Ctx, ticketId: string, lift?: Lift): Promise<boolean> {
   const ok = await resumeTicket(ctx, ticketId, lift);
   if (!(await isPaused(ctx, ticketId))) await releaseHeld(ctx, ticketId);
-  if (ok && (await hasWaitingCards(ctx, ticketId))) await scheduleTurn(ctx, ticketId);
+  // Issue 28: a paused turn without cards of its own (a continuation) left only its note.
+  const waiting = (await hasWaitingCards(ctx, ticketId)) || (await hasWaitingNotes(ctx, ticketId));
+  if (ok && waiting) await scheduleTurn(ctx, ticketId);
   return ok;
 }
 

@@ -46,6 +46,11 @@ export async function takeTicketNotes(
   });
 }
 
+/** Whether notes wait for the ticket's next turn (one a paused turn left for after the resume among them). */
+export async function hasWaitingNotes(ctx: Pick<Ctx, 'redis' | 'keys'>, ticketId: string): Promise<boolean> {
+  return (await ctx.redis.llen(ctx.keys.ticketNotes(ticketId))) > 0;
+}
+
 /** Forgets the notes a settled turn took. */
 export async function dropTurnNotes(ctx: Pick<Ctx, 'redis' | 'keys'>, turnId: string): Promise<void> {
   await ctx.redis.del(ctx.keys.turnNotes(turnId));

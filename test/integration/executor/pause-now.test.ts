@@ -144,4 +144,39 @@ describe('pause means now (issue 28, R-D2)', () => {
     await settled(executor, 2 + 3);
     expect(executor).toHaveLength(2 + 3);
   });
+
+  it('R-D2: a turn with no cards of its own (a continuation after the request budget) paused mid-command goes on after the resume', async () => {
+    await w.close();
+    w = await startWorld({ EXECUTOR_MAX_REQUESTS: '3' });
+    const executor: RecordedRequest[] = [];
+    w.llm.respond((req) => {
+      if (roleOf(req) === 'main')
+        return req.messages.at(-1)?.role === 'tool' ? text('Routed.') : openAll(req);
+      executor.push(req);
+      const results = continues(req) ? lastToolResults(req).join('\n') : '';
+      if (results.includes('recorded done')) return text('Done.');
+      if (results.includes('recorded working')) return toolCalls(['run_command', { command: 'echo one' }]);
+      if (results.includes('reply queued'))
+        return toolCalls(['report', { status: 'working', summary: 'Started the slow check.' }]);
+      if (inputOf(req).includes(RESUMED))
+        return toolCalls(['report', { status: 'done', summary: 'Checked.' }]);
+      if (inputOf(req).includes('fresh turn with a fresh budget'))
+        return toolCalls(['run_command', { command: 'touch started; sleep 30; echo finished' }]);
+      return toolCalls(['reply', { to: cardsIn(req)[0], text: 'On it: the slow check.' }]);
+    });
+    const card = await send(w.app.ctx, localMessage('Please run the slow check of acme/web'));
+    const ticket = await ticketOpenedBy(w.app.ctx, card);
+    const started = join(workspacePaths(w.app.ctx, ticket).dir, 'started');
+    await waitFor(() => existsSync(started), 'the continuation to start its command', 30_000);
+    await api(w, ticket, 'pause');
+    await pausedJob(w);
+
+    const replies = await resumeToDone(w, ticket);
+    expect(replies).toEqual(['On it: the slow check.']);
+    const resumed = executor.find((r) => inputOf(r).includes(RESUMED)) as RecordedRequest;
+    expect(cardsIn(resumed)).toEqual([]);
+    expect(resumed.messages.filter((m) => m.role === 'tool').at(-1)?.content).toMatch(
+      /^\[host\] Stopped after/,
+    );
+  });
 });
