@@ -125,7 +125,7 @@ fi
 # Ubuntu 24.04 forbids unprivileged user namespaces by default: bubblewrap then cannot sandbox.
 if command -v bwrap >/dev/null 2>&1 && ! bwrap --unshare-user --ro-bind / / true 2>/dev/null; then
   say "WARNING bubblewrap cannot make a user namespace here, so executor commands are refused and the sandbox tests fail."
-  say "        Ubuntu: sudo sysctl -w kernel.apparmor_restrict_unprivileged_userns=0 (or an AppArmor profile for bwrap); see README 'How executor commands are isolated'"
+  say "        Ubuntu: sudo sysctl -w kernel.apparmor_restrict_unprivileged_userns=0 (or an AppArmor profile for bwrap); see docs/security.md, 'How executor commands are isolated'"
 fi
 if [ -n "$node_ok" ] && [ "$problems" -eq 0 ]; then
   say "ready: npm ci && npm test"

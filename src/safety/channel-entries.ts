@@ -16,7 +16,7 @@ const split = (v: string | undefined): string[] =>
 /**
  * `feishu:ou_…`, `github:login` or `github:12345`. An entry without its channel is refused, not
  * guessed: a bare `alice` could be a Feishu user id on one channel and someone else's GitHub login
- * on the other (README "Migrating allow-lists").
+ * on the other (docs/security.md, "Migrating allow-lists").
  */
 export const channelUsers = z
   .string()

@@ -1,7 +1,7 @@
 /**
  * What the bot needs from a GitHub App, in one list (issue 16): the manifest the panel sends to
  * GitHub (`default_permissions`, `default_events`), the doctor's comparison with `GET /app`, the
- * installation tokens' scopes (`token-scope.ts`) and the README's table all read it. Each entry
+ * installation tokens' scopes (`token-scope.ts`) and the table in docs/github.md all read it. Each entry
  * names the permission, the level the bot's calls need, and the webhook events (R-A2) that
  * permission lets the App receive; `parse-event.ts` keys its parsers by exactly these events, so
  * a handled event cannot be missing here (the compiler says so).

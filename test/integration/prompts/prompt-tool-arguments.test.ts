@@ -108,15 +108,21 @@ describe('issue 28: the prompts and the README write each tool call with the arg
     );
   });
 
-  it("every row of the README's tool tables names the tool's keys, every required one, `?` exactly on the optional ones", () => {
+  it("every row of the docs' tool tables (README.md, docs/) names the tool's keys, every required one, `?` exactly on the optional ones", () => {
     const schemas = schemasOf(rt);
-    const rows = readmeRows(readFileSync('README.md', 'utf8'));
+    const docs = [
+      'README.md',
+      ...readdirSync('docs')
+        .filter((f) => f.endsWith('.md'))
+        .map((f) => `docs/${f}`),
+    ];
+    const rows = docs.flatMap((file) =>
+      readmeRows(readFileSync(file, 'utf8')).map((row) => ({ ...row, file })),
+    );
     expect(rows.length).toBeGreaterThan(0);
-    const problems = rows.flatMap(({ name, keys }) => {
+    const problems = rows.flatMap(({ name, keys, file }) => {
       const schema = schemas.get(name);
-      return schema
-        ? mismatches(keys, schema, `README.md: ${name}`)
-        : [`README.md: no tool is called ${name}`];
+      return schema ? mismatches(keys, schema, `${file}: ${name}`) : [`${file}: no tool is called ${name}`];
     });
     expect(problems).toEqual([]);
   });

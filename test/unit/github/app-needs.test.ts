@@ -4,7 +4,7 @@ import { APP_EVENTS, APP_NEEDS, missingFromApp } from '../../../src/channels/git
 import { scopedPermissions } from '../../../src/channels/github/token-scope.ts';
 import { buildManifest, githubWebUrl, newAppUrl } from '../../../src/github-app/manifest.ts';
 
-const README = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
+const README = readFileSync(new URL('../../../docs/github.md', import.meta.url), 'utf8');
 
 describe('what the GitHub App needs is one list (issue 16)', () => {
   it('R-A2: the seven handled events, each with the permission that delivers it', () => {
@@ -21,7 +21,7 @@ describe('what the GitHub App needs is one list (issue 16)', () => {
     );
   });
 
-  it('the manifest, the API token scope and the README table come from it', () => {
+  it('the manifest, the API token scope and the table in docs/github.md come from it', () => {
     const m = buildManifest('https://bot.example.com/', 'yard');
     expect(m.default_permissions).toEqual(Object.fromEntries(APP_NEEDS.map((n) => [n.permission, n.level])));
     expect(m.default_events).toEqual([...APP_EVENTS]);
