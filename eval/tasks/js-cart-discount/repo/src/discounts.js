@@ -1,0 +1,2 @@
+// Discount codes, by name.
+export const DISCOUNTS = {};

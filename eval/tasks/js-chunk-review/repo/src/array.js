@@ -1,0 +1,3 @@
+export function last(list) {
+  return list[list.length - 1];
+}

@@ -1,0 +1,2 @@
+export const HELP = `usage: greeter [name]
+  --help     show this help`;

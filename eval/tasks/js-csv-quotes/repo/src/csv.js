@@ -1,0 +1,3 @@
+export function parseCsvLine(line) {
+  return line.split(',');
+}

@@ -1,0 +1,3 @@
+export const MESSAGES = {
+  en: (name) => `Hello, ${name}!`,
+};

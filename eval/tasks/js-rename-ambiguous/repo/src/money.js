@@ -1,0 +1,3 @@
+export function fmt(cents) {
+  return `$${(cents / 100).toFixed(2)}`;
+}

@@ -1,0 +1,3 @@
+export function fmt(first, last) {
+  return `${last}, ${first}`;
+}

@@ -1,0 +1,3 @@
+export function slugify(text) {
+  return text.toLowerCase().replace(/\s+/g, '-').replace(/[!?.,]/g, '');
+}

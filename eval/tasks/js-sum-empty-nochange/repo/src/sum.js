@@ -1,0 +1,3 @@
+export function sum(numbers) {
+  return numbers.reduce((a, b) => a + b, 0);
+}

@@ -1,0 +1,2 @@
+def parse_duration(text):
+    return int(text)

@@ -1,0 +1,2 @@
+def is_valid_name(name):
+    return bool(name.strip())

@@ -1,0 +1,5 @@
+CONNECT_TIMEOUT = 5
+
+
+def db_settings():
+    return {"timeout": CONNECT_TIMEOUT}

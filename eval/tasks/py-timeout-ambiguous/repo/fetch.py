@@ -1,0 +1,5 @@
+DOWNLOAD_TIMEOUT = 10
+
+
+def download_settings():
+    return {"timeout": DOWNLOAD_TIMEOUT}

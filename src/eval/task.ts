@@ -1,0 +1,128 @@
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { parse as parseYaml } from 'yaml';
+import { z } from 'zod';
+
+/** Where a task's request comes from: a Feishu chat, a GitHub issue, or a comment on a pull request. */
+export const EVAL_CHANNELS = ['feishu', 'github-issue', 'github-pr-comment'] as const;
+/** What a task must end in: a change that makes `check` pass, a question, or nothing changed. */
+export const EVAL_EXPECTS = ['change', 'question', 'no-change'] as const;
+
+const text = z.string().trim().min(1, 'a non-empty text');
+
+const followup = z
+  .object({
+    text,
+    /** Where the later message comes from (the task's own channel when absent). */
+    channel: z.enum(EVAL_CHANNELS).optional(),
+  })
+  .strict();
+
+/** `task.yaml`: unknown keys are refused, so a misspelt `expect` is an error, not a silent default. */
+export const TaskYaml = z
+  .object({
+    request: text,
+    channel: z.enum(EVAL_CHANNELS),
+    check: text,
+    expect: z.enum(EVAL_EXPECTS).default('change'),
+    followups: z.array(followup).default([]),
+    ui: z.boolean().default(false),
+  })
+  .strict();
+
+export type TaskSpec = z.infer<typeof TaskYaml>;
+
+export interface EvalTask extends TaskSpec {
+  id: string;
+  /** The task's folder. */
+  dir: string;
+  /** `repo/`: the repository's files at the start. */
+  repoDir: string;
+  /** `solution.patch`'s text; empty for a task that must change nothing. */
+  patch: string;
+}
+
+/** A task folder that cannot be used, with the reason in words. */
+export class EvalTaskError extends Error {
+  override name = 'EvalTaskError' as const;
+  constructor(
+    readonly taskId: string,
+    readonly reason: string,
+  ) {
+    super(`task ${taskId}: ${reason}`);
+  }
+}
+
+const ID = /^[a-z0-9][a-z0-9-]{0,63}$/;
+
+/** Reads and checks one task folder; throws `EvalTaskError` naming what is wrong. */
+export function loadTask(dir: string): EvalTask {
+  const id = basename(dir);
+  const fail = (reason: string): never => {
+    throw new EvalTaskError(id, reason);
+  };
+  if (!ID.test(id)) fail('the folder name must be lower-case letters, digits and dashes');
+  const spec = readSpec(join(dir, 'task.yaml'), fail);
+  const repoDir = join(dir, 'repo');
+  if (!isDir(repoDir)) fail('repo/ is missing (the repository’s files at the start)');
+  if (readdirSync(repoDir).length === 0) fail('repo/ is empty');
+  if (existsSync(join(repoDir, '.git'))) fail('repo/ must not hold a .git folder (it is committed fresh)');
+  const patchPath = join(dir, 'solution.patch');
+  const patch = existsSync(patchPath) ? readFileSync(patchPath, 'utf8') : '';
+  if (spec.expect === 'no-change') {
+    if (patch.trim() !== '') fail('expect is no-change, so solution.patch must be absent or empty');
+  } else if (patch.trim() === '') {
+    fail(`solution.patch is missing or empty (expect: ${spec.expect} needs a reference change)`);
+  }
+  return { ...spec, id, dir, repoDir, patch };
+}
+
+function readSpec(path: string, fail: (reason: string) => never): TaskSpec {
+  if (!existsSync(path)) fail('task.yaml is missing');
+  let raw: unknown;
+  try {
+    raw = parseYaml(readFileSync(path, 'utf8'));
+  } catch (err) {
+    fail(`task.yaml is not YAML: ${(err as Error).message.split('\n')[0]}`);
+  }
+  const parsed = TaskYaml.safeParse(raw ?? {});
+  if (!parsed.success) {
+    const issues = parsed.error.issues.map((i) => `${i.path.join('.') || '(top)'}: ${i.message}`);
+    fail(`task.yaml: ${issues.join('; ')}`);
+  }
+  return (parsed as { data: TaskSpec }).data;
+}
+
+function isDir(path: string): boolean {
+  return existsSync(path) && statSync(path).isDirectory();
+}
+
+export interface LoadedTasks {
+  tasks: EvalTask[];
+  /** Folders that are not usable tasks, each with its reason. */
+  errors: EvalTaskError[];
+}
+
+/** Every task folder under `root` (sorted by id), or only the ids in `only`; an unknown id is an error. */
+export function loadTasks(root: string, only?: string[]): LoadedTasks {
+  if (!isDir(root)) throw new Error(`no task folder at ${root}`);
+  const ids = readdirSync(root)
+    .filter((name) => isDir(join(root, name)))
+    .sort();
+  const wanted = only ?? ids;
+  const tasks: EvalTask[] = [];
+  const errors: EvalTaskError[] = [];
+  for (const id of wanted) {
+    if (!ids.includes(id)) {
+      errors.push(new EvalTaskError(id, `no such task in ${root}`));
+      continue;
+    }
+    try {
+      tasks.push(loadTask(join(root, id)));
+    } catch (err) {
+      if (!(err instanceof EvalTaskError)) throw err;
+      errors.push(err);
+    }
+  }
+  return { tasks, errors };
+}

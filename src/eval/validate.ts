@@ -1,0 +1,146 @@
+import { cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { SandboxConfig } from '../executor/sandbox/sandbox-settings.ts';
+import { runProcess } from '../executor/workspace/run-process.ts';
+import { type CheckOutcome, runCheck } from './run-check.ts';
+import type { EvalTask } from './task.ts';
+
+export interface Validation {
+  id: string;
+  ok: boolean;
+  /** Why the task is not valid, in words (when `ok` is false). */
+  reason?: string;
+  /** Seconds the check took on `repo/`, and on `repo/` with the patch (absent where it did not run). */
+  beforeSeconds?: number;
+  afterSeconds?: number;
+}
+
+export interface ValidateOptions {
+  sandbox: SandboxConfig;
+  checkTimeoutMs: number;
+}
+
+const GIT_ENV = {
+  PATH: process.env.PATH ?? '/usr/bin:/bin',
+  GIT_CONFIG_NOSYSTEM: '1',
+  GIT_CONFIG_GLOBAL: '/dev/null',
+  GIT_AUTHOR_NAME: 'eval',
+  GIT_AUTHOR_EMAIL: 'eval@switchyard.invalid',
+  GIT_COMMITTER_NAME: 'eval',
+  GIT_COMMITTER_EMAIL: 'eval@switchyard.invalid',
+};
+
+async function git(dir: string, args: string[], stdin?: string) {
+  return runProcess('git', args, {
+    cwd: dir,
+    env: GIT_ENV,
+    timeoutMs: 30_000,
+    ...(stdin === undefined ? {} : { stdin }),
+  });
+}
+
+/**
+ * Proves a task usable, as SWE-bench validates its instances: in a fresh checkout of `repo/`
+ * (committed as its first commit) `check` fails, and after `git apply solution.patch` it passes.
+ * A task that must change nothing is the other way round: `check` passes on `repo/` as it is.
+ */
+export async function validateTask(task: EvalTask, opts: ValidateOptions): Promise<Validation> {
+  const root = await mkdtemp(join(tmpdir(), `switchyard-eval-${task.id}-`));
+  try {
+    return await validateIn(root, task, opts);
+  } finally {
+    await rm(root, { recursive: true, force: true });
+  }
+}
+
+async function validateIn(root: string, task: EvalTask, opts: ValidateOptions): Promise<Validation> {
+  const dir = join(root, 'checkout');
+  const home = join(root, 'home');
+  await cp(task.repoDir, dir, { recursive: true, verbatimSymlinks: true });
+  await mkdir(home);
+  for (const args of [
+    ['init', '-q', '-b', 'main'],
+    ['add', '-A'],
+    ['commit', '-q', '-m', 'start'],
+  ]) {
+    const r = await git(dir, args);
+    if (r.exitCode !== 0)
+      return { id: task.id, ok: false, reason: `git ${args[0]} failed: ${r.output.trim()}` };
+  }
+  const timed = async (): Promise<[CheckOutcome, number]> => {
+    const t0 = performance.now();
+    const r = await runCheck(opts.sandbox, dir, home, task.check, opts.checkTimeoutMs);
+    return [r, Math.round(performance.now() - t0) / 1000];
+  };
+  const [before, beforeSeconds] = await timed();
+  const seconds = opts.checkTimeoutMs / 1000;
+  if (before.timedOut)
+    return { id: task.id, ok: false, reason: `check ran past ${seconds} s on repo/`, beforeSeconds };
+  if (task.expect === 'no-change') {
+    if (before.exitCode === 0) return { id: task.id, ok: true, beforeSeconds };
+    return {
+      id: task.id,
+      ok: false,
+      reason: `expect is no-change but check fails on repo/: ${tail(before)}`,
+      beforeSeconds,
+    };
+  }
+  if (before.exitCode === 0) {
+    return {
+      id: task.id,
+      ok: false,
+      reason: 'check passes on repo/ without the patch (it proves nothing)',
+      beforeSeconds,
+    };
+  }
+  // The check's own leftovers (caches, build output) go before the patch, as in a fresh checkout.
+  await git(dir, ['clean', '-fdxq']);
+  await git(dir, ['checkout', '-q', '--', '.']);
+  await writeFile(join(root, 'solution.patch'), task.patch);
+  const applied = await git(dir, ['apply', '--whitespace=nowarn', join(root, 'solution.patch')]);
+  if (applied.exitCode !== 0) {
+    return {
+      id: task.id,
+      ok: false,
+      reason: `solution.patch does not apply: ${applied.output.trim()}`,
+      beforeSeconds,
+    };
+  }
+  const [after, afterSeconds] = await timed();
+  if (after.timedOut) {
+    return {
+      id: task.id,
+      ok: false,
+      reason: `check ran past ${seconds} s with the patch`,
+      beforeSeconds,
+      afterSeconds,
+    };
+  }
+  if (after.exitCode !== 0) {
+    return {
+      id: task.id,
+      ok: false,
+      reason: `check fails with the patch: ${tail(after)}`,
+      beforeSeconds,
+      afterSeconds,
+    };
+  }
+  return { id: task.id, ok: true, beforeSeconds, afterSeconds };
+}
+
+/** The last lines of a check's output, where test runners say what failed. */
+function tail(r: CheckOutcome): string {
+  const lines = r.output.trim().split('\n').slice(-3).join(' | ');
+  return `exit ${r.exitCode}${lines ? ` — ${lines.slice(-300)}` : ''}`;
+}
+
+/** One line per task for the terminal. */
+export function validationLine(v: Validation): string {
+  if (!v.ok) return `INVALID ${v.id}: ${v.reason}`;
+  const times =
+    v.afterSeconds === undefined
+      ? `passes unchanged (${v.beforeSeconds} s)`
+      : `fails without the patch (${v.beforeSeconds} s), passes with it (${v.afterSeconds} s)`;
+  return `ok      ${v.id}: ${times}`;
+}
