@@ -1,4 +1,4 @@
-import type { DemoPull } from './local-github.ts';
+import type { DemoPull } from './demo-pull.ts';
 
 /** The demo GitHub's two pages: the repository's pull requests, and one pull request with its diff. */
 

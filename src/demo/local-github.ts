@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { DemoPull } from './demo-pull.ts';
 import { basicToken, gitRoute, serveGit } from './git-http.ts';
 import { pullPage, repoPage } from './local-github-pages.ts';
 
@@ -11,16 +12,6 @@ import { pullPage, repoPage } from './local-github-pages.ts';
  * (401 `Bad credentials` without it, git's Basic challenge) and answers what it lacks with
  * GitHub's 404. A pull request has a page at its `html_url`, with its diff.
  */
-
-export interface DemoPull {
-  number: number;
-  title: string;
-  body: string;
-  head: string;
-  base: string;
-  draft: boolean;
-  state: 'open' | 'closed';
-}
 
 export interface LocalGitHub {
   url: string;

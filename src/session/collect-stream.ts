@@ -2,8 +2,8 @@ import type { ChatCompletionChunk } from 'openai/resources/chat/completions';
 import type { ToolCall } from './chat-message.ts';
 import { IncompleteStreamError } from './errors/incomplete-stream-error.ts';
 import { checkFinish } from './finish-reason.ts';
-import type { ToolCallListener } from './model-client.ts';
 import type { ModelReply } from './model-reply.ts';
+import type { ToolCallListener } from './tool-call-listener.ts';
 import { usageFromWire, type WireUsage } from './usage-from-wire.ts';
 
 /** DeepSeek streams its chain of thought in `delta.reasoning_content`, beside `content`. */

@@ -1,7 +1,7 @@
 import { type ChatMessage, callKey, type ToolCall } from './chat-message.ts';
-import type { ToolCallListener } from './model-client.ts';
 import { runCall } from './run-call.ts';
 import type { ToolResult } from './tool.ts';
+import type { ToolCallListener } from './tool-call-listener.ts';
 import { wallTimeLimit } from './turn-limits.ts';
 import { proceed } from './turn-outcome.ts';
 import type { TurnRun } from './turn-run.ts';

@@ -12,6 +12,7 @@ import { MalformedToolCallError } from './errors/malformed-tool-call-error.ts';
 import { checkFinish } from './finish-reason.ts';
 import type { ModelReply } from './model-reply.ts';
 import { withScopedSignal } from './scoped-signal.ts';
+import type { ToolCallListener } from './tool-call-listener.ts';
 import { usageFromWire } from './usage-from-wire.ts';
 
 export interface ModelRequest {
@@ -25,13 +26,6 @@ export interface ModelRequest {
    */
   withoutThinking?: boolean;
 }
-
-/**
- * Told of each tool call as soon as it is complete in a streamed answer, before the answer ends
- * (issue 18: the acknowledgement goes out early). `index` is the call's place in the answer.
- * Clients that do not stream never call it; the answer itself still carries every call.
- */
-export type ToolCallListener = (call: ToolCall, index: number) => void;
 
 /** One Chat Completions endpoint and model. */
 export interface ModelClient {

@@ -1,6 +1,7 @@
-import type { ModelClient, ModelRequest, ToolCallListener } from './model-client.ts';
+import type { ModelClient, ModelRequest } from './model-client.ts';
 import type { ModelReply } from './model-reply.ts';
 import { describeModelError, type RetryPolicy, retryDelay } from './retry-policy.ts';
+import type { ToolCallListener } from './tool-call-listener.ts';
 
 export type ModelAttempt =
   | { ok: true; reply: ModelReply }

@@ -1,5 +1,5 @@
 import { Queue } from 'bullmq';
-import type { Ctx } from '../context.ts';
+import type { Keys } from './keys.ts';
 import type { RedisConnection } from './redis.ts';
 
 /** Every BullMQ queue of the product, by name. */
@@ -34,7 +34,10 @@ export function createQueues(connection: RedisConnection, prefix: string): Queue
 }
 
 /** A queue outside the five above (the safety jobs'), on the shared connection and the deployment's prefix. */
-export function createQueue(ctx: Pick<Ctx, 'redis' | 'keys'>, name: string): Queue {
+export function createQueue(
+  ctx: { redis: RedisConnection; keys: Pick<Keys, 'queuePrefix'> },
+  name: string,
+): Queue {
   return new Queue(name, { connection: ctx.redis, prefix: ctx.keys.queuePrefix });
 }
 

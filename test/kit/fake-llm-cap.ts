@@ -1,4 +1,5 @@
-import type { FakeReply, RecordedRequest } from './fake-llm.ts';
+import type { FakeReply } from './fake-llm-reply.ts';
+import type { RecordedRequest } from './fake-llm-request.ts';
 
 type MessageReply = Extract<FakeReply, { type: 'message' }>;
 

@@ -1,5 +1,5 @@
-import type { RecordedMessage, RecordedRequest } from './fake-llm.ts';
 import type { FakeDialectRules, ProviderError } from './fake-llm-dialect.ts';
+import type { RecordedMessage, RecordedRequest } from './fake-llm-request.ts';
 import { createPrefixCache } from './fake-llm-tokens.ts';
 
 /**

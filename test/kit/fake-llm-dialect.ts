@@ -1,4 +1,4 @@
-import type { RecordedRequest } from './fake-llm.ts';
+import type { RecordedRequest } from './fake-llm-request.ts';
 
 /** An error answer a provider gives instead of a completion: status and its JSON body as sent. */
 export interface ProviderError {

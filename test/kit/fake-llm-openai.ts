@@ -1,5 +1,5 @@
-import type { RecordedRequest } from './fake-llm.ts';
 import type { FakeDialectRules, ProviderError } from './fake-llm-dialect.ts';
+import type { RecordedRequest } from './fake-llm-request.ts';
 import { createPrefixCache } from './fake-llm-tokens.ts';
 
 /** Request fields OpenAI's Chat Completions does not know; it answers 400 naming the first. */

@@ -1,4 +1,4 @@
-import type { RecordedMessage, RecordedRequest } from './fake-llm.ts';
+import type { RecordedMessage, RecordedRequest } from './fake-llm-request.ts';
 
 /**
  * How the fake model counts prompt tokens: about four characters a token over the prompt as the

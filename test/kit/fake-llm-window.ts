@@ -1,4 +1,4 @@
-import type { RecordedRequest } from './fake-llm.ts';
+import type { RecordedRequest } from './fake-llm-request.ts';
 import { fakeTokens, promptText } from './fake-llm-tokens.ts';
 
 /**

@@ -4,7 +4,12 @@ import { capAnswer } from './fake-llm-cap.ts';
 import { deepseekDialect } from './fake-llm-deepseek.ts';
 import type { FakeDialectRules } from './fake-llm-dialect.ts';
 import { openaiDialect } from './fake-llm-openai.ts';
+import type { FakeReply, FakeUsage } from './fake-llm-reply.ts';
+import type { RecordedMessage, RecordedRequest, RecordedTool } from './fake-llm-request.ts';
 import { type FakeWindow, windowRefusal } from './fake-llm-window.ts';
+
+export type { FakeReply, FakeToolCall, FakeUsage } from './fake-llm-reply.ts';
+export type { RecordedMessage, RecordedRequest, RecordedTool } from './fake-llm-request.ts';
 
 /**
  * A scripted OpenAI Chat Completions server on loopback (ARCHITECTURE: "tests run the real client
@@ -13,80 +18,6 @@ import { type FakeWindow, windowRefusal } from './fake-llm-window.ts';
  * by default, the product's default provider, and refuses what DeepSeek refuses
  * (`fake-llm-deepseek.ts`); `dialect: 'openai'` makes it OpenAI (`fake-llm-openai.ts`).
  */
-
-/** A tool call the fake model makes. A string `arguments` is sent verbatim (malformed JSON on demand). */
-export interface FakeToolCall {
-  name: string;
-  arguments?: unknown;
-  id?: string;
-}
-
-export interface FakeUsage {
-  prompt_tokens: number;
-  completion_tokens: number;
-}
-
-/** What the fake model answers to one request. */
-export type FakeReply =
-  | {
-      type: 'message';
-      text?: string;
-      toolCalls?: FakeToolCall[];
-      /** The chain of thought sent with thinking on (default: a short sentence); never sent with it off. */
-      reasoning?: string;
-      usage?: Partial<FakeUsage>;
-      /** Answer after this many milliseconds (for time-outs and wall-time budgets). */
-      delayMs?: number;
-      /**
-       * Streamed (issue 18): the answer's chunks are spread evenly over this many milliseconds
-       * after `delayMs`, as a model writes them; not streamed, the answer waits this much longer.
-       */
-      streamMs?: number;
-      /** Streamed: wait this long before the tool call at `index` (a model thinking between calls). */
-      pauseBeforeCall?: { index: number; ms: number };
-      /** The `finish_reason` to send instead of the natural one (`insufficient_system_resource`). */
-      finishReason?: string;
-      /** Streamed: after this many events nothing more is sent, the connection held open (a stall). */
-      stallAfterEvents?: number;
-    }
-  | { type: 'error'; status: number; message?: string; retryAfterSeconds?: number };
-
-/** One request as the fake model received it. */
-export interface RecordedRequest {
-  path: string;
-  authorization: string | undefined;
-  model: string;
-  stream: boolean;
-  messages: RecordedMessage[];
-  tools: RecordedTool[];
-  /** The first system message's text, if any. */
-  system: string | undefined;
-  body: Record<string, unknown>;
-  /** The `usage` the fake answered with (set once it answers). */
-  usage?: Record<string, unknown>;
-  /** Fields the provider ignored in this request (DeepSeek: sampling fields with thinking on). */
-  ignored?: string[];
-  /** When the request arrived (`Date.now()`). */
-  receivedAt?: number;
-  /** When the answer's last byte was sent (`Date.now()`), once it was. */
-  answeredAt?: number;
-}
-
-export interface RecordedMessage {
-  role: string;
-  /** The text; for a message sent as content parts, its text parts joined (the parts in `parts`). */
-  content?: string | null;
-  /** A user message sent as content parts (issue 28: pictures), as it came. */
-  parts?: { type: string; text?: string; image_url?: { url: string } }[];
-  reasoning_content?: string | null;
-  tool_call_id?: string;
-  tool_calls?: { id: string; type: string; function: { name: string; arguments: string } }[];
-}
-
-export interface RecordedTool {
-  type: string;
-  function: { name: string; description?: string; parameters?: Record<string, unknown> };
-}
 
 export type FakeHandler = (request: RecordedRequest) => FakeReply | Promise<FakeReply>;
 

@@ -1,7 +1,7 @@
 import type { ChatMessage } from '../chat-message.ts';
-import type { ToolCallListener } from '../model-client.ts';
 import type { ModelAttempt, RetryHooks } from '../request-with-retry.ts';
 import { requestWithRetry } from '../request-with-retry.ts';
+import type { ToolCallListener } from '../tool-call-listener.ts';
 import type { TurnRun } from '../turn-run.ts';
 import { compactTranscript } from './compact-transcript.ts';
 import { contextOverflow } from './context-overflow.ts';
