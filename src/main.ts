@@ -67,7 +67,7 @@ async function main(): Promise<void> {
   const stops: (() => Promise<unknown>)[] = [];
   const rt = await createRuntime(ctx);
   if (config.ROLE !== 'web') {
-    await logSandbox(ctx);
+    await logSandbox(ctx.log, ctx.config);
     const workers = await startWorkers(ctx, rt);
     stops.push(workers.stop);
   }

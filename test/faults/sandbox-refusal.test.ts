@@ -75,7 +75,7 @@ describe('R-H3: no sandbox, no commands', () => {
 
     it('R-H3: start-up says loudly that commands will be refused, and the probe tells the doctor why', async () => {
       const { log, lines } = capturedLog();
-      await logSandbox({ config: w.app.ctx.config, log });
+      await logSandbox(log, w.app.ctx.config);
       const warn = lines.find((l) => l.level === 40 && l.msg.includes('unavailable'));
       expect(warn?.msg).toMatch(/commands will be refused .*Fix: install bubblewrap/);
       const probe = await probeSandbox(w.app.ctx.config);
@@ -102,7 +102,7 @@ describe('R-H3: no sandbox, no commands', () => {
       expect(out).toContain('exit 0');
       expect(out).toContain(join(w.root, 'workspaces'));
       const { log, lines } = capturedLog();
-      await logSandbox({ config: loadConfig({ SANDBOX: 'none' }), log });
+      await logSandbox(log, loadConfig({ SANDBOX: 'none' }));
       expect(lines.find((l) => l.level === 40)?.msg).toMatch(/SANDBOX=none: repository code runs unconfined/);
     });
   });

@@ -1,8 +1,8 @@
-import type { Config } from '../../config.ts';
 import { GIT_HARDENING } from '../workspace/host-git-env.ts';
 import { GitError } from '../workspace/run-git.ts';
 import type { Workspace } from '../workspace/workspace-record.ts';
 import { type CheckoutRunResult, runOnCheckout } from './sandbox-command.ts';
+import type { SandboxConfig } from './sandbox-settings.ts';
 
 /**
  * The environment of git the host starts on a checkout (in the sandbox): the host's hardening
@@ -45,7 +45,7 @@ interface LocalGitOptions {
  * driver, `diff.external`, `core.sshCommand`), and those run there, out of reach of the bot's
  * token and processes. Network git is the host's alone (R-H4).
  */
-export function localGit(config: Config, ws: Pick<Workspace, 'dir' | 'home'>, login: string) {
+export function localGit(config: SandboxConfig, ws: Pick<Workspace, 'dir' | 'home'>, login: string) {
   const raw = (args: string[], opts: LocalGitOptions = {}) =>
     runOnCheckout(config, ws, ['git', ...args], {
       writable: opts.writable ?? false,

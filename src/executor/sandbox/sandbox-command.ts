@@ -1,11 +1,10 @@
-import type { Config } from '../../config.ts';
 import { commandEnv } from '../workspace/command-env.ts';
 import { runProcess } from '../workspace/run-process.ts';
-import type { Workspace } from '../workspace/workspace.ts';
+import type { Workspace } from '../workspace/workspace-record.ts';
 import { SANDBOX_HOME, type SandboxBind } from './bwrap-args.ts';
 import { probeSandbox } from './probe-sandbox.ts';
 import { runSandboxed, type SandboxLimit, type SandboxResult } from './run-sandboxed.ts';
-import { type SandboxSettings, sandboxSettings } from './sandbox-settings.ts';
+import { type SandboxConfig, type SandboxSettings, sandboxSettings } from './sandbox-settings.ts';
 
 export interface CheckoutRun {
   /** False for read-only profiles (reviewer, explorer: R-G4). */
@@ -29,7 +28,7 @@ export type CheckoutRunResult = { ok: true; result: SandboxResult } | { ok: fals
  * the answer is a refusal naming the fix, never an unconfined run.
  */
 export async function runOnCheckout(
-  config: Config,
+  config: SandboxConfig,
   ws: Pick<Workspace, 'dir' | 'home'>,
   argv: string[],
   opts: CheckoutRun,
