@@ -1,8 +1,9 @@
-import { conversationRefKey } from '../../tickets/ref-key.ts';
-import { indexRefs } from '../../tickets/refs.ts';
 import type { Migration } from './migration.ts';
 
 const PAGE = 500;
+
+/** A conversation's index key as version 2 wrote it (frozen here: later changes to refs must not alter this step). */
+const conversationRefKey = (conversation: string): string => `conv:${conversation}`;
 
 /**
  * Version 2 (issue 18): every ticket is indexed under its conversation (`conv:<conversation>` in
@@ -23,8 +24,9 @@ export const conversationIndex: Migration = {
       const write = ctx.redis.multi();
       ids.forEach((id, i) => {
         const raw = rows[i]?.[1];
-        if (typeof raw === 'string')
-          indexRefs(ctx.keys, write, id, [conversationRefKey(JSON.parse(raw) as string)]);
+        if (typeof raw !== 'string') return;
+        const key = conversationRefKey(JSON.parse(raw) as string);
+        write.sadd(ctx.keys.refIndex(key), id).sadd(ctx.keys.ticketRefs(id), key);
       });
       await write.exec();
       if (ids.length < PAGE) return;

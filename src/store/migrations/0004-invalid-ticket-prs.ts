@@ -1,8 +1,27 @@
-import { TicketPrSchema } from '../../executor/workspace/delivery-records.ts';
-import { readRecord } from '../parse-record.ts';
 import type { Migration } from './migration.ts';
 
 const BATCH = 500;
+
+/**
+ * Whether a stored PR record has the shape version 4 required (`repo`, `number`, `nodeId`, `url`):
+ * frozen here, so a later change to the live schema cannot alter what this step drops.
+ */
+function validPr(raw: string): boolean {
+  let v: unknown;
+  try {
+    v = JSON.parse(raw);
+  } catch {
+    return false;
+  }
+  if (typeof v !== 'object' || v === null) return false;
+  const r = v as Record<string, unknown>;
+  return (
+    typeof r.repo === 'string' &&
+    typeof r.number === 'number' &&
+    typeof r.nodeId === 'string' &&
+    typeof r.url === 'string'
+  );
+}
 
 /**
  * Version 4 (issue 31): a ticket's PR record is now checked when written, but releases before
@@ -19,10 +38,11 @@ export const invalidTicketPrs: Migration = {
     for (let i = 0; i < ids.length; i += BATCH) {
       const keys = ids.slice(i, i + BATCH).map((id) => ctx.keys.ticketPr(id));
       const values = await ctx.redis.mget(...keys);
-      const bad = keys.filter((key, j) => {
+      const bad = keys.filter((_, j) => {
         const raw = values[j];
-        return typeof raw === 'string' && !readRecord(ctx, TicketPrSchema, raw, key).ok;
+        return typeof raw === 'string' && !validPr(raw);
       });
+      for (const key of bad) ctx.log.error({ key }, 'stored record failed validation');
       if (bad.length) await ctx.redis.del(...bad);
     }
   },
