@@ -3,6 +3,7 @@ import { replyEffectFor } from '../cards/reply-effect.ts';
 import { languageForTicket } from '../i18n/choose-language.ts';
 import { hostText } from '../i18n/host-text.ts';
 import { enqueueEffect } from '../outbox/enqueue.ts';
+import { noteReportForMain } from '../router/follow-up-notices.ts';
 import type { TurnOutcome } from '../session/turn-outcome.ts';
 import { recordTaken, wasHandedBack, wasTakenBy } from '../tickets/handback.ts';
 import { dropTurnNotes } from '../tickets/notes.ts';
@@ -73,6 +74,14 @@ export async function settleTurn(scope: TurnScope, outcome: TurnOutcome): Promis
         : hostText(lang, 'stopped.model', { ticket: ticket.id, reason: outcome.reason });
     const effect = origin && replyEffectFor(origin, text);
     if (effect) await enqueueEffect(ctx, { key: `blocked:${turnId}`, effect, ticketId: ticket.id });
+    // Issue 30 ("不等待"): the host's report reaches the main session by itself, like an executor's.
+    const host = outcome.kind === 'limit' ? 'budget' : 'model';
+    await noteReportForMain(ctx, ticket.id, {
+      status: 'blocked',
+      summary: why,
+      asked: Boolean(effect),
+      host,
+    });
   }
   await dropBatch(ctx, turnId);
   await dropTurnNotes(ctx, turnId);

@@ -26,6 +26,11 @@ export const ReportNoticeSchema = z.object({
   summary: z.string(),
   /** The report asked people a question (already asked by the host: nothing to forward). */
   asked: z.boolean().optional(),
+  /**
+   * Written by the host, not the executor: the executor's turn stopped for a budget or a model
+   * failure, or a host check (the stall watchdog, the circuit breaker) asked the requester.
+   */
+  host: z.enum(['budget', 'model', 'stalled', 'circuit_breaker']).optional(),
   at: z.number(),
 });
 export type ReportNotice = z.infer<typeof ReportNoticeSchema>;
@@ -82,13 +87,14 @@ export async function noteFollowUp(
 }
 
 /**
- * An executor reported (issue 30, "不等待"): the main session learns of it by itself, with a main
- * turn debounced and batched with candidates and other notices — never one request per report.
+ * An executor reported, or the host reported for it (issue 30, "不等待": a turn stopped for a budget
+ * or a model failure, a stall, the circuit breaker): the main session learns of it by itself, with
+ * a main turn debounced and batched with candidates and other notices — never one request per report.
  */
 export async function noteReportForMain(
   ctx: Pick<Ctx, 'redis' | 'keys' | 'now' | 'queues'>,
   ticket: string,
-  report: { status: ReportNotice['status']; summary: string; asked: boolean },
+  report: { status: ReportNotice['status']; summary: string; asked: boolean; host?: ReportNotice['host'] },
 ): Promise<void> {
   const notice: ReportNotice = {
     kind: 'report',
@@ -96,6 +102,7 @@ export async function noteReportForMain(
     status: report.status,
     summary: report.summary.slice(0, SUMMARY_CHARS),
     ...(report.asked ? { asked: true } : {}),
+    ...(report.host ? { host: report.host } : {}),
     at: ctx.now(),
   };
   await ctx.redis

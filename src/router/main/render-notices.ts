@@ -42,12 +42,24 @@ export async function renderNotices(ctx: NoticeCtx, notices: Map<string, NoticeR
   return parts.join('\n\n');
 }
 
-/** Executors' reports since the last turn (issue 30: they reach the main session by themselves), one line each. */
+/** Who wrote a host report, as the main session reads it. */
+const HOST_REPORT: Record<NonNullable<ReportNotice['host']>, string> = {
+  budget: 'host: the turn stopped, out of budget',
+  model: 'host: the turn stopped, the model failed',
+  stalled: 'host: stalled',
+  circuit_breaker: 'host: circuit breaker',
+};
+
+/**
+ * Reports since the last turn (issue 30: they reach the main session by themselves), one line
+ * each: the executor's, or the host's for it (marked, with why).
+ */
 export function renderReports(reports: ReportNotice[]): string {
   if (!reports.length) return '';
   const lines = reports.map((r) => {
+    const by = r.host ? ` (${HOST_REPORT[r.host]})` : '';
     const asked = r.asked ? ' (asked people a question)' : '';
-    return `- ${r.ticket} ${r.status}${asked}: ${r.summary.replace(/\s+/g, ' ')}`;
+    return `- ${r.ticket} ${r.status}${by}${asked}: ${r.summary.replace(/\s+/g, ' ')}`;
   });
   return [REPORTS_HEAD, ...lines].join('\n');
 }
