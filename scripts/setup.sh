@@ -18,6 +18,7 @@ tools=(
   "pasta passt the sandbox's outbound network"
   "ip iproute2 the sandbox's network set-up"
   "nsenter util-linux the sandbox's network set-up"
+  "go golang-go the Go tasks of the eval suite (npm run eval -- --validate)"
 )
 
 # The panel's browser tests use CHROMIUM_PATH, else the first of these (test/e2e/panel/browser.ts).
@@ -97,6 +98,15 @@ if command -v fc-list >/dev/null 2>&1 && [ -n "$(fc-list :lang=zh family 2>/dev/
 else
   say "CJK font: missing (fonts-wqy-zenhei: Chinese in the panel and its screenshots)"
   missing+=(fonts-wqy-zenhei)
+fi
+
+# Emoji in the bot's messages (status headings, reactions) and the panel's screenshots: without a
+# colour emoji font Chromium draws boxes. Debian and Ubuntu: fonts-noto-color-emoji (10 MB).
+if command -v fc-list >/dev/null 2>&1 && [ -n "$(fc-list :charset=1f504 family 2>/dev/null | head -n 1)" ]; then
+  say "emoji font: present ($(fc-list :charset=1f504 family | head -n 1))"
+else
+  say "emoji font: missing (fonts-noto-color-emoji: emoji in the panel and its screenshots)"
+  missing+=(fonts-noto-color-emoji)
 fi
 
 if [ "${#missing[@]}" -gt 0 ]; then

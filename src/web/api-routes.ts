@@ -3,6 +3,7 @@ import type { Runtime } from '../runtime.ts';
 import { cardsRoutes } from './api/cards-routes.ts';
 import { chatLanguagesRoutes } from './api/chat-languages-routes.ts';
 import { chatReposRoutes } from './api/chat-repos-routes.ts';
+import { deliveryRetryRoutes } from './api/delivery-retry-routes.ts';
 import { localChatRoutes } from './api/local-chat-routes.ts';
 import { policyRoutes } from './api/policy-routes.ts';
 import { promptsRoutes } from './api/prompts-routes.ts';
@@ -19,6 +20,7 @@ export function apiRoutes(ctx: Ctx, rt: Runtime): ApiRoutes[] {
     policyRoutes(rt.prompts),
     ticketsRoutes(ctx),
     ticketPauseRoutes(ctx),
+    deliveryRetryRoutes(ctx),
     cardsRoutes(ctx),
     localChatRoutes(ctx),
     queuesRoutes(ctx),

@@ -6,6 +6,7 @@ import {
   ticketPr,
   verifications,
 } from '../../executor/workspace/delivery-records.ts';
+import { deliveryTrouble } from '../../outbox/delivery-trouble.ts';
 import { deliveriesOf } from '../../outbox/sent-records.ts';
 import { sessionRevisions } from '../../prompts/index.ts';
 import type { ContextState } from '../../session/context/context-state.ts';
@@ -19,7 +20,7 @@ import type { Ticket } from '../../tickets/ticket.ts';
 import { getTicket, ticketAttachments, ticketSessionIds } from '../../tickets/ticket-store.ts';
 import { executorSessionId, summarize, type TicketSummary } from './ticket-summary.ts';
 
-type ReadCtx = Pick<Ctx, 'redis' | 'keys' | 'log'>;
+type ReadCtx = Pick<Ctx, 'redis' | 'keys' | 'log' | 'queues'>;
 
 const EXCERPT = 280;
 
@@ -41,6 +42,8 @@ export interface TicketDetail extends TicketSummary {
    */
   usage: SessionUsage;
   outbox: Awaited<ReturnType<typeof deliveriesOf>>;
+  /** Deliveries that failed for good or wait to be tried again, each with its error. */
+  troubled: Awaited<ReturnType<typeof deliveryTrouble>>;
   reports: TicketReport[];
   /** Commands run to verify the work, each with its exit code and the commit it ran at (R-C6). */
   verifications: Awaited<ReturnType<typeof verifications>>;
@@ -52,7 +55,7 @@ export interface TicketDetail extends TicketSummary {
 export async function ticketDetail(ctx: ReadCtx, id: string): Promise<TicketDetail | undefined> {
   const ticket = await getTicket(ctx, id);
   if (!ticket) return undefined;
-  const [pause, refs, pr, reports, cards, outbox, listed, runs, shots] = await Promise.all([
+  const [pause, refs, pr, reports, cards, outbox, listed, runs, shots, troubled] = await Promise.all([
     getPause(ctx, id),
     refsOf(ctx, id),
     ticketPr(ctx, id),
@@ -62,6 +65,7 @@ export async function ticketDetail(ctx: ReadCtx, id: string): Promise<TicketDeta
     ticketSessionIds(ctx, id),
     verifications(ctx, id),
     screenshots(ctx, id),
+    deliveryTrouble(ctx, id),
   ]);
   const own = executorSessionId(id);
   const sessionIds = [...new Set([own, ...listed])];
@@ -77,6 +81,7 @@ export async function ticketDetail(ctx: ReadCtx, id: string): Promise<TicketDeta
     sessions,
     usage: sessions.find((s) => !s.shared)?.usage ?? noUsage(),
     outbox,
+    troubled,
     reports,
     verifications: runs,
     screenshots: shots.map((s) => ({ ...s, href: s.id ? `/api/tickets/${id}/screenshots/${s.id}` : null })),

@@ -108,7 +108,9 @@ describe('panel: try it, tickets, policy and queues', () => {
       .waitFor();
     // Issue 9: the page shows the same live status as the status card and comment.
     expect(detail.statusText).toContain('**Paused by:** ada');
-    await page.locator('pre.status-text', { hasText: 'Paused by:** ada' }).waitFor();
+    // Rendered as the card shows it: the Markdown's bold is bold, never raw asterisks.
+    await page.locator('.status-text strong', { hasText: 'Paused by:' }).waitFor();
+    await page.locator('.status-text', { hasText: 'Paused by: ada' }).waitFor();
     await shoot(page, '08-ticket-detail', { fullPage: true });
   });
 

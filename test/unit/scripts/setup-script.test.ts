@@ -21,11 +21,13 @@ describe('scripts/setup.sh --check', () => {
     const { code, out } = check({ PATH: process.env.PATH ?? '' });
     // Issue 32: the machine's Node when it is 22.12 or later, else the Node 24 setup brought.
     expect(out).toMatch(/setup: node v\d+\.\d+\.\d+(: ok| is older than 22\.12: Node v24\.\d+\.\d+ is in )/);
-    for (const tool of ['redis-server', 'bwrap', 'pasta', 'ip', 'nsenter', 'chromium']) {
+    for (const tool of ['redis-server', 'bwrap', 'pasta', 'ip', 'nsenter', 'go', 'chromium']) {
       expect(out).toMatch(new RegExp(`setup: ${tool}: present`));
     }
     // Issue 16: Chinese glyphs for the zh-CN panel and its screenshots.
     expect(out).toMatch(/setup: CJK font: present \(.+\)/);
+    // Emoji in the bot's messages and the panel's screenshots (issue 33), not boxes.
+    expect(out).toMatch(/setup: emoji font: present \(.+\)/);
     expect(out).toContain('nothing to install');
     expect(code).toBe(0);
   });
@@ -34,7 +36,7 @@ describe('scripts/setup.sh --check', () => {
     await symlink(process.execPath, join(bin, 'node'));
     const { code, out } = check({ PATH: bin, CHROMIUM_PATH: join(bin, 'no-chromium') });
     expect(out).toContain(
-      'PROBLEM missing: redis-server bubblewrap passt iproute2 util-linux chromium fonts-wqy-zenhei (run npm run setup)',
+      'PROBLEM missing: redis-server bubblewrap passt iproute2 util-linux golang-go chromium fonts-wqy-zenhei fonts-noto-color-emoji (run npm run setup)',
     );
     expect(out).not.toContain('installing');
     expect(code).toBe(1);

@@ -39,30 +39,6 @@ function append(el, children) {
   }
 }
 
-/** A Markdown link `[label](http…)` or a bare http(s) address; bounded, so linear on any text. */
-const LINK = /\[([^\]\n]{1,300})\]\((https?:\/\/[^\s)]{1,2000})\)|(https?:\/\/[^\s)\]]{1,2000})/g;
-
-/**
- * A message's text with its http(s) links as links (the chat's PR and branch links), everything
- * else as text: `[label](url)` shows its label, a bare address itself. Links open in a new tab
- * without a referrer or `window.opener`.
- * @param {string} text
- * @returns {unknown[]}
- */
-export function withLinks(text) {
-  const out = [];
-  let at = 0;
-  for (const m of text.matchAll(LINK)) {
-    const index = m.index ?? 0;
-    if (index > at) out.push(text.slice(at, index));
-    const href = m[2] ?? m[3] ?? '';
-    out.push(h('a', { href, target: '_blank', rel: 'noopener noreferrer' }, m[1] ?? href));
-    at = index + m[0].length;
-  }
-  if (at < text.length) out.push(text.slice(at));
-  return out;
-}
-
 /** Replaces an element's children. @param {Element} el @param {...unknown} children */
 export function replace(el, ...children) {
   el.replaceChildren();

@@ -67,3 +67,17 @@ export function facts(value, key = '') {
     Object.entries(value).map(([k, v]) => [h('dt', null, k), h('dd', null, facts(v, k))]),
   );
 }
+
+/**
+ * A person by name where known: a GitHub login, a Feishu contact's cached name. A Feishu open_id
+ * with no name is shortened (`ou_1a2b…9z`) with the full id in its title.
+ * @param {{ id?: string, name?: string } | null | undefined} p
+ */
+export function person(p) {
+  const id = p?.id ?? '';
+  const name = p?.name && p.name !== id ? p.name : '';
+  if (name) return h('span', { class: 'person', title: id || null }, name);
+  if (/^o[un]_[A-Za-z0-9]{12,}$/.test(id))
+    return h('span', { class: 'person id', title: id }, `${id.slice(0, 7)}…${id.slice(-4)}`);
+  return h('span', { class: 'person' }, id || '?');
+}

@@ -1,7 +1,9 @@
 import { get } from '../api.js';
 import { h, replace, when } from '../dom.js';
 import { t } from '../i18n.js';
-import { facts, pauseButton, pauseLine, stateBadge } from './ticket-bits.js';
+import { markdown } from '../markdown.js';
+import { deliveriesBody, details } from './deliveries-block.js';
+import { facts, pauseButton, pauseLine, person, stateBadge } from './ticket-bits.js';
 import { trajectorySection } from './trajectory-view.js';
 
 /**
@@ -32,19 +34,23 @@ export async function ticketDetailView(root, id) {
           h(
             'span',
             { class: 'muted' },
-            ` ${t('ticket.meta', {
-              source: tk.source,
-              conversation: tk.conversation,
-              requester: tk.owners?.requester?.name ?? tk.owners?.requester?.id,
-              opened: when(tk.createdAt),
-            })}`,
+            ' ',
+            withPerson(
+              t('ticket.meta', {
+                source: tk.source,
+                conversation: tk.conversation,
+                requester: SLOT,
+                opened: when(tk.createdAt),
+              }),
+              person(tk.owners?.requester),
+            ),
           ),
         ),
       ),
       h('div', { class: 'actions' }, pauseButton(tk, again)),
     ),
     tk.statusText
-      ? block(t('ticket.live-status'), h('pre', { class: 'text status-text' }, tk.statusText))
+      ? block(t('ticket.live-status'), h('div', { class: 'status-text' }, markdown(tk.statusText)))
       : null,
     h(
       'div',
@@ -52,11 +58,16 @@ export async function ticketDetailView(root, id) {
       block(
         t('ticket.threads'),
         tk.threads.length
-          ? h(
-              'ul',
-              { class: 'plain mono' },
-              tk.threads.map((/** @type {string} */ r) => h('li', null, r)),
-            )
+          ? [
+              h('p', null, t('ticket.thread-count', { n: tk.threads.length })),
+              details(
+                h(
+                  'ul',
+                  { class: 'plain mono' },
+                  tk.threads.map((/** @type {string} */ r) => h('li', null, r)),
+                ),
+              ),
+            ]
           : none(),
       ),
       block(
@@ -86,22 +97,25 @@ export async function ticketDetailView(root, id) {
                 h(
                   'div',
                   { class: 'card-head' },
-                  h('code', null, c.cardId),
                   c.card
                     ? h(
                         'span',
-                        { class: 'muted' },
-                        ` ${t('ticket.card-line', {
-                          source: c.card.source,
-                          kind: c.card.kind,
-                          author: c.card.author?.name ?? c.card.author?.id ?? '?',
-                          at: when(c.at),
-                        })}`,
+                        null,
+                        withPerson(
+                          t('ticket.card-line', {
+                            source: c.card.source,
+                            kind: c.card.kind,
+                            author: SLOT,
+                            at: when(c.at),
+                          }),
+                          person(c.card.author),
+                        ),
                       )
                     : null,
+                  h('code', { class: 'muted small card-id' }, ` ${c.cardId}`),
                 ),
                 h('div', { class: 'why' }, h('strong', null, `${t('ticket.why')} `), c.why),
-                c.card ? h('blockquote', null, c.card.excerpt) : null,
+                c.card ? h('blockquote', null, markdown(c.card.excerpt)) : null,
               ),
             ),
           )
@@ -123,7 +137,7 @@ export async function ticketDetailView(root, id) {
               h(
                 'tr',
                 null,
-                ['session', 'revisions', 'transcript', 'usage', 'last-turn'].map((x) =>
+                ['session', 'revisions', 'transcript', 'usage'].map((x) =>
                   h('th', { scope: 'col' }, t(`ticket.col.${x}`)),
                 ),
               ),
@@ -144,34 +158,25 @@ export async function ticketDetailView(root, id) {
                   h('td', null, facts(s.revisions)),
                   h('td', null, transcriptLine(s)),
                   h('td', null, usageLine(s.usage)),
-                  h('td', null, facts(s.lastTurn)),
                 ),
               ),
             ),
           )
         : none(),
-    ),
-    block(
-      t('ticket.outbox'),
-      tk.outbox.length
-        ? h(
-            'ol',
-            { class: 'plain' },
-            tk.outbox.map((/** @type {any} */ o) =>
+      tk.sessions.length
+        ? details(
+            tk.sessions.map((/** @type {any} */ s) =>
               h(
-                'li',
-                { 'data-outbox': o.key },
-                h('code', null, o.key),
-                ' ',
-                o.sent
-                  ? h('span', { class: 'badge ok' }, t('ticket.sent'))
-                  : h('span', { class: 'badge quiet' }, t('ticket.pending')),
-                o.sent ? facts(o.sent) : null,
+                'div',
+                { class: 'last-turn' },
+                h('h3', null, `${t('ticket.col.last-turn')} · ${s.id}`),
+                facts(s.lastTurn),
               ),
             ),
           )
-        : none(),
+        : null,
     ),
+    block(t('ticket.outbox'), deliveriesBody(tk, again)),
     screenshotsBlock(tk.screenshots ?? []),
     block(
       t('ticket.reports'),
@@ -184,14 +189,13 @@ export async function ticketDetailView(root, id) {
                 'li',
                 null,
                 stateBadge(r.status ?? '?'),
-                ' ',
-                r.summary ?? '',
+                markdown(r.summary ?? ''),
                 r.human_action
                   ? h(
                       'div',
                       { class: 'question' },
                       h('strong', null, `${t('ticket.question')} `),
-                      r.human_action.question,
+                      markdown(r.human_action.question),
                     )
                   : null,
                 h('span', { class: 'muted small' }, ` ${when(r.at)}`),
@@ -233,6 +237,11 @@ function screenshotsBlock(shots) {
       : none(),
   );
 }
+
+/** Where a person goes in a translated line. */
+const SLOT = '\u0000';
+/** A translated line with `node` where its SLOT was. @param {string} line @param {Node} node */
+const withPerson = (line, node) => line.split(SLOT).flatMap((part, i) => (i ? [node, part] : [part]));
 
 /** @param {string} title @param {...unknown} children */
 const block = (title, ...children) => h('section', { class: 'card' }, h('h2', null, title), ...children);

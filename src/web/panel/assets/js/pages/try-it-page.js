@@ -1,6 +1,7 @@
 import { get, request, whoAmI } from '../api.js';
-import { h, replace, when, withLinks } from '../dom.js';
+import { h, replace, when } from '../dom.js';
 import { t } from '../i18n.js';
+import { markdown } from '../markdown.js';
 import { pauseButton, pauseLine, stateBadge } from './ticket-bits.js';
 
 const CHAT = 'panel';
@@ -36,17 +37,21 @@ export async function tryItPage(/** @type {HTMLElement} */ root) {
       placeholder: t('try.placeholder'),
     })
   );
-  const send = async () => {
-    const text = input.value.trim();
+  /** Sends the typed message, or `answer` (a choice's button) as a reply to its question. */
+  const send = async (/** @type {{ text: string, replyTo: string } | undefined} */ answer) => {
+    const text = answer ? answer.text : input.value.trim();
     if (!text) return;
+    const to = answer ? answer.replyTo : replyTo?.id;
     const res = await request('POST', '/api/local/messages', {
       text,
       chat: CHAT,
-      ...(replyTo ? { replyTo: replyTo.id } : {}),
+      ...(to ? { replyTo: to } : {}),
     });
     if (res.ok) {
-      input.value = '';
-      replyTo = null;
+      if (!answer) {
+        input.value = '';
+        replyTo = null;
+      }
       drawReplying();
       await poll();
     } else
@@ -62,7 +67,7 @@ export async function tryItPage(/** @type {HTMLElement} */ root) {
   input.addEventListener('keydown', (e) => {
     if (e.key === 'Enter' && !e.shiftKey) {
       e.preventDefault();
-      void send();
+      void send(undefined);
     }
   });
   const drawReplying = () =>
@@ -117,7 +122,7 @@ export async function tryItPage(/** @type {HTMLElement} */ root) {
             class: 'composer',
             onsubmit: (/** @type {Event} */ e) => {
               e.preventDefault();
-              void send();
+              void send(undefined);
             },
           },
           replying,
@@ -137,12 +142,13 @@ export async function tryItPage(/** @type {HTMLElement} */ root) {
   let last = '';
   const poll = async () => {
     const convo = await get(`/api/local/messages?chat=${CHAT}`);
-    const questions = await questionsOf(convo.tickets);
-    const key = JSON.stringify([convo, [...questions]]);
+    const { questions, prs } = await questionsOf(convo.tickets);
+    const key = JSON.stringify([convo, [...questions], [...prs]]);
     if (key === last) return;
     last = key;
     const atBottom = log.scrollHeight - log.scrollTop - log.clientHeight < 40;
-    replace(log, thread(convo.items, questions, startReply));
+    const answer = (/** @type {string} */ text, /** @type {string} */ to) => void send({ text, replyTo: to });
+    replace(log, thread(convo.items, questions, { startReply, answer }));
     if (atBottom) log.scrollTop = log.scrollHeight;
     replace(
       side,
@@ -159,6 +165,7 @@ export async function tryItPage(/** @type {HTMLElement} */ root) {
                 stateBadge(tk.state),
               ),
               h('div', null, tk.title),
+              prs.get(tk.id) ? draftPr(prs.get(tk.id)) : null,
               tk.pause ? pauseLine(tk.pause) : null,
               pauseButton(tk, () => void poll()),
             ),
@@ -173,23 +180,60 @@ export async function tryItPage(/** @type {HTMLElement} */ root) {
   }, 1000);
 }
 
-/** The human_action questions of the chat's tickets, to mark the replies that ask them. @param {any[]} tickets */
+/**
+ * The human_action questions of the chat's tickets with their choices, to mark the replies that
+ * ask them and offer the choices as buttons; and each ticket's draft PR.
+ * @param {any[]} tickets
+ */
 async function questionsOf(tickets) {
   const details = await Promise.all(
     tickets.slice(0, 10).map((tk) => get(`/api/tickets/${encodeURIComponent(tk.id)}`).catch(() => null)),
   );
-  return new Set(
-    details.flatMap((d) =>
-      (d?.reports ?? []).map((/** @type {any} */ r) => r.human_action?.question).filter(Boolean),
-    ),
+  /** @type {Map<string, string[]>} */
+  const questions = new Map();
+  /** @type {Map<string, any>} */
+  const prs = new Map();
+  for (const d of details) {
+    if (!d) continue;
+    if (d.pr) prs.set(d.id, d.pr);
+    for (const r of d.reports ?? [])
+      if (r.human_action?.question) questions.set(r.human_action.question, r.human_action.choices ?? []);
+  }
+  return { questions, prs };
+}
+
+/** The ticket's draft PR as a link (http(s) only; anything else stays text). @param {any} pr */
+function draftPr(pr) {
+  const label = t('try.draft-pr', { pr: `${pr.repo ?? ''}#${pr.number ?? ''}` });
+  const safe = typeof pr.url === 'string' && /^https?:\/\//.test(pr.url);
+  return h(
+    'div',
+    { class: 'draft-pr' },
+    safe ? h('a', { href: pr.url, target: '_blank', rel: 'noopener noreferrer' }, label) : label,
   );
 }
 
 /**
- * People's messages in order, each with its reactions and the replies under it (nested).
- * @param {any[]} items @param {Set<string>} questions @param {(m: any) => void} startReply
+ * A question's choices as buttons, like Feishu's card: a click sends the choice as a reply to the
+ * question, the same message a person would type. Once someone answered, they are not offered.
+ * @param {string[]} choices @param {any} m @param {boolean} answered @param {(text: string, to: string) => void} answer
  */
-function thread(items, questions, startReply) {
+function choiceButtons(choices, m, answered, answer) {
+  if (!choices.length || answered) return null;
+  return h(
+    'div',
+    { class: 'choices', role: 'group', 'aria-label': t('try.choices') },
+    choices.map((c) => h('button', { type: 'button', class: 'choice', onclick: () => answer(c, m.id) }, c)),
+  );
+}
+
+/**
+ * People's messages in order, each with its reactions and the replies under it (nested); the
+ * bot's Markdown rendered (safely: elements, never HTML), a question's choices as buttons.
+ * @param {any[]} items @param {Map<string, string[]>} questions
+ * @param {{ startReply: (m: any) => void, answer: (text: string, to: string) => void }} act
+ */
+function thread(items, questions, { startReply, answer }) {
   const messages = items.filter((i) => i.type === 'message');
   if (!messages.length) return h('p', { class: 'muted empty' }, t('try.empty'));
   const ids = new Set(messages.map((m) => m.id));
@@ -215,7 +259,15 @@ function thread(items, questions, startReply) {
           m.tickets.length ? h('span', { class: 'badge quiet' }, m.tickets.join(', ')) : null,
         ),
         questions.has(m.text) ? h('div', { class: 'badge warn' }, t('try.question')) : null,
-        h('div', { class: 'msg-text' }, m.from === 'bot' ? withLinks(m.text) : m.text),
+        h('div', { class: 'msg-text' }, m.from === 'bot' ? markdown(m.text) : m.text),
+        m.from === 'bot' && questions.has(m.text)
+          ? choiceButtons(
+              questions.get(m.text) ?? [],
+              m,
+              (children.get(m.id) ?? []).some((/** @type {any} */ c) => c.from === 'person'),
+              answer,
+            )
+          : null,
         h(
           'div',
           { class: 'msg-foot' },
