@@ -1,0 +1,137 @@
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { EvalTaskError, loadTask, loadTasks } from '../../../src/eval/task.ts';
+
+const root = await mkdtemp(join(tmpdir(), 'eval-task-'));
+afterAll(() => rm(root, { recursive: true, force: true }));
+
+const GOOD = 'request: Fix it.\nchannel: feishu\ncheck: make test\n';
+const PATCH = 'diff --git a/a b/a\n';
+
+let n = 0;
+/** A task folder with `task.yaml` (unless null), a `repo/` with one file (unless false), and a patch. */
+async function taskDir(
+  yaml: string | null,
+  opts: { repo?: false | 'empty' | 'git'; patch?: string | null; id?: string } = {},
+) {
+  const dir = join(root, opts.id ?? `t${n++}`);
+  await mkdir(dir, { recursive: true });
+  if (yaml !== null) await writeFile(join(dir, 'task.yaml'), yaml);
+  if (opts.repo !== false) {
+    await mkdir(join(dir, 'repo'), { recursive: true });
+    if (opts.repo !== 'empty') await writeFile(join(dir, 'repo', 'a'), 'x\n');
+    if (opts.repo === 'git') await mkdir(join(dir, 'repo', '.git'));
+  }
+  const patch = opts.patch === undefined ? PATCH : opts.patch;
+  if (patch !== null) await writeFile(join(dir, 'solution.patch'), patch);
+  return dir;
+}
+
+/** The reason `loadTask` gives for refusing the folder. */
+function refusal(dir: string): string {
+  try {
+    loadTask(dir);
+  } catch (err) {
+    expect(err).toBeInstanceOf(EvalTaskError);
+    return (err as EvalTaskError).reason;
+  }
+  throw new Error('the task was accepted');
+}
+
+describe('eval task loader', () => {
+  it('reads a task with its defaults: expect change, no follow-ups, not a UI task', async () => {
+    const dir = await taskDir(GOOD, { id: 'good-task' });
+    const task = loadTask(dir);
+    expect(task).toMatchObject({
+      id: 'good-task',
+      request: 'Fix it.',
+      channel: 'feishu',
+      check: 'make test',
+      expect: 'change',
+      followups: [],
+      ui: false,
+      patch: PATCH,
+      repoDir: join(dir, 'repo'),
+    });
+  });
+
+  it('reads follow-ups with their channel, ui and expect', async () => {
+    const yaml = `${GOOD}expect: question\nui: true\nfollowups:\n  - text: The one in a.js\n  - text: Review nit\n    channel: github-pr-comment\n`;
+    const task = loadTask(await taskDir(yaml));
+    expect(task.expect).toBe('question');
+    expect(task.ui).toBe(true);
+    expect(task.followups).toEqual([
+      { text: 'The one in a.js' },
+      { text: 'Review nit', channel: 'github-pr-comment' },
+    ]);
+  });
+
+  it('refuses a folder without task.yaml', async () => {
+    expect(refusal(await taskDir(null))).toBe('task.yaml is missing');
+  });
+
+  it('refuses task.yaml that is not YAML, naming the parser error', async () => {
+    expect(refusal(await taskDir('request: [unclosed\n'))).toMatch(/^task\.yaml is not YAML: /);
+  });
+
+  it('refuses an unknown channel, naming the field and the choices', async () => {
+    const reason = refusal(await taskDir(GOOD.replace('feishu', 'slack')));
+    expect(reason).toMatch(/^task\.yaml: channel: /);
+    expect(reason).toContain('"feishu"|"github-issue"|"github-pr-comment"');
+  });
+
+  it('refuses a missing check and an empty request', async () => {
+    expect(refusal(await taskDir('request: Fix it.\nchannel: feishu\n'))).toMatch(/check: /);
+    expect(refusal(await taskDir('request: "  "\nchannel: feishu\ncheck: x\n'))).toBe(
+      'task.yaml: request: a non-empty text',
+    );
+  });
+
+  it('refuses an unknown key (a misspelt field is an error, not a silent default)', async () => {
+    expect(refusal(await taskDir(`${GOOD}expcet: question\n`))).toMatch(/expcet/);
+  });
+
+  it('refuses a bad expect and a follow-up without text', async () => {
+    expect(refusal(await taskDir(`${GOOD}expect: maybe\n`))).toMatch(/^task\.yaml: expect: /);
+    expect(refusal(await taskDir(`${GOOD}followups:\n  - channel: feishu\n`))).toMatch(/followups\.0\.text/);
+  });
+
+  it('refuses a task without repo/, with an empty one, or with a .git inside', async () => {
+    expect(refusal(await taskDir(GOOD, { repo: false }))).toMatch(/^repo\/ is missing/);
+    expect(refusal(await taskDir(GOOD, { repo: 'empty' }))).toBe('repo/ is empty');
+    expect(refusal(await taskDir(GOOD, { repo: 'git' }))).toMatch(/must not hold a \.git/);
+  });
+
+  it('refuses a change without solution.patch, and a no-change task with one', async () => {
+    expect(refusal(await taskDir(GOOD, { patch: null }))).toMatch(/^solution\.patch is missing or empty/);
+    expect(refusal(await taskDir(GOOD, { patch: '\n' }))).toMatch(/^solution\.patch is missing or empty/);
+    expect(refusal(await taskDir(`${GOOD}expect: no-change\n`))).toBe(
+      'expect is no-change, so solution.patch must be absent or empty',
+    );
+    expect(loadTask(await taskDir(`${GOOD}expect: no-change\n`, { patch: null })).patch).toBe('');
+  });
+
+  it('refuses a folder name that is not an id', async () => {
+    expect(refusal(await taskDir(GOOD, { id: 'Bad Name' }))).toMatch(/folder name/);
+  });
+
+  it('the error message names the task', async () => {
+    const dir = await taskDir(null, { id: 'named-task' });
+    expect(() => loadTask(dir)).toThrow('task named-task: task.yaml is missing');
+  });
+
+  it('loadTasks keeps the good ones, lists the bad ones, and calls an unknown --only id an error', () => {
+    const { tasks, errors } = loadTasks(join(import.meta.dirname, '../../fixtures/eval/tasks'), [
+      'fixed',
+      'malformed',
+      'no-such-task',
+    ]);
+    expect(tasks.map((t) => t.id)).toEqual(['fixed']);
+    expect(errors.map((e) => e.message)).toEqual([
+      expect.stringMatching(/^task malformed: task\.yaml: channel: /),
+      expect.stringMatching(/^task no-such-task: no such task in /),
+    ]);
+  });
+});
