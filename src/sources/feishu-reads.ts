@@ -3,7 +3,7 @@ import type { Author } from '../cards/card.ts';
 import { isAllowedOnFeishu, NOT_ALLOWED_ROLE } from '../channels/feishu/allow-list.ts';
 import type { Mention } from '../channels/feishu/event-schemas.ts';
 import { createLarkClient } from '../channels/feishu/lark-client.ts';
-import { messageText } from '../channels/feishu/message-text.ts';
+import { readMessage } from '../channels/feishu/read-message.ts';
 import type { Ctx } from '../context.ts';
 import type { SourceMessage } from './source-text.ts';
 
@@ -106,7 +106,7 @@ export async function listMessages(client: Client, a: ListArgs) {
  * A read Feishu message as data (R-H6): its readable text (mentions named), its author and
  * standing — this bot, another bot, a person, or a person outside the allow-lists (R-A5).
  */
-export function feishuMessage(ctx: Ctx, item: FeishuItem): SourceMessage {
+export async function feishuMessage(ctx: Ctx, item: FeishuItem): Promise<SourceMessage> {
   const mentions: Mention[] = (item.mentions ?? []).map((m) => ({
     key: m.key,
     id: { open_id: m.id_type === 'open_id' ? m.id : undefined, user_id: undefined, union_id: undefined },
@@ -114,7 +114,7 @@ export function feishuMessage(ctx: Ctx, item: FeishuItem): SourceMessage {
   }));
   const { text, title } = item.deleted
     ? { text: '[deleted]', title: undefined }
-    : messageText(item.msg_type ?? 'text', item.body?.content ?? '{}', mentions, () => false);
+    : await readMessage(item.msg_type ?? 'text', item.body?.content ?? '{}', mentions, () => false);
   const created = Number(item.create_time);
   return {
     source: 'feishu',

@@ -20,7 +20,7 @@ export async function withParentContext(ctx: Ctx, card: TriggerCard): Promise<Tr
   try {
     const item = await getMessage(client, card.replyTo);
     if (!item || item.chat_id !== o.chatId) return card;
-    const m = feishuMessage(ctx, item);
+    const m = await feishuMessage(ctx, item);
     const parent = parentLine(card.replyTo, authorLine(m.author), m.title ? `${m.title}\n${m.text}` : m.text);
     const enriched: TriggerCard = { ...card, context: { ...card.context, parent } };
     await replaceCard(ctx, enriched);

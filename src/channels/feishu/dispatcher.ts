@@ -27,8 +27,8 @@ export function createFeishuDispatcher(facts: () => FeishuFacts, log: Logger): F
   const sdk = new EventDispatcher({ logger: larkLogger(log), loggerLevel: LoggerLevel.error }).register<{
     'card.action.trigger': (data: unknown) => FeishuOutcome;
   }>({
-    'im.message.receive_v1': (data: unknown): FeishuOutcome => {
-      const parsed = parseMessageEvent(validated(MessageEventSchema, data), facts());
+    'im.message.receive_v1': async (data: unknown): Promise<FeishuOutcome> => {
+      const parsed = await parseMessageEvent(validated(MessageEventSchema, data), facts());
       return { ...parsed, answer: {} };
     },
     'card.action.trigger': (data: unknown): FeishuOutcome => {

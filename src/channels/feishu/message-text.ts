@@ -18,8 +18,10 @@ interface PostElement {
 
 /**
  * The readable text of a message (R-A3): `text` and `post` contents with `@_user_N` placeholders
- * turned into `@Name` and the bot's own mention removed (it only addressed the message); other
- * types become a short bracketed marker so the card still says what was sent.
+ * turned into `@Name` and the bot's own mention removed (it only addressed the message); types the
+ * SDK does not render for us (`read-message.ts` says which and why) become a short bracketed marker
+ * so the card still says what was sent. Kept by hand, not the SDK's `normalize()`: its mention pass
+ * and whitespace collapse differ where cards, commands and permissions read the text.
  */
 export function messageText(
   messageType: string,
@@ -35,8 +37,6 @@ export function messageText(
       return { text: tidy(replaceMentions(String(parsed?.text ?? ''), names)) };
     case 'post':
       return postText(parsed, names);
-    case 'file':
-      return { text: `[file${parsed?.file_name ? ` ${String(parsed.file_name)}` : ''}]` };
     case 'interactive':
       return { text: '[card]' };
     case 'merge_forward':
@@ -99,7 +99,7 @@ function replaceMentions(text: string, names: Map<string, string>): string {
 }
 
 /** Trims line ends and runs of blank lines; indentation (code) is kept. */
-function tidy(text: string): string {
+export function tidy(text: string): string {
   return trimLineEnds(text)
     .replace(/\n{3,}/g, '\n\n')
     .trim();

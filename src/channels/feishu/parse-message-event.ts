@@ -5,7 +5,7 @@ import { isAllowedOnFeishu, NOT_ALLOWED_ROLE } from './allow-list.ts';
 import type { MessageEvent } from './event-schemas.ts';
 import type { FeishuFacts } from './facts.ts';
 import { isBotMention } from './is-bot-mention.ts';
-import { messageText } from './message-text.ts';
+import { readMessage } from './read-message.ts';
 
 /** The Feishu parser's outcomes: a payload of the wrong shape never gets here (400 in the dispatcher). */
 export type MessageParseOutcome = Exclude<ParseOutcome, { kind: 'invalid' }>;
@@ -16,16 +16,17 @@ export type MessageParseOutcome = Exclude<ParseOutcome, { kind: 'invalid' }>;
  * chain (kept with `request: false`: routing decides by its refs whether a ticket follows that
  * thread). Other group chatter produces no card.
  */
-export function parseMessageEvent(e: MessageEvent, facts: FeishuFacts): MessageParseOutcome {
+export async function parseMessageEvent(e: MessageEvent, facts: FeishuFacts): Promise<MessageParseOutcome> {
   const m = e.message;
   const chatType = m.chat_type === 'p2p' ? 'p2p' : 'group';
+  // Ours, not the SDK's `mentionedBot`: that one is false while the bot's open_id is unknown.
   const mentionsBot = m.mentions.some((x) => isBotMention(x, facts.botOpenId));
   const inThread = Boolean(m.root_id || m.parent_id || m.thread_id);
   if (chatType === 'group' && !mentionsBot && !inThread) return { kind: 'ignored', reason: 'group chatter' };
 
   const author = authorOf(e, facts);
   const allowed = author.role !== NOT_ALLOWED_ROLE;
-  const { text, title } = messageText(m.message_type, m.content, m.mentions, (x) =>
+  const { text, title } = await readMessage(m.message_type, m.content, m.mentions, (x) =>
     isBotMention(x, facts.botOpenId),
   );
   const draft: CardDraft = {

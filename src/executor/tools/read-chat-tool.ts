@@ -40,7 +40,8 @@ export function readChatTool(scope: TurnScope) {
       const allowed = await sourceScope(ctx, scope.ticket, scope.batch.values());
       const outside = (items: FeishuItem[]) => items.find((i) => !i.chat_id || !allowed.chats.has(i.chat_id));
       const refuse = (what: string) => toolError(`refused: ${what} is not in a chat of this ticket (R-H6)`);
-      const render = (items: FeishuItem[]) => items.map((i) => renderMessage(feishuMessage(ctx, i)));
+      const render = (items: FeishuItem[]) =>
+        Promise.all(items.map(async (i) => renderMessage(await feishuMessage(ctx, i))));
       const more = (next: string | undefined) =>
         next ? `[more: call again with page_token=${next}]` : '[end]';
       try {
@@ -48,7 +49,7 @@ export function readChatTool(scope: TurnScope) {
           if (!a.id) return toolError('give the message id');
           const item = await getMessage(client, a.id);
           if (!item) return toolError(`no message ${a.id}`);
-          return outside([item]) ? refuse(a.id) : toolOk(render([item])[0] ?? '');
+          return outside([item]) ? refuse(a.id) : toolOk((await render([item]))[0] ?? '');
         }
         if (a.what === 'thread') {
           if (!a.id) return toolError('give the thread id or a message in it');
@@ -66,7 +67,7 @@ export function readChatTool(scope: TurnScope) {
             pageToken: a.page_token,
           });
           if (outside(page.items)) return refuse(thread);
-          return toolOk(capBlocks(`Thread ${thread}:`, render(page.items), more(page.next)));
+          return toolOk(capBlocks(`Thread ${thread}:`, await render(page.items), more(page.next)));
         }
         const card = a.card ? await ticketCard(scope, a.card) : undefined;
         if (!card) return toolError(`refused: ${a.card ?? '(no card)'} is not a card of this ticket (R-H6)`);
@@ -83,7 +84,7 @@ export function readChatTool(scope: TurnScope) {
         });
         if (outside(page.items)) return refuse(card.origin.chatId);
         const head = `Chat ${card.origin.chatId}, ${minutes} minutes either side of ${card.id}:`;
-        return toolOk(capBlocks(head, render(page.items), more(page.next)));
+        return toolOk(capBlocks(head, await render(page.items), more(page.next)));
       } catch (err) {
         return readFailure(err, `reading Feishu ${a.what}`);
       }
