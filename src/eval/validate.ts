@@ -71,7 +71,7 @@ async function validateIn(root: string, task: EvalTask, opts: ValidateOptions): 
   const timed = async (): Promise<[CheckOutcome, number]> => {
     const t0 = performance.now();
     const r = await runCheck(opts.sandbox, dir, home, task.check, opts.checkTimeoutMs);
-    return [r, Math.round(performance.now() - t0) / 1000];
+    return [r, Math.round((performance.now() - t0) / 100) / 10];
   };
   const [before, beforeSeconds] = await timed();
   const seconds = opts.checkTimeoutMs / 1000;
