@@ -133,6 +133,24 @@ describe('panel: the bot’s messages like Feishu, and retrying a failed deliver
     await choices.waitFor({ state: 'detached' });
   });
 
+  it('people by name where known; a Feishu open_id without a name shortened, the full id in its title', async () => {
+    // The panel's own module, as the page loads it (a string: vitest would rewrite an import()).
+    const shown = await page.evaluate(`(async () => {
+      const { person } = await import('/panel/assets/js/pages/ticket-bits.js');
+      const look = (p) => {
+        const el = person(p);
+        return { text: el.textContent, title: el.getAttribute('title') };
+      };
+      const id = 'ou_7d8a6e6df7621556ce0d21922b676706';
+      return [look({ id: 'octocat', name: 'octocat' }), look({ id, name: 'Ada Lovelace' }), look({ id })];
+    })()`);
+    expect(shown).toEqual([
+      { text: 'octocat', title: null },
+      { text: 'Ada Lovelace', title: 'ou_7d8a6e6df7621556ce0d21922b676706' },
+      { text: 'ou_7d8a…6706', title: 'ou_7d8a6e6df7621556ce0d21922b676706' },
+    ]);
+  });
+
   it('the ticket page shows a failed delivery with its error; Retry sends it once', async () => {
     const ticketId = await ask();
     // A Feishu message of the ticket that Feishu refuses for good (a permanent 400).
