@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { metricsText, startTestApp, type TestApp, waitFor } from '../../kit/app.ts';
 import { type FakeDialect, type FakeLlm, startFakeLlm } from '../../kit/fake-llm.ts';
-import { ackAll, openAll, roleOf, scriptedModel } from '../../kit/scripted-model.ts';
+import { ackAll, continues, openAll, roleOf, scriptedModel } from '../../kit/scripted-model.ts';
 import { botMessages, localMessage, openTicketIn, send } from './helpers.ts';
 
 /**
@@ -47,11 +47,17 @@ describe('providers: each gets only the fields of its own contract', () => {
 
   it('R-H1: LLM_PROVIDER=deepseek: every request says whether to think, per session kind', async () => {
     const l = await flow('deepseek', { LLM_PROVIDER: 'deepseek', EXECUTOR_REASONING_EFFORT: 'max' });
+    // The executor's request after its acknowledgement: the one that thinks.
+    await waitFor(
+      () => l.requests.some((r) => roleOf(r) === 'executor' && continues(r)),
+      'the executor going on',
+    );
     for (const r of l.requests) {
-      const executor = roleOf(r) === 'executor';
+      // Issue 28: the executor's acknowledging request (the one opening its turn) goes without thinking.
+      const thinks = roleOf(r) === 'executor' && continues(r);
       expect(r.model).toBe('deepseek-flash');
-      expect(r.body.thinking).toEqual({ type: executor ? 'enabled' : 'disabled' });
-      expect(r.body.reasoning_effort).toBe(executor ? 'max' : undefined);
+      expect(r.body.thinking).toEqual({ type: thinks ? 'enabled' : 'disabled' });
+      expect(r.body.reasoning_effort).toBe(thinks ? 'max' : undefined);
       expect(r.ignored).toEqual([]);
     }
   });
