@@ -3,8 +3,23 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { startWorld, type World } from '../test/integration/executor/harness.ts';
 import { localMessage, send } from '../test/integration/routing/helpers.ts';
-import { type FakeReply, type RecordedRequest, text, toolCalls } from '../test/kit/fake-llm.ts';
+import type { RecordedRequest } from '../test/kit/fake-llm.ts';
 import { cardsIn, openAll, roleOf } from '../test/kit/scripted-model.ts';
+import {
+  ack,
+  anyResult,
+  called,
+  isHostNote,
+  report,
+  reported,
+  results,
+  type Scenario,
+  type Spent,
+  text,
+  toolCalls,
+  withBodyTimeout,
+} from './bad-habits-kit.ts';
+import { MORE_SCENARIOS } from './bad-habits-more.ts';
 import { BEFORE_ISSUE_28, runInTree } from './before-tree.ts';
 import type { BenchRow } from './row.ts';
 
@@ -19,40 +34,6 @@ import type { BenchRow } from './row.ts';
  */
 const BEFORE = BEFORE_ISSUE_28;
 const HERE = dirname(fileURLToPath(import.meta.url));
-
-interface Scenario {
-  name: string;
-  /** What "done" is, for the note. */
-  goal: string;
-  files?: Record<string, string>;
-  /** The habit: the executor's answer to each of its requests (`n` counts them from 0). */
-  model(req: RecordedRequest, n: number, card: string): FakeReply;
-  /** Whether the turn got where the habit wanted, read from the executor's requests. */
-  reached(requests: RecordedRequest[]): boolean;
-}
-
-export interface Spent {
-  scenario: string;
-  requests: number;
-  tokens: number;
-  reached: boolean;
-}
-
-const isHostNote = (m: RecordedRequest['messages'][number] | undefined) =>
-  m?.role === 'user' && (m.content ?? '').startsWith('[host]');
-const results = (req: RecordedRequest) =>
-  req.messages
-    .slice(req.messages.findLastIndex((m) => m.role === 'assistant') + 1)
-    .filter((m) => m.role === 'tool')
-    .map((m) => m.content ?? '')
-    .join('\n');
-const called = (req: RecordedRequest, name: string) =>
-  req.messages.filter((m) => m.tool_calls?.some((c) => c.function.name === name)).length;
-const anyResult = (rs: RecordedRequest[], re: RegExp) =>
-  rs.some((r) => r.messages.some((m) => m.role === 'tool' && re.test(m.content ?? '')));
-const reported = (rs: RecordedRequest[]) => anyResult(rs, /^recorded (working|done|blocked)/m);
-const ack = (card: string) => toolCalls(['reply', { to: card, text: `On it: ${card} in acme/web.` }]);
-const report = () => toolCalls(['report', { status: 'done', summary: 'Done; see the branch.' }]);
 
 const SCENARIOS: Scenario[] = [
   {
@@ -117,15 +98,23 @@ const SCENARIOS: Scenario[] = [
   },
 ];
 
-/** Runs every scenario against this checkout's product and returns what each spent. */
+const ALL = [...SCENARIOS, ...MORE_SCENARIOS];
+
+/**
+ * Runs every scenario against this checkout's product and returns what each spent;
+ * `BAD_HABITS_ONLY` (a part of a scenario's name) runs only the matching ones, on both sides.
+ */
 export async function runScenarios(): Promise<Spent[]> {
+  const only = process.env.BAD_HABITS_ONLY;
   const out: Spent[] = [];
-  for (const s of SCENARIOS) out.push(await runScenario(s));
+  for (const s of ALL.filter((x) => !only || x.name.includes(only)))
+    out.push(await withBodyTimeout(s.bodyTimeoutMs, () => runScenario(s)));
   return out;
 }
 
 async function runScenario(s: Scenario): Promise<Spent> {
-  const w: World = await startWorld({}, { files: s.files ?? {} });
+  s.reset?.();
+  const w: World = await startWorld(s.env ?? {}, { files: s.files ?? {} });
   try {
     const seen: RecordedRequest[] = [];
     let card = '';
@@ -136,21 +125,29 @@ async function runScenario(s: Scenario): Promise<Spent> {
       seen.push(req);
       return s.model(req, seen.length - 1, card);
     });
+    const t0 = Date.now();
     await send(w.app.ctx, localMessage('Please add the flag to acme/web'));
-    await settled(w);
+    const quiet = await settled(w);
+    const ms = Date.now() - t0 - (quiet ? QUIET_MS : 0);
     const executor = w.llm.requests.filter((r) => roleOf(r) === 'executor');
     const tokens = executor.reduce(
       (n, r) => n + Number(r.usage?.prompt_tokens ?? 0) + Number(r.usage?.completion_tokens ?? 0),
       0,
     );
-    return { scenario: s.name, requests: executor.length, tokens, reached: s.reached(executor) };
+    const reached = quiet && s.reached(executor);
+    return { scenario: s.name, requests: executor.length, tokens, reached, ms };
   } finally {
     await w.close();
   }
 }
 
-/** The executor queue has finished at least one turn and has nothing left to run, for 2 s. */
-async function settled(w: World, timeoutMs = 180_000): Promise<void> {
+const QUIET_MS = 2000;
+
+/**
+ * The executor queue has finished at least one turn and has nothing left to run, for 2 s; false
+ * when it has not within `timeoutMs` (the scenario did not get there).
+ */
+async function settled(w: World, timeoutMs = 180_000): Promise<boolean> {
   const end = Date.now() + timeoutMs;
   let quietSince = 0;
   while (Date.now() < end) {
@@ -165,12 +162,14 @@ async function settled(w: World, timeoutMs = 180_000): Promise<void> {
     const done = (c.completed ?? 0) + (c.failed ?? 0) > 0;
     if (idle && done) {
       quietSince ||= Date.now();
-      if (Date.now() - quietSince > 2000) return;
+      if (Date.now() - quietSince > QUIET_MS) return true;
     } else quietSince = 0;
     await new Promise((r) => setTimeout(r, 100));
   }
-  throw new Error('the scenario did not settle');
+  return false;
 }
+
+const secs = (ms: number | undefined) => (ms === undefined ? '?' : `${(ms / 1000).toFixed(1)} s`);
 
 export async function benchBadHabits(): Promise<BenchRow[]> {
   const after = await runScenarios();
@@ -180,13 +179,15 @@ export async function benchBadHabits(): Promise<BenchRow[]> {
     .map((f) => `test/kit/${f}`);
   const before = runInTree<Spent[]>(BEFORE, 'bad-habits.ts', [
     'bench/bad-habits.ts',
+    'bench/bad-habits-kit.ts',
+    'bench/bad-habits-more.ts',
     'bench/before-tree.ts',
     ...fakes,
   ]);
   const rows: BenchRow[] = [];
   for (const a of after) {
     const b = before?.find((x) => x.scenario === a.scenario);
-    const s = SCENARIOS.find((x) => x.name === a.scenario);
+    const s = ALL.find((x) => x.name === a.scenario);
     const note = b
       ? `before ${BEFORE.slice(0, 7)} (same run, worktree): ${b.requests} requests, ${s?.goal}: ${b.reached ? 'yes' : 'no'}; after: ${s?.goal}: ${a.reached ? 'yes' : 'no'}`
       : `before: not measured (worktree of ${BEFORE.slice(0, 7)} not available); ${s?.goal}: ${a.reached ? 'yes' : 'no'}`;
@@ -203,7 +204,7 @@ export async function benchBadHabits(): Promise<BenchRow[]> {
         value: a.tokens,
         unit: 'tokens',
         ...(b ? { baseline: b.tokens, ratio: a.tokens / b.tokens } : {}),
-        note: 'prompt + completion tokens of the executor (the fake counts characters ÷ 4)',
+        note: `prompt + completion tokens of the executor (the fake counts characters ÷ 4); wall time ${secs(b?.ms)} → ${secs(a.ms)}`,
       },
     );
   }
