@@ -1,11 +1,12 @@
 import { z } from 'zod';
-import { defineTool, toolError } from '../../session/tool.ts';
+import { defineTool, type ToolResult, toolError } from '../../session/tool.ts';
 import { binaryKind } from '../files/binary-kind.ts';
 import { noteFileSeen } from '../files/file-reads.ts';
+import { LinePager } from '../files/large-page.ts';
 import { READ_DEFAULT_LINES, READ_MAX_LINES, readPage } from '../files/read-page.ts';
 import type { TurnScope } from '../turn-scope.ts';
-import { readCheckoutBytes } from '../workspace/checkout-file.ts';
-import { confinePath } from '../workspace/confine-path.ts';
+import { readCheckoutBytes, scanCheckoutFile } from '../workspace/checkout-file.ts';
+import { type Confined, confinePath } from '../workspace/confine-path.ts';
 import { inWorkspace } from '../workspace/work-gate.ts';
 
 /**
@@ -27,6 +28,7 @@ export function readFileTool(scope: TurnScope) {
         const p = await confinePath(ws.dir, path);
         if (!p.ok) return toolError(`refused: ${p.why}`);
         const got = await readCheckoutBytes(p);
+        if (!got.ok && got.tooLarge) return readLargePage(p, offset, limit);
         if (!got.ok) return toolError(got.refusal);
         const text = got.data.toString('utf8');
         await noteFileSeen(scope.rt.ctx, call.sessionId, p.rel, text);
@@ -38,4 +40,28 @@ export function readFileTool(scope: TurnScope) {
         return readPage(p.rel, text, offset, limit);
       }),
   });
+}
+
+/**
+ * A page of a file too large to hold (a 30 MB log): streamed, each line counted, only the page kept.
+ * Not remembered as read — write_file and edit_file refuse such a file anyway.
+ */
+async function readLargePage(
+  p: Extract<Confined, { ok: true }>,
+  offset: number | undefined,
+  limit: number | undefined,
+): Promise<ToolResult> {
+  const pager = new LinePager(offset, limit);
+  let kind: string | undefined;
+  // The first chunk tells a binary file, which is refused without reading the rest.
+  const got = await scanCheckoutFile(p, (chunk) => {
+    kind ??= binaryKind(chunk) ?? '';
+    if (kind) return false;
+    pager.push(chunk);
+    return true;
+  });
+  if (!got.ok) return toolError(got.refusal);
+  if (kind)
+    return toolError(`refused: ${p.rel} is binary (${kind}, ${got.size} bytes); read_file shows text only`);
+  return pager.answer(p.rel, got.bytes);
 }

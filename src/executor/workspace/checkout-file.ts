@@ -6,6 +6,7 @@ import {
   type FileProblem,
   problemWords,
   readRegular,
+  scanRegular,
   writeRegular,
 } from './open-regular.ts';
 
@@ -14,7 +15,7 @@ export const CHECKOUT_FILE_LIMITS: FileLimits = { capBytes: 16 * 1024 * 1024, ti
 
 type Path = Extract<Confined, { ok: true }>;
 /** A read's refusal; `missing` when there is no such file (a writer may then create it). */
-export type CheckoutRefusal = { ok: false; refusal: string; missing: boolean };
+export type CheckoutRefusal = { ok: false; refusal: string; missing: boolean; tooLarge: boolean };
 export type CheckoutText = { ok: true; text: string } | CheckoutRefusal;
 export type CheckoutBytes = { ok: true; data: Buffer } | CheckoutRefusal;
 export type CheckoutWrite = { ok: true } | { ok: false; refusal: string };
@@ -33,7 +34,31 @@ export async function readCheckoutFile(p: Path, limits = CHECKOUT_FILE_LIMITS): 
 export async function readCheckoutBytes(p: Path, limits = CHECKOUT_FILE_LIMITS): Promise<CheckoutBytes> {
   const got = await readRegular(await target(p.abs), limits);
   if (got.ok) return got;
-  return { ok: false, refusal: refusal(p.rel, got.problem), missing: got.problem.kind === 'missing' };
+  return {
+    ok: false,
+    refusal: refusal(p.rel, got.problem),
+    missing: got.problem.kind === 'missing',
+    tooLarge: got.problem.kind === 'too_large',
+  };
+}
+
+/**
+ * Streams a file of the checkout too large to read whole (`read_file`'s pages of a big log), under
+ * the same rules as `readCheckoutBytes` and its deadline; the answer is the bytes passed on.
+ */
+export async function scanCheckoutFile(
+  p: Path,
+  visit: (chunk: Buffer) => boolean,
+  limits = CHECKOUT_FILE_LIMITS,
+): Promise<{ ok: true; bytes: number; size: number } | CheckoutRefusal> {
+  const got = await scanRegular(await target(p.abs), limits.timeoutMs, visit);
+  if (got.ok) return got;
+  return {
+    ok: false,
+    refusal: refusal(p.rel, got.problem),
+    missing: got.problem.kind === 'missing',
+    tooLarge: false,
+  };
 }
 
 /** Creates or replaces a file of the checkout, under the same rules as `readCheckoutFile`. */
@@ -63,7 +88,7 @@ function refusal(rel: string, problem: FileProblem): string {
     problem.kind === 'not_regular'
       ? '; file tools open only regular files'
       : problem.kind === 'too_large'
-        ? '; read parts of it with a command (head, sed -n)'
+        ? '; read_file pages it (offset, limit); change it with a command (sed -i)'
         : '';
   return `refused: ${rel} ${problemWords(problem)}${hint}`;
 }

@@ -57,6 +57,37 @@ export function readRegular(path: string, limits: FileLimits): Promise<RegularRe
   });
 }
 
+/** The outcome of `scanRegular`: the bytes it passed on and the file's size when opened, or why it could not. */
+export type RegularScan = { ok: true; bytes: number; size: number } | { ok: false; problem: FileProblem };
+
+/**
+ * Passes a regular file's bytes to `visit` chunk by chunk, under the same rules as `readRegular`
+ * but with no size cap (the deadline bounds it), until `visit` answers false: for reading a page
+ * of a file too large to hold.
+ */
+export function scanRegular(
+  path: string,
+  timeoutMs: number,
+  visit: (chunk: Buffer) => boolean,
+): Promise<RegularScan> {
+  return withDeadline(timeoutMs, async () => {
+    const got = await openChecked(path, READ);
+    if (!got.ok) return got;
+    try {
+      let bytes = 0;
+      for (;;) {
+        const chunk = Buffer.allocUnsafe(CHUNK);
+        const { bytesRead } = await got.fh.read(chunk, 0, CHUNK, null);
+        if (bytesRead === 0) return { ok: true as const, bytes, size: got.size };
+        bytes += bytesRead;
+        if (!visit(chunk.subarray(0, bytesRead))) return { ok: true as const, bytes, size: got.size };
+      }
+    } finally {
+      await got.fh.close();
+    }
+  });
+}
+
 /**
  * Creates or replaces `path` with `data`, under the same rules as `readRegular`: a path that is
  * not a regular file is refused before anything is truncated.
