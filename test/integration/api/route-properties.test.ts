@@ -40,6 +40,7 @@ const ROUTES: { method: string; path: string; fields?: string[] }[] = [
   { method: 'GET', path: '/api/tickets/:id/screenshots/:shot' },
   { method: 'POST', path: '/api/tickets/:id/pause' },
   { method: 'POST', path: '/api/tickets/:id/resume' },
+  { method: 'POST', path: '/api/tickets/:id/deliveries/retry', fields: ['key'] },
   { method: 'GET', path: '/api/cards/:id/text' },
   { method: 'POST', path: '/api/local/messages', fields: ['text', 'chat', 'replyTo'] },
   { method: 'GET', path: '/api/local/messages' },
