@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -19,6 +20,7 @@ beforeAll(() => {
     encoding: 'utf8',
   });
   if (build.status !== 0) throw new Error(`npm run build failed:\n${build.stdout}${build.stderr}`);
+  writeFileSync(join(out, 'empty.env'), '');
 }, 240_000);
 afterAll(() => rm(out, { recursive: true, force: true }));
 afterEach(async () => {
@@ -31,7 +33,8 @@ afterEach(async () => {
 const baseEnv = () => ({
   PATH: process.env.PATH ?? '',
   HOME: process.env.HOME ?? '/tmp',
-  ENV_FILE: join(out, 'no-such.env'),
+  // An empty file: a named ENV_FILE that is missing stops start-up, and the checkout's .env must not count.
+  ENV_FILE: join(out, 'empty.env'),
   REDIS_URL: redisUrl(),
   KEY_PREFIX: freshPrefix(),
   STARTUP_DOCTOR: 'off',
