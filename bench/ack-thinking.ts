@@ -3,8 +3,8 @@ import { pathToFileURL } from 'node:url';
 import { type FakeReply, type RecordedRequest, startFakeLlm, text } from '../test/kit/fake-llm.ts';
 import { thinkingOf } from '../test/kit/fake-llm-deepseek.ts';
 import { groupMention, sendFeishuEvent } from '../test/kit/feishu-webhook.ts';
-import { cardsIn, continues, openAll, roleOf } from '../test/kit/scripted-model.ts';
-import { BENCH_ENCRYPT_KEY, startFeishuBench } from './kit.ts';
+import { continues, openAll, roleOf } from '../test/kit/scripted-model.ts';
+import { ackAndReadCard, BENCH_ENCRYPT_KEY, startFeishuBench } from './kit.ts';
 import type { BenchRow } from './row.ts';
 import { quantile } from './stats.ts';
 
@@ -37,15 +37,7 @@ function reasoningModel(req: RecordedRequest): FakeReply {
       ...paced,
     };
   }
-  const card = cardsIn(req)[0] ?? 'none';
-  return {
-    type: 'message',
-    toolCalls: [
-      { name: 'reply', arguments: { to: card, text: `Looking at ${card} now; a fix with a test follows.` } },
-      { name: 'read_card', arguments: { card } },
-    ],
-    ...paced,
-  };
+  return ackAndReadCard(req, paced);
 }
 
 /**

@@ -5,8 +5,8 @@ import { startFakeGitHub } from '../test/kit/fake-github.ts';
 import { type FakeReply, type RecordedRequest, startFakeLlm, text } from '../test/kit/fake-llm.ts';
 import { groupMention, sendFeishuEvent } from '../test/kit/feishu-webhook.ts';
 import { githubPayloads, sendGitHubEvent } from '../test/kit/github-webhook.ts';
-import { cardsIn, openAll, roleOf } from '../test/kit/scripted-model.ts';
-import { BENCH_ENCRYPT_KEY, startFeishuBench } from './kit.ts';
+import { openAll, roleOf } from '../test/kit/scripted-model.ts';
+import { ackAndReadCard, BENCH_ENCRYPT_KEY, startFeishuBench } from './kit.ts';
 import type { BenchRow } from './row.ts';
 import { quantile } from './stats.ts';
 
@@ -21,15 +21,7 @@ function slowModel(req: RecordedRequest): FakeReply {
   const paced = { delayMs: FIRST_TOKEN_MS, streamMs: MODEL_MS - FIRST_TOKEN_MS };
   if (req.messages.at(-1)?.role === 'tool') return { ...text('Done.'), ...paced };
   if (roleOf(req) === 'main') return { ...openAll(req), ...paced };
-  const card = cardsIn(req)[0] ?? 'none';
-  return {
-    type: 'message',
-    toolCalls: [
-      { name: 'reply', arguments: { to: card, text: `Looking at ${card} now; a fix with a test follows.` } },
-      { name: 'read_card', arguments: { card } },
-    ],
-    ...paced,
-  };
+  return ackAndReadCard(req, paced);
 }
 
 /**

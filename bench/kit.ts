@@ -5,7 +5,8 @@ import { type Config, loadConfig } from '../src/config.ts';
 import type { RedisConnection } from '../src/store/redis.ts';
 import { startTestApp, type TestApp } from '../test/kit/app.ts';
 import { type FakeFeishu, startFakeFeishu } from '../test/kit/fake-feishu.ts';
-import type { FakeLlm } from '../test/kit/fake-llm.ts';
+import type { FakeLlm, FakeReply, RecordedRequest } from '../test/kit/fake-llm.ts';
+import { cardsIn } from '../test/kit/scripted-model.ts';
 
 type AnyServer = Server | ReturnType<typeof serve>;
 
@@ -83,4 +84,23 @@ export function githubBenchConfig(redisUrl: string, prefix: string): Config {
     INGEST_RATE_PER_AUTHOR: '1000000000',
     INGEST_RATE_PER_REPO: '1000000000',
   });
+}
+
+/**
+ * The executor's first answer in the acknowledgement benches: acknowledge the request's card and
+ * read it (a second call), paced as the bench's model is.
+ */
+export function ackAndReadCard(
+  req: RecordedRequest,
+  paced: Partial<Omit<Extract<FakeReply, { type: 'message' }>, 'type'>>,
+): FakeReply {
+  const card = cardsIn(req)[0] ?? 'none';
+  return {
+    type: 'message',
+    toolCalls: [
+      { name: 'reply', arguments: { to: card, text: `Looking at ${card} now; a fix with a test follows.` } },
+      { name: 'read_card', arguments: { card } },
+    ],
+    ...paced,
+  };
 }
