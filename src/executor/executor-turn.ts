@@ -21,6 +21,7 @@ import { continuationOf, isHostTicketNote } from './continue-after-cap.ts';
 import { acknowledgesWithoutThinking, isEarlyAck } from './early-ack.ts';
 import { executorEnvironment } from './environment.ts';
 import { executorTools, notingActs } from './executor-tools.ts';
+import { forgetCutReads } from './files/forget-cut-reads.ts';
 import { watchPause } from './pause-watch.ts';
 import { isReadOnlyCall } from './read-only-tools.ts';
 import { recordingSteps } from './recording-steps.ts';
@@ -141,6 +142,8 @@ async function turn(rt: Runtime, ticketId: string, turnId: string): Promise<Exec
       beforeEnd: (calls) => unfinishedWork(scope, calls),
       // Issue 28: the acknowledgement waits for no reasoning; the work after it thinks.
       withoutThinking: (turnState) => acknowledgesWithoutThinking(scope, turnState),
+      // Issue 28: a read the compaction cuts no longer lets write_file replace the file.
+      beforeCompaction: (messages, next) => forgetCutReads(ctx, sessionId, messages, next),
       // Issue 8: steps for the watchdog, model requests for the circuit breaker.
       ...safetyHooks(ctx, ticketId, gate),
     },

@@ -2,7 +2,7 @@ import type { ChatCompletionFunctionTool } from 'openai/resources/chat/completio
 import type { Logger } from '../logger.ts';
 import type { StoreHandle } from '../store/store-handle.ts';
 import type { ChatMessage, ToolCall } from './chat-message.ts';
-import type { TurnContext } from './context/context-state.ts';
+import type { ContextState, TurnContext } from './context/context-state.ts';
 import type { ModelClient } from './model-client.ts';
 import type { RetryPolicy } from './retry-policy.ts';
 import type { AnyTool, ToolResult } from './tool.ts';
@@ -42,6 +42,11 @@ export interface TurnHooks {
    * request, so the person waits for no reasoning before hearing back.
    */
   withoutThinking?(turn: Readonly<TurnState>): Promise<boolean> | boolean;
+  /**
+   * Called with a compaction's new state before it is saved (R-H2, issue 28): the executor forgets
+   * the files whose reads the view no longer shows whole, so they are read again before a rewrite.
+   */
+  beforeCompaction?(messages: readonly ChatMessage[], next: ContextState): Promise<void> | void;
 }
 
 /** A tool call this turn made, with its arguments as sent and whether it succeeded. */

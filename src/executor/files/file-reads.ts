@@ -30,3 +30,8 @@ export async function staleFile(
   if (seen === null) return 'unread';
   return seen === contentHash(text) ? undefined : 'changed';
 }
+
+/** Forgets that the session saw `paths`: replacing one needs a fresh read (after a compaction cut it). */
+export async function forgetFilesSeen(ctx: C, sessionId: string, paths: readonly string[]): Promise<void> {
+  if (paths.length > 0) await ctx.redis.hdel(ctx.keys.sessionFileReads(sessionId), ...paths);
+}

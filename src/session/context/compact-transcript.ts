@@ -54,6 +54,8 @@ export async function compactTranscript(
     }
     if (fixedTokens * factor + viewTokens(run.messages, next, factor) > window * HARD_LIMIT)
       next = elideAll(next, run.messages);
+    // Before the save: a worker dying between the two has forgotten reads, never kept a cut one.
+    await run.hooks.beforeCompaction?.(run.messages, next);
     await save(run, next, usage);
   }
   const messages = contextView(run.messages, run.context.state);
