@@ -19,7 +19,9 @@ function files(dir: string, ext: string): string[] {
 
 /** Keys the pages build from data (`state.${state}`): each family's members, written out. */
 const BUILT_KEYS = [
-  ...['prompts', 'versions', 'policy', 'tickets', 'queues', 'charts', 'try', 'setup'].map((p) => `page.${p}`),
+  ...['home', 'prompts', 'versions', 'policy', 'tickets', 'queues', 'charts', 'try', 'setup'].map(
+    (p) => `page.${p}`,
+  ),
   ...['opened', 'done', 'blocked'].map((e) => `charts.tickets.${e}`),
   ...['main', 'executor'].map((k) => `charts.kind.${k}`),
   ...['open', 'working', 'waiting', 'done', 'cancelled', 'blocked'].map((s) => `state.${s}`),

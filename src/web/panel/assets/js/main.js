@@ -4,6 +4,7 @@ import { askedLang, currentLang, preferredLang, t, useLang } from './i18n.js';
 import { openView } from './page-view.js';
 import { chartsPage } from './pages/charts-page.js';
 import { takeGitHubCallback } from './pages/github-app-section.js';
+import { homePage } from './pages/home-page.js';
 import { policyPage } from './pages/policy-page.js';
 import { promptsPage } from './pages/prompts-page.js';
 import { state as promptsState } from './pages/prompts-state.js';
@@ -15,6 +16,7 @@ import { versionsPage } from './pages/versions-page.js';
 
 /** Hash routes: `#/<page>/<args…>`; each page's title is its `page.<name>` text. */
 const PAGES = {
+  home: { render: homePage },
   prompts: { render: promptsPage },
   versions: { render: versionsPage },
   policy: { render: policyPage },
@@ -41,9 +43,9 @@ function showSignIn() {
 }
 
 async function route() {
-  const [name = 'prompts', ...args] = location.hash.replace(/^#\/?/, '').split('/').filter(Boolean);
-  const page = PAGES[/** @type {keyof typeof PAGES} */ (name)] ?? PAGES.prompts;
-  const current = PAGES[/** @type {keyof typeof PAGES} */ (name)] ? name : 'prompts';
+  const [name = 'home', ...args] = location.hash.replace(/^#\/?/, '').split('/').filter(Boolean);
+  const page = PAGES[/** @type {keyof typeof PAGES} */ (name)] ?? PAGES.home;
+  const current = PAGES[/** @type {keyof typeof PAGES} */ (name)] ? name : 'home';
   for (const a of document.querySelectorAll('#nav a')) {
     if (a instanceof HTMLElement && a.dataset.page === current) a.setAttribute('aria-current', 'page');
     else a.removeAttribute('aria-current');
