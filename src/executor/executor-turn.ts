@@ -10,7 +10,7 @@ import { safetyHooks } from '../safety/executor-hooks.ts';
 import { retryPolicyOf } from '../session/retry-policy.ts';
 import { runTurn } from '../session/run-turn.ts';
 import { proceed, stopTurn, type TurnOutcome } from '../session/turn-outcome.ts';
-import { noteTurnSettled, withStatusSteps } from '../status/status-hooks.ts';
+import { budgetHooks, noteTurnSettled, withStatusSteps } from '../status/status-hooks.ts';
 import { storeHandle } from '../store/store-handle.ts';
 import { dataLabels } from '../tickets/attach.ts';
 import { type TicketNote, takeTicketNotes } from '../tickets/notes.ts';
@@ -146,6 +146,8 @@ async function turn(rt: Runtime, ticketId: string, turnId: string): Promise<Exec
       beforeCompaction: (messages, next) => forgetCutReads(ctx, sessionId, messages, next),
       // Issue 8: steps for the watchdog, model requests for the circuit breaker.
       ...safetyHooks(ctx, ticketId, gate),
+      // Issue 33: the budget used grows after every model request, not at the turn's end.
+      ...budgetHooks(ctx, ticketId),
     },
     ...storeHandle(ctx),
     sessionKind: 'executor',

@@ -74,8 +74,9 @@ export async function modelStep(run: TurnRun): Promise<StepResult> {
   countRequest(run.metrics, run.sessionKind, run.model.model, 'ok');
   countTokens(run.metrics, run.sessionKind, run.model.model, usage);
   annotateSpan(usageAttributes(usage));
+  const tokens = usage.promptTokens + usage.completionTokens;
   run.turn.modelRequests += 1;
-  run.turn.tokens += usage.promptTokens + usage.completionTokens;
+  run.turn.tokens += tokens;
   // Issue 17: the request's latency (retries and compaction included) and cost, for the trajectory.
   const ms = Math.round(performance.now() - started);
   timeRequest(run.metrics, run.sessionKind, run.model.model, 'ok', ms);
@@ -93,7 +94,9 @@ export async function modelStep(run: TurnRun): Promise<StepResult> {
       revision: prompt.revision,
       usage,
     },
+    also: run.hooks.countUsage?.({ modelRequests: 1, tokens }),
   });
+  await run.hooks.afterModelRequest?.();
   run.messages.push(message);
   await settleStrayEarly(run, message);
   if (message.tool_calls?.length) return goOn;

@@ -21,7 +21,15 @@ export interface StepExtras {
   step?: StepRecord | undefined;
   /** What the step adds to its day's counters for the charts (issue 17: tokens by session kind). */
   daily?: DailyCounts | undefined;
+  /** The caller's own writes that land with the step (issue 33: a ticket's budget used). */
+  also?: StepWrite | undefined;
 }
+
+/**
+ * Writes of another owner's records added to a step's MULTI (issue 33), built by that owner
+ * (`addRequestUsage`): they land with the step or not at all, so a resumed turn never repeats them.
+ */
+export type StepWrite = (m: ChainableCommander) => void;
 
 /** A session's conversation as stored: messages, completed steps, the turn, tool results by key. */
 export interface Transcript {
@@ -98,7 +106,7 @@ export function createTranscriptStore(store: StoreHandle & Partial<Pick<Ctx, 'lo
     turn: TurnState,
     extras: StepExtras = {},
   ): Promise<void> {
-    const { revision, usage, step, daily } = extras;
+    const { revision, usage, step, daily, also } = extras;
     const m = redis.multi();
     if (messages.length) m.rpush(list(sessionId), ...messages.map((x) => JSON.stringify(x)));
     m.hset(meta(sessionId), 'turn', JSON.stringify(turn));
@@ -107,6 +115,7 @@ export function createTranscriptStore(store: StoreHandle & Partial<Pick<Ctx, 'lo
     if (usage) addUsage(m, meta(sessionId), usage);
     if (step) addStepRecord(m, keys, sessionId, step);
     if (daily) addDailyCounts(m, keys, daily);
+    also?.(m);
     await expire(m, sessionId).exec();
   }
 
@@ -166,6 +175,7 @@ export function createTranscriptStore(store: StoreHandle & Partial<Pick<Ctx, 'lo
     usage?: ModelUsage,
     step?: StepRecord,
     daily?: DailyCounts,
+    also?: StepWrite,
   ): Promise<void> {
     const m = redis.multi();
     m.hset(meta(sessionId), 'context', JSON.stringify(context));
@@ -173,6 +183,7 @@ export function createTranscriptStore(store: StoreHandle & Partial<Pick<Ctx, 'lo
     if (usage) addUsage(m, meta(sessionId), usage);
     if (step) addStepRecord(m, keys, sessionId, step);
     if (daily) addDailyCounts(m, keys, daily);
+    also?.(m);
     await expire(m, sessionId).exec();
   }
 

@@ -6,7 +6,7 @@ import type { ContextState, TurnContext } from './context/context-state.ts';
 import type { ModelClient } from './model-client.ts';
 import type { RetryPolicy } from './retry-policy.ts';
 import type { AnyTool, ToolResult } from './tool.ts';
-import type { TranscriptLifetime, TranscriptStore } from './transcript-store.ts';
+import type { StepWrite, TranscriptLifetime, TranscriptStore } from './transcript-store.ts';
 import type { TurnLimits } from './turn-limits.ts';
 import type { TurnMetrics } from './turn-metrics.ts';
 import type { GateVerdict, TurnOutcome } from './turn-outcome.ts';
@@ -47,6 +47,14 @@ export interface TurnHooks {
    * the files whose reads the view no longer shows whole, so they are read again before a rewrite.
    */
   beforeCompaction?(messages: readonly ChatMessage[], next: ContextState): Promise<void> | void;
+  /**
+   * Issue 33: what a model request's usage (an answer: one request; a compaction's summary: its
+   * tokens) adds to the caller's own records, written in the MULTI that stores it — a ticket's
+   * budget used grows after every request, and a resumed turn never counts one twice.
+   */
+  countUsage?(usage: { modelRequests: number; tokens: number }): StepWrite;
+  /** Called once a model request's answer is stored (issue 33: the status shows the new budget). */
+  afterModelRequest?(): Promise<void> | void;
 }
 
 /** A tool call this turn made, with its arguments as sent and whether it succeeded. */

@@ -5,8 +5,14 @@ import { languageForTicket } from '../i18n/choose-language.ts';
 import { getPause } from '../tickets/pause.ts';
 import { lastReport } from '../tickets/reports.ts';
 import { getTicket } from '../tickets/ticket-store.ts';
-import { readStatusFacts } from './status-facts.ts';
-import { deriveState, type StatusAnswer, type StatusQuestion, type TicketStatus } from './status-model.ts';
+import { readStatusFacts, type StatusFacts } from './status-facts.ts';
+import {
+  deriveState,
+  type StatusAnswer,
+  type StatusCall,
+  type StatusQuestion,
+  type TicketStatus,
+} from './status-model.ts';
 
 type ReadCtx = Pick<Ctx, 'redis' | 'keys' | 'now' | 'config' | 'log'>;
 
@@ -20,6 +26,16 @@ function branchUrl(apiUrl: string, repo: string, branch: string, prUrl?: string)
 /** The question with the answer pressed for it, if any (an answer to an older question is dropped). */
 function withAnswer(q: StatusQuestion | undefined, a: StatusAnswer | undefined): StatusQuestion | undefined {
   return q && a && a.askedAt === q.at ? { ...q, answer: a } : q;
+}
+
+/** Issue 33: the call with how long it has run (or ran) and how long ago it returned, as of `now`. */
+function callNow(call: NonNullable<StatusFacts['call']>, now: number): StatusCall {
+  const end = call.endedAt ?? now;
+  return {
+    ...call,
+    ms: Math.max(0, end - call.startedAt),
+    ...(call.endedAt ? { idleMs: Math.max(0, now - call.endedAt) } : {}),
+  };
 }
 
 /**
@@ -48,6 +64,7 @@ export async function getStatus(ctx: ReadCtx, ticketId: string): Promise<TicketS
     state,
     ...(pause ? { pausedBy: pause.by } : {}),
     ...(facts.step ? { step: facts.step } : {}),
+    ...(facts.call ? { call: callNow(facts.call, ctx.now()) } : {}),
     ...(summary ? { summary } : {}),
     ...(question ? { question } : {}),
     ...(ws ? { branch: branchLink ? { name: ws.branch, url: branchLink } : { name: ws.branch } } : {}),

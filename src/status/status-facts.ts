@@ -1,14 +1,18 @@
+import type { ChainableCommander } from 'ioredis';
 import { z } from 'zod';
 import type { Ctx } from '../context.ts';
+import type { Keys } from '../store/keys.ts';
 import { readRecord } from '../store/parse-record.ts';
-import type { StatusAnswer, StatusQuestion } from './status-model.ts';
+import type { StatusAnswer, StatusCall, StatusQuestion } from './status-model.ts';
 
 type FactsCtx = Pick<Ctx, 'redis' | 'keys'>;
 
 /**
  * The owner of a ticket's status facts (issue 20), the hash `ticketStatus` the hooks record and
  * the status message shows: the current `step`, the open `question` and the `answer` a button
- * gave it (JSON, read through zod), `doneAt`, and the usage counters.
+ * gave it (JSON, read through zod), `doneAt`, and the usage counters. Issue 33: the call under way
+ * beside the step (`stepDetail`, `stepAt`, `stepEndedAt` once it returned), and the counters
+ * grow with every model request (`addRequestUsage`, in the step's MULTI), not at the turn's end.
  */
 
 const StatusAnswerSchema = z.object({
@@ -30,6 +34,8 @@ const StatusQuestionSchema = z.object({
 /** Everything recorded for the status message; a question or answer failing its schema is left out (logged). */
 export interface StatusFacts {
   step?: string;
+  /** Issue 33: the tool call behind `step`, with when it started (and ended). */
+  call?: Omit<StatusCall, 'ms' | 'idleMs'>;
   question?: StatusQuestion;
   answer?: StatusAnswer;
   doneAt?: number;
@@ -64,13 +70,28 @@ export async function readStatusFacts(
   const h = await ctx.redis.hgetall(key);
   const question = readQuestion(ctx, h.question, key);
   const answer = readJson(ctx, StatusAnswerSchema, h.answer, `${key} answer`);
+  const call = h.step ? callOf(h.step, h) : undefined;
   return {
     ...(h.step ? { step: h.step } : {}),
+    ...(call ? { call } : {}),
     ...(question ? { question } : {}),
     ...(answer ? { answer } : {}),
     ...(Number(h.doneAt) ? { doneAt: Number(h.doneAt) } : {}),
     modelRequests: Number(h.modelRequests) || 0,
     tokens: Number(h.tokens) || 0,
+  };
+}
+
+/** The call recorded with the step; a step written before issue 33 has none (no start time). */
+function callOf(tool: string, h: Record<string, string>): StatusFacts['call'] {
+  const startedAt = Number(h.stepAt);
+  if (!startedAt) return undefined;
+  const endedAt = Number(h.stepEndedAt);
+  return {
+    tool,
+    ...(h.stepDetail ? { detail: h.stepDetail } : {}),
+    startedAt,
+    ...(endedAt ? { endedAt } : {}),
   };
 }
 
@@ -86,8 +107,38 @@ export async function readQuestionFacts(
   return { ...(question ? { question } : {}), ...(answer ? { answer } : {}) };
 }
 
-export async function setStep(ctx: FactsCtx, ticketId: string, step: string): Promise<void> {
-  await ctx.redis.hset(ctx.keys.ticketStatus(ticketId), 'step', step);
+/** The call starting now is the current step (issue 33: its tool, a few words of it, its start). */
+export async function setStep(
+  ctx: FactsCtx,
+  ticketId: string,
+  step: string,
+  call: { detail?: string; at: number },
+): Promise<void> {
+  const key = ctx.keys.ticketStatus(ticketId);
+  const tx = ctx.redis.multi().hset(key, 'step', step, 'stepAt', String(call.at)).hdel(key, 'stepEndedAt');
+  if (call.detail) tx.hset(key, 'stepDetail', call.detail);
+  else tx.hdel(key, 'stepDetail');
+  await tx.exec();
+}
+
+/** The current step's call returned at `at` (the step stays, so the status still names it). */
+export async function endStep(ctx: FactsCtx, ticketId: string, at: number): Promise<void> {
+  await ctx.redis.hset(ctx.keys.ticketStatus(ticketId), 'stepEndedAt', String(at));
+}
+
+/**
+ * Issue 33: one model request's usage added to the ticket's budget used, inside the MULTI that
+ * stores the request's answer (the transcript's `appendStep`), so the figure grows after every
+ * request and a resumed turn never counts one twice.
+ */
+export function addRequestUsage(
+  m: ChainableCommander,
+  keys: Keys,
+  ticketId: string,
+  usage: { modelRequests: number; tokens: number },
+): void {
+  const key = keys.ticketStatus(ticketId);
+  m.hincrby(key, 'modelRequests', usage.modelRequests).hincrby(key, 'tokens', usage.tokens);
 }
 
 /** A new question replaces any earlier one and its answer (one MULTI: never a new question with an old answer). */
@@ -112,18 +163,7 @@ export async function setDoneAt(ctx: FactsCtx, ticketId: string, at: number | un
   else await ctx.redis.hset(key, 'doneAt', String(at));
 }
 
-/** A settled turn's usage adds to the totals; `idle` also clears the current step (one MULTI). */
-export async function addTurnUsage(
-  ctx: FactsCtx,
-  ticketId: string,
-  usage: { modelRequests: number; tokens: number },
-  idle: boolean,
-): Promise<void> {
-  const key = ctx.keys.ticketStatus(ticketId);
-  const tx = ctx.redis
-    .multi()
-    .hincrby(key, 'modelRequests', usage.modelRequests)
-    .hincrby(key, 'tokens', usage.tokens);
-  if (idle) tx.hdel(key, 'step');
-  await tx.exec();
+/** An idle executor has no current step, nor a call under way. */
+export async function clearStep(ctx: FactsCtx, ticketId: string): Promise<void> {
+  await ctx.redis.hdel(ctx.keys.ticketStatus(ticketId), 'step', 'stepDetail', 'stepAt', 'stepEndedAt');
 }

@@ -28,7 +28,21 @@ export interface StatusAnswer {
   askedAt: number;
 }
 
-/** Model requests and tokens the ticket's executor turns used, summed over settled turns. */
+/**
+ * Issue 33: the tool call behind the current step — a few words of its arguments (the command,
+ * the path), when it started, and when it returned; when read, `ms` is how long it has run (or
+ * ran), and `idleMs` how long ago it returned (the model has had its result that long).
+ */
+export interface StatusCall {
+  tool: string;
+  detail?: string;
+  startedAt: number;
+  endedAt?: number;
+  ms: number;
+  idleMs?: number;
+}
+
+/** Model requests and tokens the ticket's executor turns used, added after every request (issue 33). */
 export interface StatusUsage {
   modelRequests: number;
   tokens: number;
@@ -43,6 +57,8 @@ export interface TicketStatus {
   pausedBy?: string;
   /** The current step in a few words (`editing files`, `opening a PR`). */
   step?: string;
+  /** Issue 33: the call under way (or just returned) while the executor works, for the panel. */
+  call?: StatusCall;
   /** The latest report's summary. */
   summary?: string;
   question?: StatusQuestion;

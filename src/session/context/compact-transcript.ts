@@ -110,7 +110,10 @@ async function save(run: TurnRun, next: ContextState, usage: ModelUsage | undefi
   };
   // Issue 17: the summarising request's tokens count in the day's charts like any other request.
   const daily = usage ? usageCounts(run.sessionKind, at, usage) : undefined;
-  await run.store.saveContext(run.sessionId, next, run.turn, usage, step, daily);
+  // Issue 33: the summary's tokens count in the caller's budget with it (no request: not an answer).
+  const tokens = usage ? usage.promptTokens + usage.completionTokens : 0;
+  const also = tokens ? run.hooks.countUsage?.({ modelRequests: 0, tokens }) : undefined;
+  await run.store.saveContext(run.sessionId, next, run.turn, usage, step, daily, also);
   run.context.state = next;
   run.log?.info(
     {

@@ -4,6 +4,7 @@ import { t } from '../i18n.js';
 import { markdown } from '../markdown.js';
 import { deliveriesBody, details } from './deliveries-block.js';
 import { facts, pauseButton, pauseLine, person, stateBadge } from './ticket-bits.js';
+import { ticketNowSection } from './ticket-now.js';
 import { trajectorySection } from './trajectory-view.js';
 
 /**
@@ -52,6 +53,8 @@ export async function ticketDetailView(root, id) {
     tk.statusText
       ? block(t('ticket.live-status'), h('div', { class: 'status-text' }, markdown(tk.statusText)))
       : null,
+    // Issue 33: the call under way with its elapsed time, and the budget after every request.
+    tk.status ? ticketNowSection(tk.id, tk.status) : null,
     h(
       'div',
       { class: 'grid-2' },
