@@ -1,7 +1,9 @@
 import type { Context } from 'hono';
+import { noteIgnoredEvent, noteRefusedDelivery } from '../src/cards/edge-events.ts';
 import { ingest } from '../src/cards/ingest.ts';
 import { botIdentity } from '../src/channels/github/bot-identity.ts';
 import { githubHostsFor } from '../src/channels/github/client.ts';
+import { githubEdgeEvent } from '../src/channels/github/edge-event.ts';
 import { parseGitHubEvent } from '../src/channels/github/parse-event.ts';
 import { githubObjectTime, githubReplayKey } from '../src/channels/github/replay-key.ts';
 import { signatureVerifier } from '../src/channels/github/verify-signature.ts';
@@ -33,6 +35,11 @@ export function githubIntake(ctx: Ctx): WebhookIntake {
   return async (raw, header): Promise<WebhookAnswer> => {
     const started = performance.now();
     if (!verify(raw, header('x-hub-signature-256'))) {
+      await noteRefusedDelivery(
+        ctx,
+        'github',
+        'signature check failed: X-Hub-Signature-256 missing or wrong',
+      );
       throw new HttpError(401, 'bad_signature', 'missing or invalid X-Hub-Signature-256');
     }
     const event = header('x-github-event');
@@ -59,8 +66,15 @@ export function githubIntake(ctx: Ctx): WebhookIntake {
           })
         : undefined;
     ctx.metrics.ingestSeconds.observe({ source: 'github' }, (performance.now() - started) / 1000);
-    if (!result)
-      return { status: 202, body: { ok: true, ignored: outcome.kind === 'ignored' ? outcome.reason : '' } };
+    if (outcome.kind === 'ignored') {
+      await noteIgnoredEvent(
+        ctx,
+        githubEdgeEvent(event, delivery, payload),
+        `not handled: ${outcome.reason}`,
+      );
+      return { status: 202, body: { ok: true, ignored: outcome.reason } };
+    }
+    if (!result) return { status: 202, body: { ok: true, ignored: '' } };
     // Issue 31: a 2xx all the same (CONTRACT), so GitHub counts it delivered; nothing was stored.
     if (result.kind === 'rate_limited')
       return { status: 202, body: { ok: true, status: result.kind, limit: result.scope } };

@@ -1,10 +1,12 @@
 import type { Ctx } from '../context.ts';
+import { noteChannelEvent } from '../stats/channel-events.ts';
 import { inSpan } from '../tracing/in-span.ts';
 import { withTraceContext } from '../tracing/job-context.ts';
 import { buildCard } from './build-card.ts';
 import type { CardDraft, TriggerCard } from './card.ts';
 import { claimAndStore } from './claim-batch.ts';
 import { cardTtlSeconds, rateScopes, textObject } from './growth-bounds.ts';
+import { noteIngested } from './ingest-fate.ts';
 import { INTAKE_LEASE_MS, queueCardJobsSoon } from './intake.ts';
 import { isStaleObject } from './stale-object.ts';
 
@@ -29,7 +31,12 @@ export function ingest(ctx: Ctx, draft: CardDraft, opts: IngestOptions = {}): Pr
   // Issue 17: the root of a webhook's trace below the HTTP span; ids only, never the card's text.
   const attributes = { 'switchyard.card.source': draft.source, 'switchyard.card.kind': draft.kind };
   return inSpan('card.ingest', attributes, async (span) => {
+    // Issue 33: Home counts a channel's events; written beside the claim, not after it.
+    const counted = noteChannelEvent(ctx, draft.source, ctx.now()).catch((err: unknown) =>
+      ctx.log.warn({ err }, 'channel event count failed'),
+    );
     const result = await claimCard(ctx, draft, opts);
+    await counted;
     span.setAttributes({
       'switchyard.card.id': result.kind === 'new' ? result.card.id : result.cardId,
       'switchyard.ingest.status': result.kind,
@@ -47,7 +54,24 @@ interface IngestOptions {
 
 async function claimCard(ctx: Ctx, draft: CardDraft, opts: IngestOptions): Promise<IngestResult> {
   const { card, fullText } = buildCard(draft, ctx.now());
-  if (isStaleObject(opts.objectAt, card.receivedAt)) {
+  const stale = isStaleObject(opts.objectAt, card.receivedAt);
+  const result = await claim(ctx, card, fullText, opts, stale);
+  // Issue 33 item 2: the events inbox, right after the claim (one more round trip, not awaited
+  // when the webhook answers first). A crash in between leaves a new card without its `received`
+  // entry until its routing job writes the card's fate; a lost duplicate's entry stays lost.
+  const noted = noteIngested(ctx, card, result, stale);
+  if (!opts.answerFirst) await noted;
+  return result;
+}
+
+async function claim(
+  ctx: Ctx,
+  card: TriggerCard,
+  fullText: string | undefined,
+  opts: IngestOptions,
+  stale: boolean,
+): Promise<IngestResult> {
+  if (stale) {
     ctx.metrics.duplicates.inc({ source: card.source });
     ctx.log.info({ eventId: card.eventId, objectAt: opts.objectAt }, 'event about a stale object: a replay');
     return { kind: 'duplicate', cardId: card.id };

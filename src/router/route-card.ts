@@ -20,7 +20,8 @@ import { openedEarlier, openForced } from './open-forced.ts';
 import { politeRefusal } from './polite-refusal.ts';
 import { applyRepoCommand, repoCommandOf } from './repo-command.ts';
 import { resolveTickets } from './resolve-tickets.ts';
-import { loadRouteOutcome, type RouteOutcome, saveRouteOutcome } from './route-outcome.ts';
+import { noteRouteFate } from './route-fate.ts';
+import { loadRouteOutcome, REFUSALS, type RouteOutcome, saveRouteOutcome } from './route-outcome.ts';
 import { type Standing, standingOn } from './ticket-standing.ts';
 
 export type { RouteOutcome } from './route-outcome.ts';
@@ -36,19 +37,27 @@ export async function routeCard(ctx: Ctx, cardId: string): Promise<RouteOutcome>
   if (done) return done;
   const loaded = await loadCard(ctx, cardId);
   const card = loaded && (await withParentContext(ctx, await withAuthorPermission(ctx, loaded)));
-  const outcome: RouteOutcome = card ? await place(ctx, card) : { kind: 'ignored', reason: 'card expired' };
+  const why: string[] = [];
+  const outcome: RouteOutcome = card
+    ? await place(ctx, card, why)
+    : { kind: 'ignored', reason: 'card expired' };
+  // Issue 33 item 2: the inbox entry first, then the outcome that ends the job. A crash between
+  // the two runs the job again, which places the card again and writes the entry again; a saved
+  // outcome always has its entry.
+  if (card) await noteRouteFate(ctx, card, outcome, why);
   await saveRouteOutcome(ctx, cardId, outcome);
   ctx.log.debug({ cardId, outcome }, 'card routed');
   return outcome;
 }
 
-async function place(ctx: Ctx, card: TriggerCard): Promise<RouteOutcome> {
+/** `why` collects, for an attached card, the explicit reference that attached it to each ticket. */
+async function place(ctx: Ctx, card: TriggerCard, why: string[]): Promise<RouteOutcome> {
   if (card.author.type === 'self') return { kind: 'ignored', reason: 'our own event (R-A2)' };
   // Issue 18: this job retried after its card opened a ticket; the ticket now holds its thread.
   const earlier = card.request ? await openedEarlier(ctx, card) : undefined;
   if (earlier) return earlier;
   if (card.kind === 'card_action' && !maySteer(card, ctx.config))
-    return { kind: 'ignored', reason: 'a button press by someone not allowed changes nothing (R-A5)' };
+    return { kind: 'ignored', reason: REFUSALS.pressNotAllowed };
   const language = languageCommandOf(card);
   if (language && maySteer(card, ctx.config)) {
     await applyLanguageCommand(ctx, card, language);
@@ -68,8 +77,9 @@ async function place(ctx: Ctx, card: TriggerCard): Promise<RouteOutcome> {
   await noteAnswerButton(ctx, card, steered);
   if (standings.size) {
     for (const [ticketId, standing] of standings) {
-      const why = `explicit reference ${matches.get(ticketId)}`;
-      const added = await attachCard(ctx, ticketId, card, why, { dataLabel: standing.dataLabel });
+      const reference = `explicit reference ${matches.get(ticketId)}`;
+      why.push(`${ticketId}: ${reference}${standing.dataLabel ? ' (as data: it may not steer there)' : ''}`);
+      const added = await attachCard(ctx, ticketId, card, reference, { dataLabel: standing.dataLabel });
       // R-D2: a paused ticket keeps the card but starts nothing.
       // R-A5, R-H5: a person who may not steer this ticket is kept as data and wakes nothing.
       if (added && !(await isPaused(ctx, ticketId)) && wakesExecutor(card, standing))
@@ -83,7 +93,7 @@ async function place(ctx: Ctx, card: TriggerCard): Promise<RouteOutcome> {
   }
   if (!maySteer(card, ctx.config)) {
     if (card.request) await politeRefusal(ctx, card);
-    return { kind: 'ignored', reason: 'author may not start work (R-A5)' };
+    return { kind: 'ignored', reason: REFUSALS.mayNotStart };
   }
   // Issue 18: an explicit request no ticket could be meant for: the decision is forced.
   const opened = card.request && !mayNameTicket(card) ? await openForced(ctx, card) : undefined;

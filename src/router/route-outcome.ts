@@ -20,6 +20,12 @@ export const RouteOutcomeSchema = z.discriminatedUnion('kind', [
 ]);
 export type RouteOutcome = z.infer<typeof RouteOutcomeSchema>;
 
+/** Routing's refusals (issue 33 item 2: the events inbox files these as `refused`, not `ignored`). */
+export const REFUSALS = {
+  pressNotAllowed: 'a button press by someone not allowed changes nothing (R-A5)',
+  mayNotStart: 'author may not start work (R-A5)',
+} as const;
+
 type OutcomeCtx = Pick<Ctx, 'redis' | 'keys' | 'log'>;
 
 /** Routing records each card's outcome once for 30 days, so a retried job does not place it twice. */

@@ -48,6 +48,12 @@ export function createKeys(prefix: string) {
      * deployment's connection, expiring unless renewed (`src/channels/feishu/ws/lease.ts`).
      */
     feishuWsLease: () => k('feishu', 'ws-lease'),
+    /**
+     * Issue 33 item 2: the events inbox — a sorted set of entry ids by first arrival (ms) and a
+     * hash of entry id → JSON (`src/cards/event-log.ts`), capped and kept 7 days.
+     */
+    eventLog: () => k('event-log'),
+    eventLogEntries: () => k('event-log', 'entries'),
 
     // outbox
     /** Delivery record of an outgoing effect, by idempotency key: set once it was sent. */

@@ -1,7 +1,9 @@
+import { noteIgnoredEvent } from '../../cards/edge-events.ts';
 import { ingest } from '../../cards/ingest.ts';
 import type { Ctx } from '../../context.ts';
 import { type BotIdentity, createBotIdentity } from './bot-identity.ts';
 import { createFeishuDispatcher } from './dispatcher.ts';
+import { feishuEdgeEvent } from './edge-event.ts';
 import { createLarkClient } from './lark-client.ts';
 import { feishuObjectTime } from './object-time.ts';
 
@@ -47,6 +49,8 @@ export function createFeishuEventHandler(ctx: Ctx, bot?: BotIdentity): FeishuEve
       );
     } else {
       ctx.log.debug({ reason: outcome.reason }, 'feishu event skipped');
+      const seen = feishuEdgeEvent(body);
+      if (seen) await noteIgnoredEvent(ctx, seen, `not handled: ${outcome.reason}`);
     }
     return outcome.answer;
   };

@@ -11,6 +11,7 @@ import type { MatchedRule, TicketCrew } from '../../tickets/ticket.ts';
 import { createTicket, getTicket, noteTicketSession } from '../../tickets/ticket-store.ts';
 import { maySteer } from '../may-steer.ts';
 import { referenceHolds } from '../reference-holds.ts';
+import { noteDecisionFate } from '../route-fate.ts';
 import { standingOn } from '../ticket-standing.ts';
 import { countWords, LIMITS } from '../words.ts';
 import type { MainBatch } from './batch.ts';
@@ -100,7 +101,10 @@ export async function applyDecision(
 ): Promise<string> {
   const { ctx } = rt;
   batch.decided.set(c.card.id, c.d.action);
-  if (c.d.action === 'ignore') return `${c.card.id}: ignored`;
+  if (c.d.action === 'ignore') {
+    await noteDecisionFate(ctx, c.card, { action: 'ignore', ticket: '', why: c.why, note: c.d.note });
+    return `${c.card.id}: ignored`;
+  }
   let ticketId = c.d.action === 'attach' ? c.d.ticket : '';
   let wakes = true;
   if (c.d.action === 'open') {
@@ -119,6 +123,7 @@ export async function applyDecision(
     await attachCard(ctx, ticketId, c.card, c.why, { dataLabel: standing?.dataLabel });
     wakes = Boolean(standing?.steers);
   }
+  await noteDecisionFate(ctx, c.card, { action: c.d.action, ticket: ticketId, why: c.why, note: c.d.note });
   // Issue 17: this main turn shows in the ticket's trajectory.
   await noteTicketSession(ctx, ticketId, sessionId);
   if (c.d.note) await queueNote(ctx, ticketId, 'main', c.d.note);

@@ -47,6 +47,7 @@ const ROUTES: { method: string; path: string; fields?: string[] }[] = [
   { method: 'GET', path: '/api/queues' },
   { method: 'GET', path: '/api/stats/daily' },
   { method: 'GET', path: '/api/stats/queue-depth' },
+  { method: 'GET', path: '/api/events' },
   { method: 'GET', path: '/api/chat-repos' },
   { method: 'PUT', path: '/api/chat-repos/:chat', fields: ['repo'] },
   { method: 'GET', path: '/api/chat-languages' },
@@ -256,6 +257,7 @@ describe('every /api and /panel route under arbitrary requests', () => {
     ['local chat and queues', /^\/api\/(local|queues)/],
     ['chat repositories and languages', /^\/api\/chat-(repos|languages)/],
     ['charts', /^\/api\/stats/],
+    ['events inbox (issue 33 item 2)', /^\/api\/events$/],
     ['GitHub App manifest flow', /^\/panel\/(api\/)?github-app/],
     ['queue board (bull-board)', /^\/panel\/queues\/board/],
   ];
