@@ -4,6 +4,7 @@ import { requestInWindow } from './context/request-in-window.ts';
 import { earlyListener, settleStrayEarly } from './early-tool-calls.ts';
 import { TruncatedAnswerError } from './errors/truncated-answer-error.ts';
 import { addHostNote, cutTextNote, cutToolCallNote, notesGiven, unfinishedNote } from './host-note.ts';
+import { recordModelLast, requestEnd } from './model-last.ts';
 import { recordRevision } from './record-revision.ts';
 import { isTransient } from './retry-policy.ts';
 import { usageAttributes } from './step-spans.ts';
@@ -63,6 +64,8 @@ export async function modelStep(run: TurnRun): Promise<StepResult> {
   }
   if (!attempt.ok) {
     timeRequest(run.metrics, run.sessionKind, run.model.model, 'failed', performance.now() - started);
+    // Issue 33: Home shows the last request's outcome and latency without asking the model itself.
+    await recordModelLast(run, requestEnd(run, performance.now() - started, attempt.reason));
     await recordRevision(run, run.sessionId, prompt.revision);
     const reason = `${attempt.reason} (after ${attempt.attempts} attempts)`;
     // Issue 28 "model outages": a failure retrying might yet cure, for the caller to run again later.
@@ -81,6 +84,7 @@ export async function modelStep(run: TurnRun): Promise<StepResult> {
   const ms = Math.round(performance.now() - started);
   timeRequest(run.metrics, run.sessionKind, run.model.model, 'ok', ms);
   const at = run.now();
+  await recordModelLast(run, requestEnd(run, ms));
   await run.store.appendStep(run.sessionId, [message], run.turn, {
     revision: prompt.revision,
     usage,

@@ -171,6 +171,12 @@ export function createKeys(prefix: string) {
     statsDay: (day: string) => k('stats', 'day', day),
     /** List of queue-depth samples (JSON), one a minute, newest last, capped (`src/stats/queue-depth.ts`). */
     statsQueueDepth: () => k('stats', 'queue-depth'),
+    /** Events received from one channel in one minute (a counter, kept two hours; the panel's Home, issue 33). */
+    statsChannelEvents: (source: string, minute: number) => k('stats', 'events', source, minute),
+    /** Hash: channel → when its last event was received (ms; `src/stats/channel-events.ts`). */
+    statsChannelLast: () => k('stats', 'events', 'last'),
+    /** JSON: the last model request's outcome and latency (`src/session/model-last.ts`, issue 33). */
+    modelLast: () => k('model', 'last'),
 
     // prompt settings and policy (R-F1)
     promptsHead: () => k('prompts', 'head'),

@@ -4,6 +4,7 @@ import { cardsRoutes } from './api/cards-routes.ts';
 import { chatLanguagesRoutes } from './api/chat-languages-routes.ts';
 import { chatReposRoutes } from './api/chat-repos-routes.ts';
 import { deliveryRetryRoutes } from './api/delivery-retry-routes.ts';
+import { homeRoutes } from './api/home-routes.ts';
 import { eventsRoutes } from './api/events-routes.ts';
 import { localChatRoutes } from './api/local-chat-routes.ts';
 import { policyRoutes } from './api/policy-routes.ts';
@@ -28,6 +29,7 @@ export function apiRoutes(ctx: Ctx, rt: Runtime): ApiRoutes[] {
     chatReposRoutes(ctx),
     chatLanguagesRoutes(ctx),
     statsRoutes(ctx),
+    homeRoutes(ctx, rt),
     eventsRoutes(ctx),
   ];
 }
