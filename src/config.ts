@@ -9,7 +9,18 @@ import {
 import { langFromName } from './i18n/locale.ts';
 import { channelChats, channelUsers } from './safety/channel-entries.ts';
 import { defaultContextTokens } from './session/context/context-window.ts';
+import { pricesFrom } from './stats/cost.ts';
 import { parseRedisUrl, RedisUrlError } from './store/redis-url.ts';
+
+/** `LLM_PRICES` parses as a price table. */
+function pricesValid(json: string): boolean {
+  try {
+    pricesFrom(json);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 const flag = (dflt: boolean) =>
   z
@@ -207,6 +218,21 @@ export const EnvSchema = z
     /** Per-ticket circuit breaker (issue 8): messages sent and model requests made per hour. */
     BREAKER_MESSAGES_PER_HOUR: z.coerce.number().int().positive().default(30),
     BREAKER_MODEL_REQUESTS_PER_HOUR: z.coerce.number().int().positive().default(200),
+    /**
+     * Issue 33 item 5: budgets in USD that pause a ticket's model work when spent — per ticket
+     * (all its executor requests) and per UTC day (every request); 0 or unset is none.
+     */
+    TICKET_BUDGET_USD: z.coerce.number().min(0).default(0),
+    DAILY_BUDGET_USD: z.coerce.number().min(0).default(0),
+    /** How often tickets paused for budget are looked at again (a raised budget, a new day). */
+    BUDGET_CHECK_MS: z.coerce.number().int().min(1000).default(60_000),
+    /** Issue 33 item 5: prices (JSON, `src/stats/prices.ts`'s shape) over the built-in table. */
+    LLM_PRICES: z
+      .string()
+      .optional()
+      .refine((v) => v === undefined || pricesValid(v), {
+        message: 'JSON of provider → model → { input, cacheHit, output } in USD per million tokens',
+      }),
     /** A ticket acknowledged and then silent this long (no executor step) is stalled (issue 8). */
     STALL_AFTER_MS: z.coerce.number().int().positive().default(900_000),
     WATCHDOG_INTERVAL_MS: z.coerce.number().int().positive().default(60_000),

@@ -13,6 +13,8 @@ export const HOST_TEXT_KEYS = [
   'refusal.settings',
   'breaker.messages',
   'breaker.model-requests',
+  'budget.ticket',
+  'budget.day',
   'stall.notice',
   'span.minutes',
   'span.seconds',

@@ -3,6 +3,7 @@ import type { Ctx } from '../context.ts';
 import { createQueue, QUEUE_NAMES } from '../store/queues.ts';
 import { storeErrorListener } from '../store/redis-down.ts';
 import { closeWorker, workerOptions } from '../store/worker-options.ts';
+import { releaseBudgetHolds } from './budget-release.ts';
 import { redeliverMissed } from './redeliver-missed.ts';
 import { sweepRetention } from './retention-sweep.ts';
 import { watchStalls } from './watch-stalls.ts';
@@ -33,6 +34,12 @@ export async function startSafetyJobs(ctx: Ctx): Promise<{ stop: () => Promise<v
     { every: ctx.config.RETENTION_SWEEP_MS },
     { name: 'retention', opts: keep },
   );
+  // Issue 33 item 5: tickets paused for budget go on once it is raised or the day turns.
+  await queue.upsertJobScheduler(
+    'budget',
+    { every: ctx.config.BUDGET_CHECK_MS },
+    { name: 'budget', opts: keep },
+  );
   if (appMode(ctx)) {
     await queue.upsertJobScheduler(
       'redeliver',
@@ -49,7 +56,9 @@ export async function startSafetyJobs(ctx: Ctx): Promise<{ stop: () => Promise<v
         ? redeliverMissed(ctx)
         : job.name === 'retention'
           ? sweepRetention(ctx)
-          : watchStalls(ctx),
+          : job.name === 'budget'
+            ? releaseBudgetHolds(ctx)
+            : watchStalls(ctx),
     workerOptions(ctx, 1),
   );
   worker.on('failed', (job, err) => ctx.log.warn({ err, job: job?.name }, 'safety job failed'));

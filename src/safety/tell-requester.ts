@@ -15,7 +15,7 @@ import type { Ticket } from '../tickets/ticket.ts';
 export async function tellRequester(
   ctx: Ctx,
   ticket: Ticket,
-  { key, kind }: { key: string; kind: 'stalled' | 'circuit_breaker' },
+  { key, kind }: { key: string; kind: 'stalled' | 'circuit_breaker' | 'budget' },
   question: string,
 ): Promise<void> {
   await addReport(ctx, ticket.id, {

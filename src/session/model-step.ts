@@ -88,7 +88,7 @@ export async function modelStep(run: TurnRun): Promise<StepResult> {
   await run.store.appendStep(run.sessionId, [message], run.turn, {
     revision: prompt.revision,
     usage,
-    daily: usageCounts(run.sessionKind, at, usage),
+    daily: usageCounts(run.sessionKind, at, usage, run.hooks.spendOf?.(run.model.model, usage, at)),
     step: {
       kind: 'model',
       at,

@@ -1,9 +1,11 @@
 import type { ChatCompletionFunctionTool } from 'openai/resources/chat/completions';
 import type { Logger } from '../logger.ts';
+import type { Spend } from '../stats/daily-counts.ts';
 import type { StoreHandle } from '../store/store-handle.ts';
 import type { ChatMessage, ToolCall } from './chat-message.ts';
 import type { ContextState, TurnContext } from './context/context-state.ts';
 import type { ModelClient } from './model-client.ts';
+import type { ModelUsage } from './model-reply.ts';
 import type { RetryPolicy } from './retry-policy.ts';
 import type { AnyTool, ToolResult } from './tool.ts';
 import type { StepWrite, TranscriptLifetime, TranscriptStore } from './transcript-store.ts';
@@ -47,6 +49,11 @@ export interface TurnHooks {
    * the files whose reads the view no longer shows whole, so they are read again before a rewrite.
    */
   beforeCompaction?(messages: readonly ChatMessage[], next: ContextState): Promise<void> | void;
+  /**
+   * Issue 33 item 5: what a model request (an answer or a compaction's summary) cost and whom it
+   * is charged to, counted in the day's charts and the ticket's cost with the step that stores it.
+   */
+  spendOf?(model: string, usage: ModelUsage, at: number): Spend | undefined;
   /**
    * Issue 33: what a model request's usage (an answer: one request; a compaction's summary: its
    * tokens) adds to the caller's own records, written in the MULTI that stores it — a ticket's

@@ -8,6 +8,19 @@ export interface DailyCounts {
   at: number;
   add: Record<string, number>;
   max?: Record<string, number>;
+  /** Issue 33 item 5: a ticket's own running cost (nano-dollars), added in the same write. */
+  ticketCost?: { ticketId: string; nanos: number };
+}
+
+/**
+ * Issue 33 item 5: what one model request cost (nano-dollars, `src/stats/cost.ts`) and whom it is
+ * charged to: the ticket whose executor asked, the repository and the chat it works for.
+ */
+export interface Spend {
+  nanos: number;
+  ticketId?: string | undefined;
+  repo?: string | undefined;
+  chat?: string | undefined;
 }
 
 /** A session kind as a field name part: the product's own labels (`main`, `executor`), never outside text. */
@@ -17,10 +30,10 @@ const kindOf = (kind: string): string => (KIND.test(kind) ? kind : 'other');
 /** The UTC day of a time, `YYYY-MM-DD`. */
 export const dayOf = (at: number): string => new Date(at).toISOString().slice(0, 10);
 
-/** One model request's tokens, by the session kind that made it. */
-export function usageCounts(kind: string, at: number, usage: ModelUsage): DailyCounts {
+/** One model request's tokens, by the session kind that made it, and its cost when known (issue 33). */
+export function usageCounts(kind: string, at: number, usage: ModelUsage, spend?: Spend): DailyCounts {
   const k = kindOf(kind);
-  return {
+  const counts: DailyCounts = {
     at,
     add: {
       [`tokens:prompt:${k}`]: usage.promptTokens,
@@ -28,6 +41,21 @@ export function usageCounts(kind: string, at: number, usage: ModelUsage): DailyC
       [`tokens:cache:${k}`]: usage.cacheHitTokens,
     },
   };
+  if (spend?.nanos) addSpend(counts, k, spend);
+  return counts;
+}
+
+/** Cost fields of a day: in all, by session kind, and by ticket, repository and chat. */
+function addSpend(counts: DailyCounts, kind: string, spend: Spend): void {
+  const { nanos } = spend;
+  counts.add['cost:all'] = nanos;
+  counts.add[`cost:kind:${kind}`] = nanos;
+  if (spend.ticketId) {
+    counts.add[`cost:ticket:${spend.ticketId}`] = nanos;
+    counts.ticketCost = { ticketId: spend.ticketId, nanos };
+  }
+  if (spend.repo) counts.add[`cost:repo:${spend.repo}`] = nanos;
+  if (spend.chat) counts.add[`cost:chat:${spend.chat}`] = nanos;
 }
 
 /** One finished turn's duration, by session kind. */

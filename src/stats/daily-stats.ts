@@ -41,6 +41,19 @@ function countArgs(c: DailyCounts): string[] {
  */
 export function addDailyCounts(m: ChainableCommander, keys: Keys, counts: DailyCounts): void {
   m.eval(COUNT, 1, keys.statsDay(dayOf(counts.at)), ...countArgs(counts));
+  // Issue 33 item 5: the ticket's running cost lands with the step (its budget reads it).
+  const t = counts.ticketCost;
+  if (t) m.hincrby(keys.ticketCost(t.ticketId), 'nanos', Math.round(t.nanos));
+}
+
+/** What a ticket's model requests have cost so far, in nano-dollars (issue 33 item 5). */
+export async function ticketCostNanos(ctx: StoreHandle, ticketId: string): Promise<number> {
+  return Number((await ctx.redis.hget(ctx.keys.ticketCost(ticketId), 'nanos')) ?? 0);
+}
+
+/** What every model request of `at`'s UTC day has cost so far, in nano-dollars. */
+export async function dayCostNanos(ctx: StoreHandle, at: number): Promise<number> {
+  return Number((await ctx.redis.hget(ctx.keys.statsDay(dayOf(at)), 'cost:all')) ?? 0);
 }
 
 /** Adds an event's counts on its own (an acknowledgement, a ticket's state change). */

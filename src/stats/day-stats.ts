@@ -12,10 +12,20 @@ export interface Durations {
   maxMs: number;
 }
 
+/** A day's model cost in USD (issue 33 item 5): in all, and by session kind, ticket, repository and chat. */
+export interface DayCost {
+  usd: number;
+  kinds: Record<string, number>;
+  tickets: Record<string, number>;
+  repos: Record<string, number>;
+  chats: Record<string, number>;
+}
+
 /** One UTC day's counters as the charts read them (`GET /api/stats/daily`). */
 export interface DayStats {
   day: string;
   tokens: Record<string, KindTokens>;
+  cost: DayCost;
   tickets: { opened: number; done: number; blocked: number };
   ack: Durations;
   turns: Record<string, Durations>;
@@ -38,6 +48,21 @@ const kindsOf = (h: Record<string, string>, prefix: string): string[] =>
     .filter((f) => f.startsWith(prefix))
     .map((f) => f.slice(prefix.length));
 
+/** Nano-dollar fields with this prefix, in USD by the rest of their name. */
+function usdBy(h: Record<string, string>, prefix: string): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const name of kindsOf(h, prefix)) out[name] = num(h[prefix + name]) / 1e9;
+  return out;
+}
+
+const costOf = (h: Record<string, string>): DayCost => ({
+  usd: num(h['cost:all']) / 1e9,
+  kinds: usdBy(h, 'cost:kind:'),
+  tickets: usdBy(h, 'cost:ticket:'),
+  repos: usdBy(h, 'cost:repo:'),
+  chats: usdBy(h, 'cost:chat:'),
+});
+
 /** Reads one day's hash (fields written by `src/stats/daily-counts.ts`). */
 export function dayStatsFrom(day: string, h: Record<string, string>): DayStats {
   const tokens: Record<string, KindTokens> = {};
@@ -53,6 +78,7 @@ export function dayStatsFrom(day: string, h: Record<string, string>): DayStats {
   return {
     day,
     tokens,
+    cost: costOf(h),
     tickets: {
       opened: num(h['tickets:opened']),
       done: num(h['tickets:done']),

@@ -169,6 +169,12 @@ export function createKeys(prefix: string) {
     // charts (issue 17)
     /** Hash of one UTC day's counters (`YYYY-MM-DD`): tokens, tickets, acknowledgements, turns; kept 90 days. */
     statsDay: (day: string) => k('stats', 'day', day),
+    /** Hash: a ticket's running model cost (`nanos`, 10⁻⁹ USD; `src/stats/daily-stats.ts`, issue 33 item 5). */
+    ticketCost: (ticketId: string) => k('ticket', ticketId, 'cost'),
+    /** JSON: budgets set through the API over `TICKET_BUDGET_USD` / `DAILY_BUDGET_USD` (`src/stats/budgets.ts`). */
+    budgets: () => k('budgets'),
+    /** Sorted set: tickets paused because a budget was spent, by when (`src/stats/budgets.ts`). */
+    budgetHolds: () => k('budgets', 'holds'),
     /** List of queue-depth samples (JSON), one a minute, newest last, capped (`src/stats/queue-depth.ts`). */
     statsQueueDepth: () => k('stats', 'queue-depth'),
     /** Events received from one channel in one minute (a counter, kept two hours; the panel's Home, issue 33). */

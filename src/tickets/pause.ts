@@ -10,7 +10,7 @@ const PauseSchema = z.object({
   by: z.string(),
   at: z.number(),
   cardId: z.string().optional(),
-  via: z.enum(['message', 'button', 'api', 'breaker', 'main']),
+  via: z.enum(['message', 'button', 'api', 'breaker', 'main', 'budget']),
   reason: z.string().exactOptional(),
 });
 

@@ -17,7 +17,7 @@ export const TicketReportSchema = z.object({
     .object({ question: z.string(), card: z.string().optional(), choices: z.array(z.string()).optional() })
     .nullable()
     .optional(),
-  kind: z.enum(['stalled', 'circuit_breaker']).optional(),
+  kind: z.enum(['stalled', 'circuit_breaker', 'budget']).optional(),
   by: z.string().optional(),
   at: z.number(),
 });

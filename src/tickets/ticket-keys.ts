@@ -36,6 +36,7 @@ export function ticketOwnKeys(keys: Keys, id: string): string[] {
     keys.pause(id),
     keys.turnSeq(id),
     keys.pauseLog(id),
+    keys.ticketCost(id),
     keys.session(session),
     keys.transcript(session),
     keys.transcriptMeta(session),

@@ -52,8 +52,11 @@ export interface Pause {
   by: string;
   at: number;
   cardId?: string;
-  /** `breaker`: the circuit breaker stopped a runaway ticket; a person lifts it (issue 8). */
-  via: 'message' | 'button' | 'api' | 'breaker' | 'main';
+  /**
+   * `breaker`: the circuit breaker stopped a runaway ticket; a person lifts it (issue 8). `budget`:
+   * a budget was spent (issue 33 item 5); lifted by itself when raised or the day turns.
+   */
+  via: 'message' | 'button' | 'api' | 'breaker' | 'main' | 'budget';
   /** Why the main session stopped the work (`orchestrator_stop`), in its words. */
   reason?: string;
 }

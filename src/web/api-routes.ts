@@ -10,6 +10,7 @@ import { localChatRoutes } from './api/local-chat-routes.ts';
 import { policyRoutes } from './api/policy-routes.ts';
 import { promptsRoutes } from './api/prompts-routes.ts';
 import { queuesRoutes } from './api/queues-routes.ts';
+import { budgetRoutes } from './api/budget-routes.ts';
 import { statsRoutes } from './api/stats-routes.ts';
 import { ticketPauseRoutes } from './api/ticket-pause-routes.ts';
 import { ticketsRoutes } from './api/tickets-routes.ts';
@@ -22,6 +23,7 @@ export function apiRoutes(ctx: Ctx, rt: Runtime): ApiRoutes[] {
     policyRoutes(rt.prompts),
     ticketsRoutes(ctx),
     ticketPauseRoutes(ctx),
+    budgetRoutes(ctx),
     deliveryRetryRoutes(ctx),
     cardsRoutes(ctx),
     localChatRoutes(ctx),

@@ -7,6 +7,7 @@ import { loadCard } from '../../cards/ingest.ts';
 import { renderCard } from '../../cards/render-card.ts';
 import { buildSystemPrompt } from '../../prompts/index.ts';
 import type { Runtime } from '../../runtime.ts';
+import { requestSpend } from '../../safety/budget-gate.ts';
 import { retryPolicyOf } from '../../session/retry-policy.ts';
 import { runTurn } from '../../session/run-turn.ts';
 import type { AnyTool } from '../../session/tool.ts';
@@ -83,6 +84,8 @@ export async function runMainTurn(rt: Runtime, job: Job): Promise<TurnOutcome | 
             tools: tools.map((t) => t.name),
           });
         },
+        // Issue 33 item 5: its requests count in the day's cost (and the daily budget).
+        spendOf: requestSpend(ctx),
       },
       limits: { maxModelRequests: 8 },
       ...storeHandle(ctx),

@@ -109,7 +109,9 @@ async function save(run: TurnRun, next: ContextState, usage: ModelUsage | undefi
     elidedBefore: next.elidedBefore,
   };
   // Issue 17: the summarising request's tokens count in the day's charts like any other request.
-  const daily = usage ? usageCounts(run.sessionKind, at, usage) : undefined;
+  const daily = usage
+    ? usageCounts(run.sessionKind, at, usage, run.hooks.spendOf?.(run.model.model, usage, at))
+    : undefined;
   // Issue 33: the summary's tokens count in the caller's budget with it (no request: not an answer).
   const tokens = usage ? usage.promptTokens + usage.completionTokens : 0;
   const also = tokens ? run.hooks.countUsage?.({ modelRequests: 0, tokens }) : undefined;

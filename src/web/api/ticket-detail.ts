@@ -12,6 +12,8 @@ import { sessionRevisions } from '../../prompts/index.ts';
 import type { ContextState } from '../../session/context/context-state.ts';
 import { noUsage, type SessionUsage } from '../../session/session-usage.ts';
 import { sessionUsage, transcriptOverview } from '../../session/transcript-store.ts';
+import { usdOf } from '../../stats/cost.ts';
+import { ticketCostNanos } from '../../stats/daily-stats.ts';
 import { getPause } from '../../tickets/pause.ts';
 import { isConversationRefKey } from '../../tickets/ref-key.ts';
 import { refsOf } from '../../tickets/refs.ts';
@@ -41,6 +43,8 @@ export interface TicketDetail extends TicketSummary {
    * usage is listed per session (`shared`), never added to one ticket's.
    */
   usage: SessionUsage;
+  /** Issue 33 item 5: what its executor's model requests cost so far, USD (`src/stats/prices.ts`). */
+  costUsd: number;
   outbox: Awaited<ReturnType<typeof deliveriesOf>>;
   /** Deliveries that failed for good or wait to be tried again, each with its error. */
   troubled: Awaited<ReturnType<typeof deliveryTrouble>>;
@@ -80,6 +84,7 @@ export async function ticketDetail(ctx: ReadCtx, id: string): Promise<TicketDeta
     cards,
     sessions,
     usage: sessions.find((s) => !s.shared)?.usage ?? noUsage(),
+    costUsd: usdOf(await ticketCostNanos(ctx, id)),
     outbox,
     troubled,
     reports,
