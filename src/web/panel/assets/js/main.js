@@ -1,6 +1,7 @@
 import { loadSession, rememberWho, SignedOut } from './api.js';
 import { h, replace } from './dom.js';
 import { askedLang, currentLang, preferredLang, t, useLang } from './i18n.js';
+import { setUpMenu } from './menu.js';
 import { openView } from './page-view.js';
 import { chartsPage } from './pages/charts-page.js';
 import { takeGitHubCallback } from './pages/github-app-section.js';
@@ -112,6 +113,7 @@ function takeSignInLink() {
 async function start() {
   await useLang(preferredLang());
   setUpLangSwitch();
+  setUpMenu();
   if (takeSignInLink()) return;
   $('sign-in')
     .querySelector('form')
