@@ -4,6 +4,7 @@ import { askedLang, currentLang, preferredLang, t, useLang } from './i18n.js';
 import { setUpMenu } from './menu.js';
 import { openView } from './page-view.js';
 import { chartsPage } from './pages/charts-page.js';
+import { eventsPage } from './pages/events-page.js';
 import { takeGitHubCallback } from './pages/github-app-section.js';
 import { homePage } from './pages/home-page.js';
 import { policyPage } from './pages/policy-page.js';
@@ -22,6 +23,7 @@ const PAGES = {
   versions: { render: versionsPage },
   policy: { render: policyPage },
   tickets: { render: ticketsPage },
+  events: { render: eventsPage },
   queues: { render: queuesPage },
   charts: { render: chartsPage },
   try: { render: tryItPage },
