@@ -10,7 +10,7 @@ import { isTransient } from './retry-policy.ts';
 import { usageAttributes } from './step-spans.ts';
 import { turnCalls } from './turn-calls.ts';
 import { limitBeforeModelRequest } from './turn-limits.ts';
-import { countRequest, countTokens, timeRequest } from './turn-metrics.ts';
+import { countCost, countRequest, countTokens, timeRequest } from './turn-metrics.ts';
 import { proceed, stopReasonOf } from './turn-outcome.ts';
 import { goOn, type StepResult, type TurnRun } from './turn-run.ts';
 import { outcome } from './usage-of.ts';
@@ -84,11 +84,13 @@ export async function modelStep(run: TurnRun): Promise<StepResult> {
   const ms = Math.round(performance.now() - started);
   timeRequest(run.metrics, run.sessionKind, run.model.model, 'ok', ms);
   const at = run.now();
+  const spend = run.hooks.spendOf?.(run.model.model, usage, at);
+  countCost(run.metrics, run.sessionKind, run.model.model, spend?.nanos);
   await recordModelLast(run, requestEnd(run, ms));
   await run.store.appendStep(run.sessionId, [message], run.turn, {
     revision: prompt.revision,
     usage,
-    daily: usageCounts(run.sessionKind, at, usage, run.hooks.spendOf?.(run.model.model, usage, at)),
+    daily: usageCounts(run.sessionKind, at, usage, spend),
     step: {
       kind: 'model',
       at,

@@ -4,7 +4,7 @@ import type { ModelUsage } from './model-reply.ts';
 /** The counters a turn feeds (CONTRACT `/metrics`: LLM tokens); optional so tests and benches can omit them. */
 export type TurnMetrics = Pick<
   Metrics,
-  'llmTokens' | 'llmRequests' | 'llmCacheHitTokens' | 'llmRequestSeconds'
+  'llmTokens' | 'llmRequests' | 'llmCacheHitTokens' | 'llmRequestSeconds' | 'llmCostUsd'
 >;
 
 /** Counts one model request attempt; `session` is the session kind (`main`, `executor`). */
@@ -39,4 +39,14 @@ export function countTokens(
   metrics.llmTokens.inc({ session, model, kind: 'prompt' }, usage.promptTokens);
   metrics.llmTokens.inc({ session, model, kind: 'completion' }, usage.completionTokens);
   metrics.llmCacheHitTokens.inc({ session, model }, usage.cacheHitTokens);
+}
+
+/** Issue 33: one request's cost (nano-dollars, from the price table) in dollars, for cost per day. */
+export function countCost(
+  metrics: TurnMetrics | undefined,
+  session: string,
+  model: string,
+  nanos: number | undefined,
+): void {
+  if (nanos) metrics?.llmCostUsd.inc({ session, model }, nanos / 1e9);
 }

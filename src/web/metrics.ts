@@ -42,6 +42,11 @@ export function createMetrics(withDefaults = false) {
       "Prompt tokens served from the provider's prefix cache",
       ['session', 'model'],
     ),
+    /** Issue 33: model spend by the price table (`src/stats/prices.ts`, `LLM_PRICES`), for cost per day. */
+    llmCostUsd: counter('switchyard_llm_cost_usd_total', 'Model spend in US dollars by the price table', [
+      'session',
+      'model',
+    ]),
     errors: counter('switchyard_errors_total', 'Errors by place', ['where']),
     /** Issue 16: 1 while this process holds the Feishu long connection and it is open; summed over processes, 1. */
     feishuWsOpen: new Gauge({

@@ -2,7 +2,7 @@ import { usageCounts } from '../../stats/daily-counts.ts';
 import type { ChatMessage } from '../chat-message.ts';
 import type { ModelUsage } from '../model-reply.ts';
 import type { RetryHooks } from '../request-with-retry.ts';
-import { countRequest, countTokens } from '../turn-metrics.ts';
+import { countCost, countRequest, countTokens } from '../turn-metrics.ts';
 import type { TurnRun } from '../turn-run.ts';
 import { type ContextState, contextView } from './context-state.ts';
 import { estimateFixedTokens } from './count-tokens.ts';
@@ -109,9 +109,9 @@ async function save(run: TurnRun, next: ContextState, usage: ModelUsage | undefi
     elidedBefore: next.elidedBefore,
   };
   // Issue 17: the summarising request's tokens count in the day's charts like any other request.
-  const daily = usage
-    ? usageCounts(run.sessionKind, at, usage, run.hooks.spendOf?.(run.model.model, usage, at))
-    : undefined;
+  const spend = usage ? run.hooks.spendOf?.(run.model.model, usage, at) : undefined;
+  countCost(run.metrics, run.sessionKind, run.model.model, spend?.nanos);
+  const daily = usage ? usageCounts(run.sessionKind, at, usage, spend) : undefined;
   // Issue 33: the summary's tokens count in the caller's budget with it (no request: not an answer).
   const tokens = usage ? usage.promptTokens + usage.completionTokens : 0;
   const also = tokens ? run.hooks.countUsage?.({ modelRequests: 0, tokens }) : undefined;

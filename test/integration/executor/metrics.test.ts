@@ -50,6 +50,8 @@ describe('issue 17: /metrics', () => {
       3,
     );
     expect(sample(text, 'switchyard_llm_cache_hit_tokens_total', exec)).toBeGreaterThan(0);
+    // Issue 33 item 8: spend by the price table, for the dashboard's cost per day.
+    expect(sample(text, 'switchyard_llm_cost_usd_total', exec)).toBeGreaterThan(0);
     expect(
       sample(text, 'switchyard_sandbox_command_duration_seconds_count', {
         tool: 'run_command',
