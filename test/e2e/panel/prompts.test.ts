@@ -50,6 +50,8 @@ describe('panel: prompt settings and versions', () => {
   /** Signed in as ada, on the prompt settings page with its sections shown. */
   async function onPromptsPage(): Promise<void> {
     await signIn(page, app.url, TOKEN);
+    // A sign-in lands on Home (issue 33 item 1).
+    await page.goto(`${app.url}/panel/#/prompts`);
     await section(page, 'dispatch').waitFor();
   }
 

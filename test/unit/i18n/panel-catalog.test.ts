@@ -24,6 +24,10 @@ const BUILT_KEYS = [
   ),
   ...['opened', 'done', 'blocked'].map((e) => `charts.tickets.${e}`),
   ...['main', 'executor'].map((k) => `charts.kind.${k}`),
+  // Home (issue 33 item 1): its cards, channels and the channels table's columns.
+  ...['channels', 'model', 'doctor', 'tickets', 'deliveries', 'queues'].map((c) => `home.${c}`),
+  ...['feishu', 'github', 'local'].map((c) => `home.channel.${c}`),
+  ...['channel', 'state', 'reach', 'events', 'last'].map((c) => `home.col.${c}`),
   ...['open', 'working', 'waiting', 'done', 'cancelled', 'blocked'].map((s) => `state.${s}`),
   ...['message', 'button', 'api', 'breaker', 'main'].map((v) => `pause.via.${v}`),
   ...['waiting', 'active', 'delayed', 'paused', 'failed', 'completed'].map((s) => `queues.state.${s}`),
