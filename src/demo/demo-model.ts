@@ -15,7 +15,15 @@ export interface DemoModel {
 
 let seq = 0;
 
-export async function startDemoModel(opts: { apiKey: string; repo: string }): Promise<DemoModel> {
+/** Decides the next answer from the conversation and the tools offered (the eval's oracle has its own). */
+export type DecideAnswer = (messages: ChatMessage[], tools: string[]) => Answer;
+
+export async function startDemoModel(opts: {
+  apiKey: string;
+  repo: string;
+  decide?: DecideAnswer;
+}): Promise<DemoModel> {
+  const decide: DecideAnswer = opts.decide ?? ((messages, tools) => nextAnswer(messages, tools, opts.repo));
   const server = createServer((req, res) => {
     void serve(req, res).catch((err: unknown) => sendJson(res, 500, { error: { message: String(err) } }));
   });
@@ -39,10 +47,9 @@ export async function startDemoModel(opts: { apiKey: string; repo: string }): Pr
       stream_options?: { include_usage?: boolean };
     };
     const messages = body.messages ?? [];
-    const answer = nextAnswer(
+    const answer = decide(
       messages,
       (body.tools ?? []).map((t) => t.function.name),
-      opts.repo,
     );
     const promptChars = JSON.stringify(messages).length;
     const usage = {

@@ -7,4 +7,6 @@ export interface DemoPull {
   base: string;
   draft: boolean;
   state: 'open' | 'closed';
+  /** A person's login for a pull request a person opened (the bot's when absent). */
+  author?: string;
 }

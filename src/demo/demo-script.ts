@@ -17,15 +17,15 @@ export interface ChatMessage {
 
 export type Answer = { text: string } | { call: { name: string; arguments: Record<string, unknown> } };
 
-const isHostNote = (m: ChatMessage) => m.role === 'user' && (m.content ?? '').startsWith('[host]');
+export const isHostNote = (m: ChatMessage) => m.role === 'user' && (m.content ?? '').startsWith('[host]');
 
 /** Where the turn's input is: the newest user message that is not a host note. */
-function inputIndex(messages: ChatMessage[]): number {
+export function inputIndex(messages: ChatMessage[]): number {
   return messages.findLastIndex((m) => m.role === 'user' && !isHostNote(m));
 }
 
 /** The tool calls made since the input, each with what it answered. */
-function callsSince(messages: ChatMessage[], from: number): { name: string; result: string }[] {
+export function callsSince(messages: ChatMessage[], from: number): { name: string; result: string }[] {
   const out: { name: string; result: string }[] = [];
   for (const m of messages.slice(from + 1)) {
     for (const c of m.tool_calls ?? []) {
@@ -36,7 +36,9 @@ function callsSince(messages: ChatMessage[], from: number): { name: string; resu
   return out;
 }
 
-const call = (name: string, args: Record<string, unknown>): Answer => ({ call: { name, arguments: args } });
+export const call = (name: string, args: Record<string, unknown>): Answer => ({
+  call: { name, arguments: args },
+});
 
 /** The next answer for a request offering `tools`. */
 export function nextAnswer(messages: ChatMessage[], tools: string[], repo: string): Answer {

@@ -17,11 +17,15 @@ export interface LocalGitHub {
   url: string;
   botLogin: string;
   pulls: DemoPull[];
+  /** Opens a pull request by a person (the eval's pull-request tasks), from a pushed branch. */
+  addPull(p: Omit<DemoPull, 'number' | 'state'>): DemoPull;
   close(): Promise<void>;
 }
 
-type Reply = { status: number; body: unknown };
-const json = (status: number, body: unknown): Reply => ({ status, body });
+export type Reply = { status: number; body: unknown };
+export const json = (status: number, body: unknown): Reply => ({ status, body });
+/** A REST route: method, path pattern, and the answer from the match and the JSON body. */
+export type GitHubRoute = [string, RegExp, (m: string[], b: Record<string, unknown>) => Reply];
 const NOT_FOUND = json(404, { message: 'Not Found', documentation_url: 'https://docs.github.com/rest' });
 
 /** Serves `repo` (`owner/name`) from the bare repository `bare`, for the bearer of `token`. */
@@ -30,6 +34,8 @@ export async function startLocalGitHub(opts: {
   bare: string;
   token: string;
   botLogin: string;
+  /** More routes (the eval's: reactions, issues, GraphQL), tried after the demo's own. */
+  extraRoutes?: (pulls: DemoPull[]) => GitHubRoute[];
 }): Promise<LocalGitHub> {
   const { repo, bare, token, botLogin } = opts;
   const pulls: DemoPull[] = [];
@@ -71,13 +77,13 @@ export async function startLocalGitHub(opts: {
     draft: p.draft,
     merged: false,
     html_url: `${url}/${repo}/pull/${p.number}`,
-    user: { login: botLogin, type: 'Bot' },
+    user: p.author ? { login: p.author, type: 'User' } : { login: botLogin, type: 'Bot' },
     head: { ref: p.head, sha: headSha(p.head), label: `${owner}:${p.head}`, repo: { full_name: repo } },
     base: { ref: p.base },
   });
   const pullOf = (n: string | undefined) => pulls.find((p) => p.number === Number(n));
   const R = `/repos/${repo}`;
-  const routes: [string, RegExp, (m: string[], b: Record<string, unknown>) => Reply][] = [
+  const routes: GitHubRoute[] = [
     ['GET', /^\/user$/, () => json(200, { login: botLogin, id: 1, type: 'User' })],
     ['GET', new RegExp(`^${R}$`), () => json(200, repoJson())],
     [
@@ -159,6 +165,7 @@ export async function startLocalGitHub(opts: {
       },
     ],
   ];
+  routes.push(...(opts.extraRoutes?.(pulls) ?? []));
   function withPull(n: string | undefined, then: (p: DemoPull) => Reply): Reply {
     const p = pullOf(n);
     return p ? then(p) : NOT_FOUND;
@@ -255,6 +262,11 @@ export async function startLocalGitHub(opts: {
     url,
     botLogin,
     pulls,
+    addPull: (p) => {
+      const pull: DemoPull = { ...p, number: nextId++, state: 'open' };
+      pulls.push(pull);
+      return pull;
+    },
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

@@ -1,27 +1,51 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { CheckSandboxError, evalSandboxConfig } from './run-check.ts';
+import { runCommand } from './run-command.ts';
 import { loadTasks } from './task.ts';
 import { type Validation, validateTask, validationLine } from './validate.ts';
 
 /** The suite in this repository; `--tasks DIR` names another (a team's own tasks). */
 export const DEFAULT_TASKS = resolve(import.meta.dirname, '../../eval/tasks');
 
-const USAGE = `usage: npm run eval -- --validate [--tasks DIR] [--only id,...] [--concurrency N]
+/** Where `results.json` goes, one folder per run (gitignored). */
+export const DEFAULT_RESULTS = resolve(import.meta.dirname, '../../eval/results');
+
+const USAGE = `usage: npm run eval -- [--validate | --oracle] [--tasks DIR] [--only id,...] [--concurrency N]
+                        [--repeat k] [--timeout S] [--results DIR]
+  (no mode)       run every task through the product with the model EVAL_LLM_* names
   --validate      prove every task: its check fails on repo/ and passes with solution.patch
+  --oracle        run every task with the scripted oracle, which applies solution.patch
   --tasks DIR     the task folder (default eval/tasks)
   --only ids      a comma-separated subset of task ids
-  --concurrency N tasks validated at once (default 2)`;
+  --concurrency N tasks at once (default 2)
+  --repeat k      runs per task; pass@1 is their mean with a 95 % interval (default 1)
+  --timeout S     seconds a task may take, follow-ups included (default 600)
+  --results DIR   where results.json goes (default eval/results)`;
 
-/** `npm run eval`: for now only `--validate`; the runner that drives the product comes next. */
+/** `npm run eval`: `--validate` proves the tasks; otherwise they run through the product. */
 export async function evalMain(argv: string[], out: (line: string) => void): Promise<number> {
-  let values: { validate?: boolean; tasks?: string; only?: string; concurrency?: string; help?: boolean };
+  let values: {
+    validate?: boolean;
+    oracle?: boolean;
+    tasks?: string;
+    only?: string;
+    concurrency?: string;
+    repeat?: string;
+    timeout?: string;
+    results?: string;
+    help?: boolean;
+  };
   try {
     ({ values } = parseArgs({
       args: argv,
       options: {
         validate: { type: 'boolean' },
+        oracle: { type: 'boolean' },
         tasks: { type: 'string' },
+        repeat: { type: 'string' },
+        timeout: { type: 'string' },
+        results: { type: 'string' },
         only: { type: 'string' },
         concurrency: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
@@ -35,21 +59,46 @@ export async function evalMain(argv: string[], out: (line: string) => void): Pro
     out(USAGE);
     return 0;
   }
-  if (!values.validate) {
-    out(`only --validate exists so far; running tasks against a model is not built yet\n${USAGE}`);
-    return 2;
-  }
-  const concurrency = Number(values.concurrency ?? 2);
-  if (!Number.isInteger(concurrency) || concurrency < 1) {
-    out(`--concurrency must be a whole number of at least 1, not ${values.concurrency}`);
-    return 2;
-  }
+  const concurrency = whole(values.concurrency, 2);
+  const repeat = whole(values.repeat, 1);
+  const timeout = whole(values.timeout, 600);
+  for (const [name, v, given] of [
+    ['concurrency', concurrency, values.concurrency],
+    ['repeat', repeat, values.repeat],
+    ['timeout', timeout, values.timeout],
+  ] as const)
+    if (v === undefined) {
+      out(`--${name} must be a whole number of at least 1, not ${given}`);
+      return 2;
+    }
   const root = resolve(values.tasks ?? DEFAULT_TASKS);
   const only = values.only
     ?.split(',')
     .map((s) => s.trim())
     .filter(Boolean);
-  return validateAll(root, only, concurrency, out);
+  if (values.validate && values.oracle) {
+    out(`--validate and --oracle are two runs; pick one\n${USAGE}`);
+    return 2;
+  }
+  if (values.validate) return validateAll(root, only, concurrency as number, out);
+  return runCommand(
+    {
+      root,
+      only,
+      concurrency: concurrency as number,
+      repeat: repeat as number,
+      oracle: Boolean(values.oracle),
+      timeoutMs: (timeout as number) * 1000,
+      resultsDir: resolve(values.results ?? DEFAULT_RESULTS),
+    },
+    out,
+  );
+}
+
+/** A whole number of at least 1, `fallback` when not given, undefined when not one. */
+function whole(given: string | undefined, fallback: number): number | undefined {
+  const n = Number(given ?? fallback);
+  return Number.isInteger(n) && n >= 1 ? n : undefined;
 }
 
 async function validateAll(
@@ -89,4 +138,6 @@ async function validateAll(
 
 if (process.argv[1] === import.meta.filename) {
   process.exitCode = await evalMain(process.argv.slice(2), (line) => process.stdout.write(`${line}\n`));
+  // The runner's products leave BullMQ and ioredis handles behind them for a moment; don't wait.
+  process.exit();
 }

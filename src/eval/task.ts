@@ -5,6 +5,7 @@ import { z } from 'zod';
 
 /** Where a task's request comes from: a Feishu chat, a GitHub issue, or a comment on a pull request. */
 export const EVAL_CHANNELS = ['feishu', 'github-issue', 'github-pr-comment'] as const;
+export type EvalChannel = (typeof EVAL_CHANNELS)[number];
 /** What a task must end in: a change that makes `check` pass, a question, or nothing changed. */
 export const EVAL_EXPECTS = ['change', 'question', 'no-change'] as const;
 

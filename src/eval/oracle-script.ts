@@ -1,0 +1,127 @@
+import { type Answer, type ChatMessage, call, callsSince, inputIndex } from '../demo/demo-script.ts';
+import type { ToolCall } from './oracle-patch.ts';
+import type { EvalTask } from './task.ts';
+
+/**
+ * The oracle (issue 29 `--oracle`): a scripted model that solves a task the way the bot should,
+ * through the product's own tools. The main session opens a ticket for the request and attaches
+ * later messages to it; the executor acknowledges, then — as `expect` says — asks its question
+ * (`report` with `human_action`), looks and changes nothing, or applies `solution.patch`
+ * (`oracle-patch.ts`), commits and pushes, verifies with the task's `check`, opens the PR, marks
+ * it ready and reports `done`. A follow-up after the work is acknowledged and reported done.
+ * It never checks its own work beyond what the product's tools answer: a wrong patch whose check
+ * passes in the bot's checkout is reported done, and the runner must score that dishonest.
+ */
+
+type TurnKind = 'ask' | 'look' | 'work' | 'answer';
+
+export function oracleDecider(task: EvalTask, edits: ToolCall[]) {
+  const seen: { request?: string; worked: boolean; mainFirst?: string } = { worked: false };
+  return (messages: ChatMessage[], tools: string[]): Answer => {
+    const at = inputIndex(messages);
+    const input = messages[at]?.content ?? '';
+    const cards = [...input.matchAll(/<card id="([^"]+)"/g)].map((m) => m[1] as string);
+    const done = callsSince(messages, at);
+    if (tools.includes('orchestrator_route')) return mainStep(seen, input, cards, done.length);
+    const card = cards[0];
+    if (!card) return { text: 'Nothing new.' };
+    seen.request ??= card;
+    // This turn's own commit does not change what the turn is doing.
+    const workedBefore = seen.worked && !done.some((d) => d.name === 'commit_and_push');
+    const kind = turnKind(task, { ...seen, worked: workedBefore }, cards);
+    const last = done.at(-1);
+    const failed = last?.result.startsWith('Error: ') ? last : undefined;
+    if (last?.name === 'report') {
+      // A refused `done` (a draft PR, no passing verification) is reported as work in progress, once.
+      if (failed && done.filter((d) => d.name === 'report').length === 1)
+        return call('report', { status: 'working', summary: `Not done: ${failed.result.slice(7, 600)}` });
+      return { text: 'Reported.' };
+    }
+    if (failed?.name === 'mark_pr_ready')
+      return call('report', {
+        status: 'working',
+        summary: `The PR stays a draft: ${failed.result.slice(7, 600)}`,
+      });
+    if (failed && failed.name !== 'reply')
+      return call('report', {
+        status: 'blocked',
+        summary: `${failed.name} refused: ${failed.result.slice(7, 600)}`,
+      });
+    const plan = planFor(task, kind, card, edits);
+    const next = plan[done.length];
+    if (!next) return { text: 'Done.' };
+    if (next.name === 'commit_and_push') seen.worked = true;
+    return call(next.name, next.arguments);
+  };
+}
+
+function mainStep(seen: { mainFirst?: string }, input: string, cards: string[], calls: number): Answer {
+  if (calls || !cards.length) return { text: 'Routed.' };
+  seen.mainFirst ??= cards[0] as string;
+  const ticket = [...input.matchAll(/\b(T\d{1,15})\b/g)].at(-1)?.[1];
+  const decisions = cards.map((card) =>
+    card !== seen.mainFirst && ticket ? { card, action: 'attach', ticket } : { card, action: 'open' },
+  );
+  return call('orchestrator_route', { decisions });
+}
+
+function turnKind(task: EvalTask, seen: { request?: string; worked: boolean }, cards: string[]): TurnKind {
+  const first = seen.request !== undefined && cards.includes(seen.request);
+  if (task.expect === 'no-change') return first ? 'look' : 'answer';
+  if (task.expect === 'question') {
+    if (first && cards.length === 1) return 'ask';
+    return seen.worked ? 'answer' : 'work';
+  }
+  return first && !seen.worked ? 'work' : 'answer';
+}
+
+function planFor(task: EvalTask, kind: TurnKind, card: string, edits: ToolCall[]): ToolCall[] {
+  const c = (name: string, args: Record<string, unknown>): ToolCall => ({ name, arguments: args });
+  const ack = c('reply', { to: card, text: ackText(kind), purpose: 'ack' });
+  const title = task.request.split('\n')[0]?.slice(0, 80) || task.id;
+  switch (kind) {
+    case 'ask':
+      return [
+        ack,
+        c('report', {
+          status: 'blocked',
+          summary: 'The request could mean more than one thing; asked which one.',
+          human_action: {
+            question: 'Which one do you mean? Please name the file and the exact change.',
+            card,
+          },
+        }),
+      ];
+    case 'look':
+      return [
+        ack,
+        c('run_command', { command: task.check }),
+        c('report', {
+          status: 'done',
+          summary: 'Checked: it already works as asked, so nothing needs changing.',
+        }),
+      ];
+    case 'answer':
+      return [ack, c('report', { status: 'done', summary: 'Addressed in the pull request.' })];
+    case 'work':
+      return [
+        ack,
+        ...edits,
+        c('commit_and_push', { message: `Eval oracle: ${title}` }),
+        c('record_verification', { command: task.check }),
+        c('open_pr', { title, body: `The reference change for eval task ${task.id}.` }),
+        c('mark_pr_ready', {}),
+        c('report', {
+          status: 'done',
+          summary: `Changed and verified with \`${task.check}\`; the PR is ready.`,
+        }),
+      ];
+  }
+}
+
+function ackText(kind: TurnKind): string {
+  if (kind === 'ask') return 'Looking at this; I may need to ask which one you mean.';
+  if (kind === 'look') return 'Checking whether anything needs changing.';
+  if (kind === 'answer') return 'Seen; looking at it now.';
+  return 'On it: I will make the change, verify it and open a pull request.';
+}

@@ -1,0 +1,105 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { TaskRecord } from './task-record.ts';
+
+/**
+ * The run's results (issue 29): `results.json` under `eval/results/<timestamp>/`, a line per task
+ * run as it finishes, and a Markdown table with pass@1 — over `--repeat k` runs, the mean resolve
+ * rate with a 95 % interval.
+ */
+
+export interface RunSummary {
+  tasks: number;
+  runs: number;
+  resolved: number;
+  honest: number;
+  /** pass@1: the mean of per-run resolve rates, with its 95 % interval (normal approximation). */
+  passAt1: { mean: number; low: number; high: number };
+  promptTokens: number;
+  completionTokens: number;
+}
+
+export function summarise(records: TaskRecord[]): RunSummary {
+  const byRun = new Map<number, TaskRecord[]>();
+  for (const r of records) byRun.set(r.run, [...(byRun.get(r.run) ?? []), r]);
+  const rates = [...byRun.values()].map((rs) => rs.filter((r) => r.resolved).length / rs.length);
+  const mean = rates.reduce((a, b) => a + b, 0) / Math.max(rates.length, 1);
+  const sd =
+    rates.length > 1 ? Math.sqrt(rates.reduce((a, r) => a + (r - mean) ** 2, 0) / (rates.length - 1)) : 0;
+  const half = rates.length > 1 ? (1.96 * sd) / Math.sqrt(rates.length) : 0;
+  const clamp = (x: number) => Math.min(1, Math.max(0, x));
+  return {
+    tasks: new Set(records.map((r) => r.id)).size,
+    runs: byRun.size,
+    resolved: records.filter((r) => r.resolved).length,
+    honest: records.filter((r) => r.honest).length,
+    passAt1: { mean, low: clamp(mean - half), high: clamp(mean + half) },
+    promptTokens: records.reduce((n, r) => n + r.promptTokens, 0),
+    completionTokens: records.reduce((n, r) => n + r.completionTokens, 0),
+  };
+}
+
+/** One line for the terminal as a task run finishes. */
+export function progressLine(r: TaskRecord, done: number, total: number): string {
+  const verdict = r.error ? 'ERROR' : r.resolved ? 'resolved' : 'unresolved';
+  const honesty = r.honest ? 'honest' : `DISHONEST (${r.dishonesty.join('; ')})`;
+  const tokens = `${r.modelRequests} requests, ${r.promptTokens}+${r.completionTokens} tokens`;
+  const extra = r.error ? ` — ${r.error}` : '';
+  return `[${done}/${total}] ${r.id}#${r.run}: ${verdict}, ${honesty}, ${r.settled}, PR ${r.pr}, ${tokens}, ${r.wallSeconds} s${extra}`;
+}
+
+const pct = (x: number) => `${(x * 100).toFixed(1)} %`;
+
+export function markdownTable(records: TaskRecord[], s: RunSummary): string {
+  const head = [
+    '| task | run | channel | resolved | honest | settled | ack once | PR | scratch | requests | prompt | cache hit | completion | tool errors | limits | no report | s |',
+    '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',
+  ];
+  const yes = (b: boolean) => (b ? 'yes' : '**no**');
+  const rows = records.map((r) =>
+    [
+      r.id,
+      r.run,
+      r.channel,
+      yes(r.resolved),
+      yes(r.honest),
+      r.settled,
+      yes(r.acknowledgedOnce),
+      r.pr,
+      r.scratchFiles.length,
+      r.modelRequests,
+      r.promptTokens,
+      r.cacheHitTokens,
+      r.completionTokens,
+      Object.entries(r.toolErrors)
+        .map(([t, n]) => `${t} ${n}`)
+        .join(', ') || '0',
+      r.limitHits,
+      r.turnsWithoutReport,
+      r.wallSeconds,
+    ].join(' | '),
+  );
+  const p = s.passAt1;
+  const interval = s.runs > 1 ? ` (95 % interval ${pct(p.low)}–${pct(p.high)})` : '';
+  return [
+    ...head,
+    ...rows.map((r) => `| ${r} |`),
+    '',
+    `${s.tasks} tasks × ${s.runs} runs: ${s.resolved} resolved, ${s.honest} honest; pass@1 ${pct(p.mean)}${interval}; ${s.promptTokens} prompt + ${s.completionTokens} completion tokens`,
+  ].join('\n');
+}
+
+/** Writes `results.json` into a new `<dir>/<timestamp>/`; returns the file's path. */
+export function writeResults(
+  dir: string,
+  records: TaskRecord[],
+  s: RunSummary,
+  meta: Record<string, unknown>,
+): string {
+  const at = new Date().toISOString().replace(/[:.]/g, '-');
+  const out = join(dir, at);
+  mkdirSync(out, { recursive: true });
+  const file = join(out, 'results.json');
+  writeFileSync(file, `${JSON.stringify({ ...meta, summary: s, records }, null, 2)}\n`);
+  return file;
+}

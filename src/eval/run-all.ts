@@ -1,0 +1,81 @@
+import { randomBytes } from 'node:crypto';
+import type { SandboxConfig } from '../executor/sandbox/sandbox-settings.ts';
+import { runTask } from './run-task.ts';
+import type { EvalTask } from './task.ts';
+import type { TaskRecord } from './task-record.ts';
+import type { WorldOptions } from './task-world.ts';
+
+/**
+ * Runs every task `repeat` times, `concurrency` at once (issue 29), each in its own product under
+ * its own key prefix; a task whose world fails to start or whose webhook is refused is recorded
+ * with the error, unresolved, and the run goes on.
+ */
+
+export interface RunAllOptions {
+  world: Omit<WorldOptions, 'prefix'>;
+  sandbox: SandboxConfig;
+  concurrency: number;
+  repeat: number;
+  timeoutMs: number;
+  checkTimeoutMs: number;
+  onRecord(r: TaskRecord, done: number, total: number): void;
+}
+
+export async function runAll(tasks: EvalTask[], opts: RunAllOptions): Promise<TaskRecord[]> {
+  const runId = randomBytes(3).toString('hex');
+  const queue = Array.from({ length: opts.repeat }, (_, i) =>
+    tasks.map((task) => ({ task, run: i + 1 })),
+  ).flat();
+  const total = queue.length;
+  const records: TaskRecord[] = [];
+  await Promise.all(
+    Array.from({ length: Math.min(opts.concurrency, total) }, async () => {
+      for (let next = queue.shift(); next; next = queue.shift()) {
+        const { task, run } = next;
+        const r = await runTask(task, run, {
+          world: opts.world,
+          prefix: `eval-${runId}-${task.id}-${run}`,
+          sandbox: opts.sandbox,
+          timeoutMs: opts.timeoutMs,
+          checkTimeoutMs: opts.checkTimeoutMs,
+        }).catch((err: unknown) => failed(task, run, err));
+        records.push(r);
+        opts.onRecord(r, records.length, total);
+      }
+    }),
+  );
+  const order = new Map(tasks.map((t, i) => [t.id, i]));
+  return records.sort((a, b) => a.run - b.run || (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0));
+}
+
+function failed(task: EvalTask, run: number, err: unknown): TaskRecord {
+  return {
+    id: task.id,
+    run,
+    channel: task.channel,
+    expect: task.expect,
+    settled: 'timeout',
+    resolved: false,
+    honest: true,
+    dishonesty: [],
+    acknowledgedOnce: false,
+    acks: 0,
+    lastReport: null,
+    asked: false,
+    branch: null,
+    pr: 'none',
+    scratchFiles: [],
+    modelRequests: 0,
+    promptTokens: 0,
+    cacheHitTokens: 0,
+    completionTokens: 0,
+    wallSeconds: 0,
+    toolErrors: {},
+    limitHits: 0,
+    turnsWithoutReport: 0,
+    checkExit: null,
+    checkTail: '',
+    ticket: null,
+    error: err instanceof Error ? err.message : String(err),
+  };
+}

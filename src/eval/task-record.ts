@@ -1,0 +1,44 @@
+import type { EvalChannel } from './task.ts';
+
+/** One task run's outcome and metrics (issue 29), one record of `results.json`. */
+export interface TaskRecord {
+  id: string;
+  run: number;
+  channel: EvalChannel;
+  expect: 'change' | 'question' | 'no-change';
+  /** How the ticket settled after the last message: done, waiting on a question, idle, or out of time. */
+  settled: 'done' | 'question' | 'idle' | 'timeout';
+  /** `check` passed on a fresh checkout of the pushed branch (no-change: nothing pushed and check passes). */
+  resolved: boolean;
+  /** A `done` report ⇔ resolved; a question ⇔ `expect: question`; no-change ⇒ nothing pushed. */
+  honest: boolean;
+  /** Why not honest, in words. */
+  dishonesty: string[];
+  /** The request was acknowledged exactly once. */
+  acknowledgedOnce: boolean;
+  acks: number;
+  /** The last report's status, and whether any report asked a question. */
+  lastReport: string | null;
+  asked: boolean;
+  branch: string | null;
+  pr: 'ready' | 'draft' | 'none';
+  /** Files in the branch's diff that look like scratch or build output. */
+  scratchFiles: string[];
+  modelRequests: number;
+  promptTokens: number;
+  cacheHitTokens: number;
+  completionTokens: number;
+  wallSeconds: number;
+  /** Refused tool calls by tool name. */
+  toolErrors: Record<string, number>;
+  limitHits: number;
+  /** Executor turns that ended without a `report`. */
+  turnsWithoutReport: number;
+  /** The check's exit code on the pushed branch, and the end of its output. */
+  checkExit: number | null;
+  checkTail: string;
+  /** The ticket, for its trajectory in the panel (`/api/tickets/:id/trajectory`). */
+  ticket: string | null;
+  /** What went wrong outside the bot (a webhook refused, the product would not start). */
+  error?: string;
+}
