@@ -16,13 +16,14 @@ const headerBoxes = (page: Page) =>
       .filter(
         ({ el, box }) => box.width > 0 && box.height > 0 && getComputedStyle(el).visibility !== 'hidden',
       )
-      .map(({ el, box }) => ({
-        name: (el.textContent ?? '').trim(),
-        left: box.left,
-        right: box.right,
-        top: box.top,
-        bottom: box.bottom,
-      })),
+      .map(({ el, box }) => {
+        // A page link is seen only where the navigation, which may scroll, shows it.
+        const nav = el.closest('#nav')?.getBoundingClientRect();
+        const left = nav ? Math.max(box.left, nav.left) : box.left;
+        const right = nav ? Math.min(box.right, nav.right) : box.right;
+        return { name: (el.textContent ?? '').trim(), left, right, top: box.top, bottom: box.bottom };
+      })
+      .filter((b) => b.right - b.left > 0.5),
   );
 
 type Box = Awaited<ReturnType<typeof headerBoxes>>[number];
@@ -124,6 +125,17 @@ describe('panel at 390 px: a menu button, nothing overlapping or off screen (iss
     // The page took the focus for screen readers, with no frame drawn around all of it.
     await page.waitForFunction(() => document.activeElement?.id === 'view');
     expect(await page.locator('#view').evaluate((v) => getComputedStyle(v).outlineStyle)).toBe('none');
+
+    // Wider windows: the pages in the bar, nothing overlapping.
+    for (const width of [1024, 1280, 1400, 1920]) {
+      await page.setViewportSize({ width, height: 800 });
+      await page.waitForTimeout(100);
+      expect({ width, problems: await layoutProblems(page) }).toEqual({ width, problems: [] });
+      await shoot(page, `panel-${width}`);
+      // From about 1000 px on the pages stay in the bar (scrolling within it where they must).
+      expect(await menu.isVisible(), `${width}`).toBe(false);
+      expect(await page.getByRole('navigation', { name: 'Panel pages' }).isVisible()).toBe(true);
+    }
     expect(errors).toEqual([]);
   }, 90_000);
 });
