@@ -4,7 +4,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { workspacePaths } from '../../../src/executor/workspace/workspace.ts';
 import { reportsOf } from '../../../src/tickets/reports.ts';
-import { launchChromium, signIn } from '../../e2e/panel/browser.ts';
+import { launchChromium, shoot, signIn } from '../../e2e/panel/browser.ts';
 import { waitFor } from '../../kit/app.ts';
 import { type RecordedRequest, text, toolCalls } from '../../kit/fake-llm.ts';
 import { cardsIn, continues, lastToolResults, openAll, roleOf } from '../../kit/scripted-model.ts';
@@ -94,6 +94,8 @@ describe('the ticket shows the call under way and the budget after every request
     expect(await page.locator('[data-budget]').textContent()).toMatch(
       /^Budget used: 2 model requests, [\d,]+ tokens$/,
     );
+    await page.locator('[data-now]').scrollIntoViewIfNeeded();
+    await shoot(page, 'ticket-now');
     await page.close();
 
     await waitFor(
