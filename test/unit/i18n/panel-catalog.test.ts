@@ -29,7 +29,9 @@ const BUILT_KEYS = [
   ...['feishu', 'github', 'local'].map((c) => `home.channel.${c}`),
   ...['channel', 'state', 'reach', 'events', 'last'].map((c) => `home.col.${c}`),
   ...['open', 'working', 'waiting', 'done', 'cancelled', 'blocked'].map((s) => `state.${s}`),
-  ...['message', 'button', 'api', 'breaker', 'main'].map((v) => `pause.via.${v}`),
+  ...['message', 'button', 'api', 'breaker', 'main', 'budget'].map((v) => `pause.via.${v}`),
+  // Cost (issue 33 item 5): what the Charts page sums the range's cost by.
+  ...['tickets', 'repos', 'chats'].map((f) => `charts.cost.${f}`),
   ...['waiting', 'active', 'delayed', 'paused', 'failed', 'completed'].map((s) => `queues.state.${s}`),
   ...['session', 'revisions', 'transcript', 'usage', 'last-turn'].map((c) => `ticket.col.${c}`),
   ...['ticket', 'state', 'paused', 'from', 'requester', 'repository', 'updated'].map(

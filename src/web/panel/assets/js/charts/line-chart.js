@@ -5,13 +5,18 @@ import { h } from '../dom.js';
 export const COLORS = ['#2f5d62', '#c2571a', '#6a4c93', '#1b7f3b', '#a3242c', '#3a6ea5'];
 
 /**
- * @typedef {{ label: string, values: (number | null)[], unit?: string }} Series
+ * @typedef {{ label: string, values: (number | null)[], unit?: string, digits?: number }} Series
  * @typedef {{ id: string, title: string, xs: number[], series: Series[], days?: boolean, yLabel?: string }} ChartSpec
  */
 
-/** A value as the legend and the table show it. @param {number | null | undefined} v @param {string} [unit] */
-export const shown = (v, unit = '') =>
-  v === null || v === undefined ? '—' : `${Number.isInteger(v) ? v : v.toFixed(1)}${unit}`;
+/**
+ * A value as the legend and the table show it; `digits` after the point (money: issue 33 item 5).
+ * @param {number | null | undefined} v @param {string} [unit] @param {number} [digits]
+ */
+export const shown = (v, unit = '', digits = undefined) =>
+  v === null || v === undefined
+    ? '—'
+    : `${digits !== undefined ? v.toFixed(digits) : Number.isInteger(v) ? v : v.toFixed(1)}${unit}`;
 
 /** An x value (seconds) as a date, or a date and time. @param {number} x @param {boolean} days */
 export function xLabel(x, days) {
@@ -52,7 +57,7 @@ function dataTable(spec, caption, xHead = '') {
             'tr',
             null,
             h('th', { scope: 'row' }, xLabel(x, spec.days ?? false)),
-            spec.series.map((s) => h('td', { class: 'num' }, shown(s.values[i], s.unit))),
+            spec.series.map((s) => h('td', { class: 'num' }, shown(s.values[i], s.unit, s.digits))),
           ),
         ),
       ),
@@ -96,7 +101,7 @@ export function lineChart(spec, words) {
             stroke: COLORS[i % COLORS.length],
             width: 2,
             points: { show: spec.xs.length < 60, size: 6 },
-            value: (/** @type {unknown} */ _u, /** @type {number | null} */ v) => shown(v, s.unit),
+            value: (/** @type {unknown} */ _u, /** @type {number | null} */ v) => shown(v, s.unit, s.digits),
           })),
         ],
       },

@@ -2,6 +2,7 @@ import { get } from '../api.js';
 import { lineChart } from '../charts/line-chart.js';
 import { h, replace } from '../dom.js';
 import { t, tOr } from '../i18n.js';
+import { costSection, costSpec } from './cost-section.js';
 
 const RANGES = [7, 30, 90];
 const daySeconds = (/** @type {string} */ day) => Date.parse(day) / 1000;
@@ -102,7 +103,7 @@ function depthSpec({ now, history }) {
 }
 
 /**
- * Charts (issue 17): tokens and cache-hit share by session kind, tickets opened, done and
+ * Charts (issue 17): the model cost per day (issue 33 item 5), tokens and cache-hit share by session kind, tickets opened, done and
  * blocked, time to acknowledgement and turn durations per day, and each queue's depth over the
  * last day. Each chart has its numbers in a table beside it.
  */
@@ -112,8 +113,14 @@ export async function chartsPage(/** @type {HTMLElement} */ root, /** @type {str
     get(`/api/stats/daily?days=${range}`),
     get('/api/stats/queue-depth'),
   ]);
+  // Issue 33 item 5: the cost per day first, its split and the budgets below the charts.
+  const cost = await costSection(days, range);
   const words = { table: t('charts.numbers'), x: t('charts.when'), empty: t('charts.empty') };
-  const charts = [...dailySpecs(days), depthSpec(depth)].map((spec) => lineChart(spec, words));
+  const costChart = costSpec(
+    days,
+    days.map((/** @type {any} */ d) => daySeconds(d.day)),
+  );
+  const charts = [costChart, ...dailySpecs(days), depthSpec(depth)].map((spec) => lineChart(spec, words));
   replace(
     root,
     h(
@@ -137,6 +144,7 @@ export async function chartsPage(/** @type {HTMLElement} */ root, /** @type {str
       { class: 'chart-grid' },
       charts.map((c) => c.figure),
     ),
+    cost,
   );
   for (const c of charts) c.plot();
 }

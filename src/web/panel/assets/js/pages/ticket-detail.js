@@ -2,6 +2,7 @@ import { get } from '../api.js';
 import { h, replace, when } from '../dom.js';
 import { t } from '../i18n.js';
 import { markdown } from '../markdown.js';
+import { usd } from './cost-section.js';
 import { deliveriesBody, details } from './deliveries-block.js';
 import { facts, pauseButton, pauseLine, person, stateBadge } from './ticket-bits.js';
 import { ticketNowSection } from './ticket-now.js';
@@ -130,6 +131,8 @@ export async function ticketDetailView(root, id) {
       tk.usage
         ? h('p', { class: 'meta', 'data-usage': 'ticket' }, t('ticket.usage', { usage: usageLine(tk.usage) }))
         : null,
+      // Issue 33 item 5: what its model requests cost so far, at the provider's list price.
+      h('p', { class: 'meta', 'data-cost': 'ticket' }, t('ticket.cost', { cost: usd(tk.costUsd ?? 0) })),
       tk.sessions.length
         ? h(
             'table',
