@@ -106,8 +106,10 @@ function planFor(task: EvalTask, kind: TurnKind, card: string, edits: ToolCall[]
     case 'work':
       return [
         ack,
+        ...(task.ui ? [shot('base')] : []),
         ...edits,
         c('commit_and_push', { message: `Eval oracle: ${title}` }),
+        ...(task.ui ? [shot('head')] : []),
         c('record_verification', { command: task.check }),
         c('open_pr', { title, body: `The reference change for eval task ${task.id}.` }),
         c('mark_pr_ready', {}),
@@ -117,6 +119,20 @@ function planFor(task: EvalTask, kind: TurnKind, card: string, edits: ToolCall[]
         }),
       ];
   }
+}
+
+/** A UI task's picture before (the base commit) and after (HEAD): a static server over the checkout. */
+function shot(at: 'base' | 'head'): ToolCall {
+  return {
+    name: 'screenshot',
+    arguments: {
+      serve: 'python3 -m http.server 8765 --bind 127.0.0.1',
+      url: 'http://127.0.0.1:8765/index.html',
+      at,
+      width: 375,
+      height: 700,
+    },
+  };
 }
 
 function ackText(kind: TurnKind): string {
