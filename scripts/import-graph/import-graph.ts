@@ -166,3 +166,22 @@ export function migrationImports(root: string, files: string[]): string[] {
         ),
     );
 }
+
+/**
+ * Artifacts describe and never act: `src/artifacts/` reads what it is handed (the trusted tree,
+ * the turn's profile) and imports nothing of the executor — no tool, no workspace, no scheduling,
+ * not even a type. Returns one problem per such import.
+ */
+export function artifactImports(root: string, files: string[]): string[] {
+  return files
+    .filter((f) => f.startsWith('src/artifacts/'))
+    .flatMap((f) =>
+      importsOf(root, f)
+        .filter((e) => e.target?.startsWith('src/executor/'))
+        .map(
+          (e) =>
+            `${f}:${e.line}: artifacts import '${e.specifier}'; artifacts describe and never act — ` +
+            'let the executor hand over what they need',
+        ),
+    );
+}

@@ -2,7 +2,7 @@ import type { Runtime } from '../runtime.ts';
 import { getTicket } from '../tickets/ticket-store.ts';
 import { ARTIFACT_KINDS, type Artifact, problemText, type SkillArtifact } from './artifact.ts';
 import type { Layer } from './load-layer.ts';
-import { projectLayer } from './project-layer.ts';
+import { type ProjectTree, projectLayer } from './project-layer.ts';
 import { resolveLayers, type Winner } from './resolve-layers.ts';
 
 /** One artifact as `orchestrator_read artifacts` shows it: which tier won, which it shadowed. */
@@ -29,7 +29,7 @@ const detailOf = (a: Artifact): Record<string, unknown> | undefined => {
  * saved skills, and — for a ticket with a checkout — its trusted `.fleet/`. Each row names the
  * winning tier and the tiers it shadowed; refused files are listed under `problems`.
  */
-export async function artifactsView(rt: Runtime, ticketId?: string) {
+export async function artifactsView(rt: Runtime, ticketId?: string, tree?: ProjectTree) {
   const { ctx } = rt;
   const at = await rt.artifacts.current();
   const team = (await rt.prompts.reader.read()).prompts.config.skills;
@@ -46,7 +46,7 @@ export async function artifactsView(rt: Runtime, ticketId?: string) {
     ),
   };
   const ticket = ticketId ? await getTicket(ctx, ticketId) : undefined;
-  const project = ticket ? await projectLayer(ctx, ticket.id, at.reserved) : undefined;
+  const project = ticket && tree ? await projectLayer(tree, ctx.config, at.reserved) : undefined;
   const res = resolveLayers([at.bundled, teamLayer, ...(project ? [project] : [])]);
   const rows: ArtifactRow[] = ARTIFACT_KINDS.flatMap((kind) =>
     [...(res[kind] as Map<string, Winner>).values()].map((w) => {

@@ -1,6 +1,5 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { confinePath } from '../executor/workspace/confine-path.ts';
 import type { Artifact, ArtifactKind, ArtifactProblem, Tier } from './artifact.ts';
 import { parseArtifact } from './parse-artifact.ts';
 
@@ -21,12 +20,10 @@ export interface LayerFiles {
 
 export interface LayerSpec {
   tier: Tier;
-  /** The folder paths are relative to this root (the repository, or the ticket's checkout). */
+  /** The folder paths are relative to this root (the product's own folders), unless `files` is given. */
   root: string;
   /** Folder of each kind to read; a kind left out is not loaded (R-G2 trust). */
   folders: Partial<Record<ArtifactKind, string>>;
-  /** For a checkout: refuse links leading out of it, so a repository cannot read host files. */
-  confined?: boolean;
   /** Read through this instead of the file system (a project's committed `.fleet/`, issue 13). */
   files?: LayerFiles;
 }
@@ -48,7 +45,7 @@ export async function loadLayer(spec: LayerSpec): Promise<Layer> {
     const files = names.filter((n) => n.endsWith(`.${kind}.md`)).sort();
     for (const name of files.slice(0, MAX_FILES)) {
       const rel = join(folder, name);
-      const read = spec.files ? await spec.files.read(rel, MAX_BYTES) : await readConfined(spec, rel);
+      const read = spec.files ? await spec.files.read(rel, MAX_BYTES) : await readFromDisk(spec, rel);
       if (!read.ok) {
         layer.problems.push({ file: rel, code: 'unreadable', message: read.why });
         continue;
@@ -67,13 +64,8 @@ export async function loadLayer(spec: LayerSpec): Promise<Layer> {
   return layer;
 }
 
-async function readConfined(spec: LayerSpec, rel: string) {
-  let abs = join(spec.root, rel);
-  if (spec.confined) {
-    const p = await confinePath(spec.root, rel);
-    if (!p.ok) return { ok: false as const, why: p.why };
-    abs = p.abs;
-  }
+async function readFromDisk(spec: LayerSpec, rel: string) {
+  const abs = join(spec.root, rel);
   const size = (await stat(abs).catch(() => undefined))?.size;
   if (size === undefined) return { ok: false as const, why: 'cannot be read' };
   if (size > MAX_BYTES) return { ok: false as const, why: `is over ${MAX_BYTES} bytes` };

@@ -1,5 +1,4 @@
 import type { Ctx } from '../context.ts';
-import { loadWorkspace } from '../executor/workspace/workspace.ts';
 import type { Runtime } from '../runtime.ts';
 import { parseRecord } from '../store/parse-record.ts';
 import type { Ticket } from '../tickets/ticket.ts';
@@ -8,7 +7,7 @@ import { problemText } from './artifact.ts';
 import type { BundledAt } from './artifact-source.ts';
 import { type CrewWanted, chooseCrew } from './choose-crew.ts';
 import type { Layer } from './load-layer.ts';
-import { projectLayer } from './project-layer.ts';
+import { type ProjectTree, projectLayer } from './project-layer.ts';
 import { resolveLayers } from './resolve-layers.ts';
 import { type TurnArtifacts, TurnArtifactsSchema } from './turn-snapshot.ts';
 
@@ -44,19 +43,19 @@ async function recordCrew(ctx: Ctx, ticketId: string, snap: TurnArtifacts) {
 /**
  * Resolves the artifacts an executor turn runs with, once, at its start (R-G5): the bundled tier
  * at the current registry revision and the trusted `.fleet/` of the ticket's repository, read from
- * its base branch (issue 13). The result is stored by turn id (SET NX), so a retried or resumed
+ * its base branch (issue 13) through the tree the host hands over. The result is stored by turn id (SET NX), so a retried or resumed
  * turn keeps the snapshot it started with even after a reload, and is recorded on the ticket with
  * the revision used. Without a checkout yet, the project tier is marked pending (`withProjectTier`).
  * A stored snapshot that fails its schema throws `StoredRecordError` (issue 20), never cast.
  */
-export async function resolveTurnArtifacts(rt: Runtime, ticket: Ticket, turnId: string) {
+export async function resolveTurnArtifacts(rt: Runtime, ticket: Ticket, turnId: string, tree: ProjectTree) {
   const { ctx } = rt;
   const key = ctx.keys.turnArtifacts(turnId);
   const held = await ctx.redis.get(key);
   if (held) return parseRecord(ctx, TurnArtifactsSchema, held, key);
   const at = await rt.artifacts.current();
-  const pending = !(await loadWorkspace(ctx, ticket.id));
-  const snap = resolveWith(at, await projectLayer(ctx, ticket.id, at.reserved), ticket);
+  const pending = !(await tree.exists());
+  const snap = resolveWith(at, await projectLayer(tree, ctx.config, at.reserved), ticket);
   if (pending) snap.projectPending = true;
   if ((await ctx.redis.set(key, JSON.stringify(snap), 'EX', WEEK_S, 'NX')) !== 'OK') {
     const raced = await ctx.redis.get(key);
@@ -77,11 +76,17 @@ export async function resolveTurnArtifacts(rt: Runtime, ticket: Ticket, turnId: 
  * what code allows (R-G4) — and its skills join at once. Stored under the turn id, so a resumed
  * turn continues with it.
  */
-export async function withProjectTier(rt: Runtime, ticket: Ticket, turnId: string, snap: TurnArtifacts) {
+export async function withProjectTier(
+  rt: Runtime,
+  ticket: Ticket,
+  turnId: string,
+  snap: TurnArtifacts,
+  tree: ProjectTree,
+) {
   const { ctx } = rt;
-  if (!snap.projectPending || !(await loadWorkspace(ctx, ticket.id))) return snap;
+  if (!snap.projectPending || !(await tree.exists())) return snap;
   const at = await rt.artifacts.current();
-  const project = await projectLayer(ctx, ticket.id, at.reserved);
+  const project = await projectLayer(tree, ctx.config, at.reserved);
   const fresh = at.revision === snap.revision ? resolveWith(at, project, ticket) : undefined;
   let next: TurnArtifacts;
   if (fresh && fresh.role.profile === snap.role.profile && fresh.topology === snap.topology) {

@@ -1,7 +1,8 @@
-import { scopedTools } from '../artifacts/scoped-tools.ts';
+import { toolsForProfile } from '../artifacts/tools-for-profile.ts';
 import type { AnyTool } from '../session/tool.ts';
 import { draftDoneCheck, verifiedDoneCheck } from './delivery-checks.ts';
 import { handbackTool, threadUnrelatedTool } from './tools/handback-tools.ts';
+import { messagePeerTool } from './tools/message-peer-tool.ts';
 import { readChatTool } from './tools/read-chat-tool.ts';
 import { readCardTool, readGitHubTool } from './tools/read-source-tools.ts';
 import { replyTool } from './tools/reply-tool.ts';
@@ -12,10 +13,14 @@ import type { TurnScope } from './turn-scope.ts';
 
 /**
  * An executor's tools (R-C1: nothing that asks a person a question, presents UI or changes a
- * profile — those tools do not exist here), cut to the turn's profile and topology (R-G4).
+ * profile — those tools do not exist here), `message_peer` included, cut to the turn's profile
+ * and topology (R-G4). A turn without resolved artifacts runs as a `worker` in a `hub`, as before
+ * crews existed.
  */
 export function executorTools(scope: TurnScope): AnyTool[] {
-  return scopedTools(scope, [
+  const profile = scope.artifacts?.role.profile ?? 'worker';
+  const topology = scope.artifacts?.topology ?? 'hub';
+  const all = [
     replyTool(scope),
     reportTool(scope, [verifiedDoneCheck, draftDoneCheck]),
     handbackTool(scope),
@@ -25,7 +30,9 @@ export function executorTools(scope: TurnScope): AnyTool[] {
     readGitHubTool(scope),
     readChatTool(scope),
     ...workTools(scope),
-  ]);
+    messagePeerTool(scope),
+  ];
+  return toolsForProfile(profile, all, topology);
 }
 
 /** Tools whose success means the turn changed the work (issue 15: follow-ups acted on). */

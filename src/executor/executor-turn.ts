@@ -36,6 +36,7 @@ import { readAgentsMd } from './workspace/agents-md.ts';
 import { noteBotRounds } from './workspace/bot-rounds.ts';
 import { usingCheckout } from './workspace/checkout-use.ts';
 import { involvesForkCode } from './workspace/fork-code.ts';
+import { projectTree } from './workspace/project-tree.ts';
 import { workspacePaths } from './workspace/workspace.ts';
 
 export type ExecutorTurnResult = TurnOutcome | { kind: 'nothing' | 'paused' | 'no_model' };
@@ -85,7 +86,8 @@ async function turn(rt: Runtime, ticketId: string, turnId: string): Promise<Exec
     if (card) batch.set(id, card);
   }
   // R-G5: the artifacts are resolved once, here; a reload during the turn does not reach it.
-  const artifacts = await resolveTurnArtifacts(rt, ticket, turnId);
+  const tree = projectTree(ctx, ticket.id);
+  const artifacts = await resolveTurnArtifacts(rt, ticket, turnId, tree);
   // R-H5: cards from outside the ticket's repository or chat are shown as data, never requests.
   const dataCards = await dataLabels(ctx, ticketId, [...batch.keys()]);
   // Issue 13: a ticket about a fork's PR runs its commands with no network at all.
@@ -126,7 +128,7 @@ async function turn(rt: Runtime, ticketId: string, turnId: string): Promise<Exec
     hooks: {
       systemPrompt: async () => {
         // Issue 15: the project tier joins at the first request after the checkout exists.
-        const current = await withProjectTier(rt, ticket, turnId, scope.artifacts ?? artifacts);
+        const current = await withProjectTier(rt, ticket, turnId, scope.artifacts ?? artifacts, tree);
         scope.artifacts = current;
         return buildSystemPrompt(rt.prompts, rt.prompts.reader, {
           role: 'executor',

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { artifactsView } from '../../artifacts/artifacts-view.ts';
 import { loadCard } from '../../cards/ingest.ts';
 import { renderCard } from '../../cards/render-card.ts';
+import { projectTree } from '../../executor/workspace/project-tree.ts';
 import { getPolicy, listVersions, readPromptsForTool } from '../../prompts/index.ts';
 import type { Runtime } from '../../runtime.ts';
 import { defineTool, toolError, toolOk } from '../../session/tool.ts';
@@ -89,7 +90,7 @@ export function readTool(rt: Runtime) {
         case 'versions':
           return json(await listVersions(rt.prompts));
         case 'artifacts':
-          return json(await artifactsView(rt, id));
+          return json(await artifactsView(rt, id, id ? projectTree(rt.ctx, id) : undefined));
       }
     },
   });

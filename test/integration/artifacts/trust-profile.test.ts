@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { toolsForProfile } from '../../../src/artifacts/tools-for-profile.ts';
 import { resolveTurnArtifacts } from '../../../src/artifacts/turn-artifacts.ts';
 import { loadCard } from '../../../src/cards/ingest.ts';
+import { projectTree } from '../../../src/executor/workspace/project-tree.ts';
 import { saveWorkspace } from '../../../src/executor/workspace/workspace-record.ts';
 import { defineTool, toolOk } from '../../../src/session/tool.ts';
 import { createTicket, getTicket, updateTicket } from '../../../src/tickets/ticket-store.ts';
@@ -58,7 +59,7 @@ describe('trust never authorizes a profile (R-G2, R-G4)', () => {
     });
     const withCrew = await getTicket(w.app.ctx, ticket.id);
     if (!withCrew) throw new Error('no ticket');
-    const snap = await resolveTurnArtifacts(w.rt, withCrew, 'turn-trust');
+    const snap = await resolveTurnArtifacts(w.rt, withCrew, 'turn-trust', projectTree(w.rt.ctx, withCrew.id));
     // The project's texts win (trust admits them), its widening does not.
     expect(snap.role).toMatchObject({ name: 'reviewer', tier: 'project', profile: 'reviewer' });
     expect(snap.role.body).toContain('PROJECT reviewer');

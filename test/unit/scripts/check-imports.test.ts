@@ -40,7 +40,9 @@ const CLEAN = {
 describe('npm run lint: import circles and frozen migrations (issue 32)', () => {
   it('passes a tree with no circle and migration steps importing only their helper, node: and ioredis', () => {
     const r = runCheck(tree(CLEAN));
-    expect(r.out).toBe('imports: no import circle, migration steps import no live code\n');
+    expect(r.out).toBe(
+      'imports: no import circle, migration steps import no live code, artifacts import no executor code\n',
+    );
     expect(r.code).toBe(0);
   });
 
@@ -92,5 +94,23 @@ describe('npm run lint: import circles and frozen migrations (issue 32)', () => 
       "imports: src/store/migrations/0003-step.ts:2: a migration step imports '../../tickets/ref-key.ts'; steps are frozen — inline what it needs as it was when the step shipped (only ./migration.ts, node: builtins and ioredis)",
       "imports: src/store/migrations/0003-step.ts:3: a migration step imports 'zod'; steps are frozen — inline what it needs as it was when the step shipped (only ./migration.ts, node: builtins and ioredis)",
     ]);
+  });
+
+  it('fails artifacts importing the executor, a type included; the executor may import artifacts', () => {
+    const r = runCheck(
+      tree({
+        ...CLEAN,
+        'src/executor/turn-scope.ts': 'export interface TurnScope { id: string }\n',
+        'src/executor/schedule-turn.ts':
+          "import type { Layer } from '../artifacts/layer.ts';\nexport const go = (l: Layer) => l;\n",
+        'src/artifacts/layer.ts': 'export interface Layer { tier: string }\n',
+        'src/artifacts/peer.ts':
+          "import type { TurnScope } from '../executor/turn-scope.ts';\nexport const p = (s: TurnScope) => s;\n",
+      }),
+    );
+    expect(r.code).toBe(1);
+    expect(r.out).toBe(
+      "imports: src/artifacts/peer.ts:1: artifacts import '../executor/turn-scope.ts'; artifacts describe and never act — let the executor hand over what they need\n",
+    );
   });
 });

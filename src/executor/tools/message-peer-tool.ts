@@ -1,13 +1,13 @@
 import { z } from 'zod';
-import { scheduleTurn } from '../executor/schedule-turn.ts';
-import type { TurnScope } from '../executor/turn-scope.ts';
-import { countWords, LIMITS } from '../router/words.ts';
-import { defineTool, toolError, toolOk } from '../session/tool.ts';
-import { queueNote } from '../tickets/notes.ts';
-import { isPaused } from '../tickets/pause.ts';
-import type { Ticket } from '../tickets/ticket.ts';
-import { TicketIdSchema } from '../tickets/ticket-id.ts';
-import { getTicket, listTickets } from '../tickets/ticket-store.ts';
+import { countWords, LIMITS } from '../../router/words.ts';
+import { defineTool, toolError, toolOk } from '../../session/tool.ts';
+import { queueNote } from '../../tickets/notes.ts';
+import { isPaused } from '../../tickets/pause.ts';
+import type { Ticket } from '../../tickets/ticket.ts';
+import { TicketIdSchema } from '../../tickets/ticket-id.ts';
+import { getTicket, listTickets } from '../../tickets/ticket-store.ts';
+import { scheduleTurn } from '../schedule-turn.ts';
+import type { TurnScope } from '../turn-scope.ts';
 
 const PEERS_MAX = 10;
 
