@@ -24,14 +24,18 @@ type LogCtx = Pick<Ctx, 'redis' | 'keys' | 'log' | 'now'>;
  * never replaces a later fate (`received` written after the routing job already placed the card).
  * Then the bound, in the same script: entries older than the window (a hundred at a time) and
  * those past the cap, oldest first, leave both keys; both expire a window after the last write.
- * ARGV: id, first arrival, JSON, cap, cut-off (ms), ifAbsent, window (ms).
+ * One call carries every entry of an event-loop turn, in the order they were written.
+ * ARGV: cap, cut-off (ms), window (ms), then per entry its id, first arrival, JSON and ifAbsent.
  */
 const UPSERT = script(`
-if ARGV[6] == '1' and redis.call('HEXISTS', KEYS[2], ARGV[1]) == 1 then return 0 end
-redis.call('ZADD', KEYS[1], 'NX', ARGV[2], ARGV[1])
-redis.call('HSET', KEYS[2], ARGV[1], ARGV[3])
-local gone = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', '(' .. ARGV[5], 'LIMIT', 0, 100)
-local over = redis.call('ZCARD', KEYS[1]) - #gone - tonumber(ARGV[4])
+for i = 4, #ARGV, 4 do
+  if not (ARGV[i + 3] == '1' and redis.call('HEXISTS', KEYS[2], ARGV[i]) == 1) then
+    redis.call('ZADD', KEYS[1], 'NX', ARGV[i + 1], ARGV[i])
+    redis.call('HSET', KEYS[2], ARGV[i], ARGV[i + 2])
+  end
+end
+local gone = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', '(' .. ARGV[2], 'LIMIT', 0, 100)
+local over = redis.call('ZCARD', KEYS[1]) - #gone - tonumber(ARGV[1])
 if over > 0 then
   for _, id in ipairs(redis.call('ZRANGE', KEYS[1], #gone, #gone + over - 1)) do table.insert(gone, id) end
 end
@@ -39,42 +43,74 @@ if #gone > 0 then
   redis.call('ZREM', KEYS[1], unpack(gone))
   redis.call('HDEL', KEYS[2], unpack(gone))
 end
-redis.call('PEXPIRE', KEYS[1], ARGV[7])
-redis.call('PEXPIRE', KEYS[2], ARGV[7])
+redis.call('PEXPIRE', KEYS[1], ARGV[3])
+redis.call('PEXPIRE', KEYS[2], ARGV[3])
 return 1`);
+
+/** Entries written in one call at most; a bigger turn's go out in several. */
+const MAX_ENTRIES = 200;
+
+interface PendingEntry {
+  entry: EventEntry;
+  /** The entry as stored, checked against its schema when it was written. */
+  json: string;
+  ifAbsent: boolean;
+  done: () => void;
+}
+
+/** Per context: the entries waiting for the end of this event-loop turn. */
+const waiting = new WeakMap<LogCtx, PendingEntry[]>();
 
 /**
  * The owner of `eventLog` and `eventLogEntries`: writes one entry (checked against its schema,
- * issue 31). The inbox is a record of what happened, never the state itself: a failed write is
- * logged and swallowed, so it never fails a webhook or a routing job.
+ * issue 31). The entries of one event-loop turn go to Redis in one script call, as the claims of
+ * that turn do (`claim-batch.ts`, issue 18): a burst of webhooks costs the inbox one round trip,
+ * not one per card. The inbox is a record of what happened, never the state itself: a failed
+ * write is logged and swallowed, so it never fails a webhook or a routing job. Settles once the
+ * entry is written (or its failure logged).
  */
-export async function recordEvent(
+export function recordEvent(
   ctx: LogCtx,
   entry: EventEntry,
   opts: { ifAbsent?: boolean } = {},
 ): Promise<void> {
-  const key = ctx.keys.eventLogEntries();
+  let json: string;
   try {
-    const windowMs = EVENT_LOG_DAYS * DAY_MS;
-    await runScript(
-      ctx.redis,
-      UPSERT,
-      [ctx.keys.eventLog(), key],
-      [
-        entry.id,
-        entry.at,
-        encodeRecord(ctx, EventEntrySchema, entry, key),
-        EVENT_LOG_CAP,
-        ctx.now() - windowMs,
-        opts.ifAbsent ? '1' : '0',
-        windowMs,
-      ],
-    );
+    json = encodeRecord(ctx, EventEntrySchema, entry, ctx.keys.eventLogEntries());
   } catch (err) {
     ctx.log.warn({ err, entry: entry.id, fate: entry.fate }, 'events inbox: entry not written');
+    return Promise.resolve();
   }
+  const queue = waiting.get(ctx) ?? startTurn(ctx);
+  return new Promise((done) => {
+    queue.push({ entry, json, ifAbsent: opts.ifAbsent === true, done });
+  });
 }
 
+/** A new turn's queue, sent once the turn's I/O callbacks have run. */
+function startTurn(ctx: LogCtx): PendingEntry[] {
+  const queue: PendingEntry[] = [];
+  waiting.set(ctx, queue);
+  setImmediate(() => {
+    waiting.delete(ctx);
+    for (let i = 0; i < queue.length; i += MAX_ENTRIES) void writeAll(ctx, queue.slice(i, i + MAX_ENTRIES));
+  });
+  return queue;
+}
+
+async function writeAll(ctx: LogCtx, batch: PendingEntry[]): Promise<void> {
+  const windowMs = EVENT_LOG_DAYS * DAY_MS;
+  const args: (string | number)[] = [EVENT_LOG_CAP, ctx.now() - windowMs, windowMs];
+  for (const p of batch) args.push(p.entry.id, p.entry.at, p.json, p.ifAbsent ? '1' : '0');
+  try {
+    await runScript(ctx.redis, UPSERT, [ctx.keys.eventLog(), ctx.keys.eventLogEntries()], args);
+  } catch (err) {
+    for (const { entry } of batch)
+      ctx.log.warn({ err, entry: entry.id, fate: entry.fate }, 'events inbox: entry not written');
+  } finally {
+    for (const p of batch) p.done();
+  }
+}
 /** A card's fate now: its entry (by card id) created or updated. */
 export function recordCardFate(
   ctx: LogCtx,

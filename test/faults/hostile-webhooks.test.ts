@@ -71,11 +71,40 @@ describe('hostile input at both webhook routes (issue 8): 400/401/2xx, never 5xx
     if (res.status >= 400) expect(await footprint(h.app)).toBe(before);
     return res.status;
   }
-  /** Runs a property of refusals only, and checks with a full key scan that it stored nothing. */
+  /**
+   * Runs a property of refusals only, and checks with a full key scan that it stored nothing but
+   * the events inbox's note of them (issue 33 item 2): one `refused` entry per channel and
+   * minute, whoever sent them, holding nothing of any body.
+   */
   async function storesNothing(run: () => Promise<void>): Promise<void> {
-    const before = await storedKeys(h.app);
+    const { redis, keys } = h.app.ctx;
+    const inbox = [keys.eventLog(), keys.eventLogEntries()];
+    const outsideInbox = async () => (await storedKeys(h.app)).filter((k) => !inbox.includes(k));
+    const before = await outsideInbox();
+    const entriesBefore = await redis.hgetall(keys.eventLogEntries());
+    const t0 = Date.now();
     await run();
-    expect(await storedKeys(h.app)).toEqual(before);
+    expect(await outsideInbox()).toEqual(before);
+    const added = Object.entries(await redis.hgetall(keys.eventLogEntries())).filter(
+      ([id, json]) => entriesBefore[id] !== json,
+    );
+    // Two channels, each at most one entry a minute, however many were refused.
+    const minutes = Math.floor(Date.now() / 60_000) - Math.floor(t0 / 60_000) + 1;
+    expect(added.length).toBeLessThanOrEqual(2 * minutes);
+    for (const [id, json] of added) {
+      expect(id).toMatch(/^refused-(github|feishu)-\d+$/);
+      const entry = JSON.parse(json) as Record<string, unknown>;
+      expect(entry).toMatchObject({ fate: 'refused', kind: 'webhook' });
+      expect(Object.keys(entry).sort()).toEqual([
+        'at',
+        'channel',
+        'fate',
+        'id',
+        'kind',
+        'reason',
+        'updatedAt',
+      ]);
+    }
   }
 
   it('GitHub: arbitrary signed JSON under any event name → 202 or 400, never 5xx', async () => {
