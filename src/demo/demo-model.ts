@@ -22,7 +22,13 @@ export async function startDemoModel(opts: {
   apiKey: string;
   repo: string;
   decide?: DecideAnswer;
+  /**
+   * Report a provider's prefix cache (`prompt_tokens_details.cached_tokens`): the prompt's
+   * characters shared with the previous request, from the start, over 4 (the eval's oracle).
+   */
+  prefixCache?: boolean;
 }): Promise<DemoModel> {
+  let previous = '';
   const decide: DecideAnswer = opts.decide ?? ((messages, tools) => nextAnswer(messages, tools, opts.repo));
   const server = createServer((req, res) => {
     void serve(req, res).catch((err: unknown) => sendJson(res, 500, { error: { message: String(err) } }));
@@ -51,12 +57,16 @@ export async function startDemoModel(opts: {
       messages,
       (body.tools ?? []).map((t) => t.function.name),
     );
-    const promptChars = JSON.stringify(messages).length;
+    const prompt = JSON.stringify(messages);
     const usage = {
-      prompt_tokens: Math.ceil(promptChars / 4),
+      prompt_tokens: Math.ceil(prompt.length / 4),
       completion_tokens: 20,
-      total_tokens: Math.ceil(promptChars / 4) + 20,
+      total_tokens: Math.ceil(prompt.length / 4) + 20,
+      ...(opts.prefixCache
+        ? { prompt_tokens_details: { cached_tokens: Math.floor(sharedPrefix(previous, prompt) / 4) } }
+        : {}),
     };
+    previous = prompt;
     const model = body.model ?? 'demo';
     if (body.stream)
       return sendStream(res, model, answer, body.stream_options?.include_usage ? usage : undefined);
@@ -74,6 +84,12 @@ export async function startDemoModel(opts: {
   };
 }
 
+function sharedPrefix(a: string, b: string): number {
+  let i = 0;
+  while (i < a.length && i < b.length && a[i] === b[i]) i++;
+  return i;
+}
+
 function wireCall(a: Answer) {
   return 'call' in a
     ? [
@@ -86,7 +102,7 @@ function wireCall(a: Answer) {
     : [];
 }
 
-function completion(model: string, a: Answer, usage: Record<string, number>) {
+function completion(model: string, a: Answer, usage: Record<string, unknown>) {
   const calls = wireCall(a);
   return {
     id: `chatcmpl-${++seq}`,
@@ -112,7 +128,7 @@ function sendStream(
   res: ServerResponse,
   model: string,
   a: Answer,
-  usage: Record<string, number> | undefined,
+  usage: Record<string, unknown> | undefined,
 ): void {
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
   const id = `chatcmpl-${++seq}`;

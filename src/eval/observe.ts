@@ -2,10 +2,12 @@ import { scratchReason } from '../executor/scratch-files.ts';
 import { ticketPr } from '../executor/workspace/delivery-records.ts';
 import { loadWorkspace } from '../executor/workspace/workspace.ts';
 import type { TrajectoryStep } from '../session/trajectory/trajectory-step.ts';
+import { usdOf } from '../stats/cost.ts';
 import { reportsOf } from '../tickets/reports.ts';
 import { executorSessionId } from '../tickets/ticket-keys.ts';
 import { listTickets } from '../tickets/ticket-store.ts';
 import { ticketTrajectory } from '../web/api/ticket-trajectory.ts';
+import { stepsCostNanos } from './task-cost.ts';
 import { branchesOf, gitAt } from './task-repo.ts';
 import type { TaskWorld } from './task-world.ts';
 
@@ -28,6 +30,8 @@ export interface Observed {
   promptTokens: number;
   cacheHitTokens: number;
   completionTokens: number;
+  /** USD at the product's prices (`task-cost.ts`). */
+  costUsd: number;
   toolErrors: Record<string, number>;
   limitHits: number;
   turnsWithoutReport: number;
@@ -56,6 +60,7 @@ export async function observe(w: TaskWorld, startBranches: Map<string, string>):
     promptTokens: sum((u) => u.promptTokens),
     cacheHitTokens: sum((u) => u.cacheHitTokens),
     completionTokens: sum((u) => u.completionTokens),
+    costUsd: usdOf(stepsCostNanos(steps, w.ctx.config)),
     toolErrors: toolErrors(steps),
     limitHits: steps.filter((s) => s.kind === 'end' && s.outcome === 'limit').length,
     turnsWithoutReport: tickets.reduce((n, t) => n + unreported(steps, executorSessionId(t.id)), 0),

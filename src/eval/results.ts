@@ -1,5 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { nanosOf, usdOf } from '../stats/cost.ts';
 import type { TaskRecord } from './task-record.ts';
 
 /**
@@ -16,7 +15,11 @@ export interface RunSummary {
   /** pass@1: the mean of per-run resolve rates, with its 95 % interval (normal approximation). */
   passAt1: { mean: number; low: number; high: number };
   promptTokens: number;
+  cacheHitTokens: number;
   completionTokens: number;
+  /** USD, the records' costs added up; per resolved task: null when nothing was resolved. */
+  costUsd: number;
+  costPerResolvedUsd: number | null;
 }
 
 export function summarise(records: TaskRecord[]): RunSummary {
@@ -28,22 +31,31 @@ export function summarise(records: TaskRecord[]): RunSummary {
     rates.length > 1 ? Math.sqrt(rates.reduce((a, r) => a + (r - mean) ** 2, 0) / (rates.length - 1)) : 0;
   const half = rates.length > 1 ? (1.96 * sd) / Math.sqrt(rates.length) : 0;
   const clamp = (x: number) => Math.min(1, Math.max(0, x));
+  const resolved = records.filter((r) => r.resolved).length;
+  // Added up in nano-dollars, integers, so the total is exact.
+  const nanos = records.reduce((n, r) => n + nanosOf(r.costUsd), 0);
   return {
     tasks: new Set(records.map((r) => r.id)).size,
     runs: byRun.size,
-    resolved: records.filter((r) => r.resolved).length,
+    resolved,
     honest: records.filter((r) => r.honest).length,
     passAt1: { mean, low: clamp(mean - half), high: clamp(mean + half) },
     promptTokens: records.reduce((n, r) => n + r.promptTokens, 0),
+    cacheHitTokens: records.reduce((n, r) => n + r.cacheHitTokens, 0),
     completionTokens: records.reduce((n, r) => n + r.completionTokens, 0),
+    costUsd: usdOf(nanos),
+    costPerResolvedUsd: resolved ? usdOf(Math.round(nanos / resolved)) : null,
   };
 }
+
+/** USD as the table shows it: four decimals (a task often costs well under a cent). */
+export const usd = (x: number | null): string => (x === null ? '—' : `$${x.toFixed(4)}`);
 
 /** One line for the terminal as a task run finishes. */
 export function progressLine(r: TaskRecord, done: number, total: number): string {
   const verdict = r.error ? 'ERROR' : r.resolved ? 'resolved' : 'unresolved';
   const honesty = r.honest ? 'honest' : `DISHONEST (${r.dishonesty.join('; ')})`;
-  const tokens = `${r.modelRequests} requests, ${r.promptTokens}+${r.completionTokens} tokens`;
+  const tokens = `${r.modelRequests} requests, ${r.promptTokens}+${r.completionTokens} tokens, ${usd(r.costUsd)}`;
   const extra = r.error ? ` — ${r.error}` : '';
   return `[${done}/${total}] ${r.id}#${r.run}: ${verdict}, ${honesty}, ${r.settled}, PR ${r.pr}, ${tokens}, ${r.wallSeconds} s${extra}`;
 }
@@ -52,8 +64,8 @@ const pct = (x: number) => `${(x * 100).toFixed(1)} %`;
 
 export function markdownTable(records: TaskRecord[], s: RunSummary): string {
   const head = [
-    '| task | run | channel | resolved | honest | settled | ack once | PR | scratch | requests | prompt | cache hit | completion | tool errors | limits | no report | s |',
-    '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',
+    '| task | run | channel | resolved | honest | settled | ack once | PR | scratch | requests | prompt | cache hit | completion | cost | tool errors | limits | no report | s |',
+    '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',
   ];
   const yes = (b: boolean) => (b ? 'yes' : '**no**');
   const rows = records.map((r) =>
@@ -71,6 +83,7 @@ export function markdownTable(records: TaskRecord[], s: RunSummary): string {
       r.promptTokens,
       r.cacheHitTokens,
       r.completionTokens,
+      usd(r.costUsd),
       Object.entries(r.toolErrors)
         .map(([t, n]) => `${t} ${n}`)
         .join(', ') || '0',
@@ -85,21 +98,6 @@ export function markdownTable(records: TaskRecord[], s: RunSummary): string {
     ...head,
     ...rows.map((r) => `| ${r} |`),
     '',
-    `${s.tasks} tasks × ${s.runs} runs: ${s.resolved} resolved, ${s.honest} honest; pass@1 ${pct(p.mean)}${interval}; ${s.promptTokens} prompt + ${s.completionTokens} completion tokens`,
+    `${s.tasks} tasks × ${s.runs} runs: ${s.resolved} resolved, ${s.honest} honest; pass@1 ${pct(p.mean)}${interval}; ${s.promptTokens} prompt (${s.cacheHitTokens} cache hits) + ${s.completionTokens} completion tokens; cost ${usd(s.costUsd)}, ${usd(s.costPerResolvedUsd)} per resolved task`,
   ].join('\n');
-}
-
-/** Writes `results.json` into a new `<dir>/<timestamp>/`; returns the file's path. */
-export function writeResults(
-  dir: string,
-  records: TaskRecord[],
-  s: RunSummary,
-  meta: Record<string, unknown>,
-): string {
-  const at = new Date().toISOString().replace(/[:.]/g, '-');
-  const out = join(dir, at);
-  mkdirSync(out, { recursive: true });
-  const file = join(out, 'results.json');
-  writeFileSync(file, `${JSON.stringify({ ...meta, summary: s, records }, null, 2)}\n`);
-  return file;
 }

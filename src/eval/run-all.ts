@@ -69,6 +69,7 @@ function failed(task: EvalTask, run: number, err: unknown): TaskRecord {
     promptTokens: 0,
     cacheHitTokens: 0,
     completionTokens: 0,
+    costUsd: 0,
     wallSeconds: 0,
     toolErrors: {},
     limitHits: 0,

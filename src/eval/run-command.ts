@@ -1,8 +1,12 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { loadConfig } from '../config.ts';
+import { pricesFrom } from '../stats/cost.ts';
+import { PRICES_READ_ON } from '../stats/prices.ts';
 import { findOrStartRedis } from '../store/local-redis-server.ts';
-import { markdownTable, progressLine, summarise, writeResults } from './results.ts';
+import { markdownTable, progressLine, summarise } from './results.ts';
+import { makeRunFolder, writeResults } from './results-file.ts';
 import { runAll } from './run-all.ts';
 import { CheckSandboxError, evalSandboxConfig } from './run-check.ts';
 import { loadTasks } from './task.ts';
@@ -45,16 +49,27 @@ export async function runCommand(a: RunArgs, out: (line: string) => void): Promi
     out(model);
     return 2;
   }
+  const settings = productSettings(model);
+  if (typeof settings === 'string') {
+    out(settings);
+    return 2;
+  }
   const { tasks, errors } = loadTasks(a.root, a.only);
   for (const e of errors) out(`INVALID ${e.taskId}: ${e.reason}`);
   if (!tasks.length) return 1;
+  const startedAt = new Date();
+  const folder = makeRunFolder(a.resultsDir, startedAt);
   const dir = mkdtempSync(join(tmpdir(), 'switchyard-eval-redis-'));
   const store = await findOrStartRedis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', dir);
   const sandbox = evalSandboxConfig();
   const t0 = performance.now();
   try {
     const records = await runAll(tasks, {
-      world: { redisUrl: store.url, model, env: sandbox.SANDBOX === 'none' ? { SANDBOX: 'none' } : {} },
+      world: {
+        redisUrl: store.url,
+        model,
+        env: { ...(sandbox.SANDBOX === 'none' ? { SANDBOX: 'none' } : {}), ...settings.env },
+      },
       sandbox,
       concurrency: a.concurrency,
       repeat: a.repeat,
@@ -64,10 +79,25 @@ export async function runCommand(a: RunArgs, out: (line: string) => void): Promi
     });
     const s = summarise(records);
     const seconds = Math.round((performance.now() - t0) / 1000);
-    const file = writeResults(a.resultsDir, records, s, {
-      model: model === 'oracle' ? 'oracle' : (model.LLM_MODEL ?? 'the provider default'),
-      provider: model === 'oracle' ? 'oracle' : (model.LLM_PROVIDER ?? 'deepseek'),
-      seconds,
+    const file = writeResults(folder, {
+      meta: {
+        startedAt: startedAt.toISOString(),
+        seconds,
+        model: settings.model,
+        provider: settings.provider,
+        oracle: a.oracle,
+        tasksDir: a.root,
+        repeat: a.repeat,
+        concurrency: a.concurrency,
+        prompts: { published: 'defaults', candidate: null },
+        pricesReadOn: PRICES_READ_ON,
+        record: null,
+        replay: null,
+      },
+      summary: s,
+      arms: null,
+      comparison: null,
+      records,
     });
     out('');
     out(markdownTable(records, s));
@@ -82,5 +112,27 @@ export async function runCommand(a: RunArgs, out: (line: string) => void): Promi
   } finally {
     await store.started?.stop();
     rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * The model and provider the product will run with, as its config resolves them, and the
+ * settings every task's product gets besides: `LLM_PRICES`, so the runner prices requests with
+ * the same table as the panel. A bad `LLM_PRICES` or model setting is refused before any task.
+ */
+function productSettings(
+  model: 'oracle' | Record<string, string>,
+): { model: string; provider: string; env: Record<string, string> } | string {
+  const prices = process.env.LLM_PRICES;
+  try {
+    pricesFrom(prices);
+    const c = loadConfig(
+      model === 'oracle'
+        ? { LLM_API_KEY: 'oracle', LLM_PROVIDER: 'compatible', LLM_MODEL: 'switchyard-oracle' }
+        : model,
+    );
+    return { model: c.executorModel, provider: c.llmProvider, env: prices ? { LLM_PRICES: prices } : {} };
+  } catch (err) {
+    return `cannot run: ${err instanceof Error ? err.message : String(err)}`;
   }
 }

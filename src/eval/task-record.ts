@@ -28,6 +28,11 @@ export interface TaskRecord {
   promptTokens: number;
   cacheHitTokens: number;
   completionTokens: number;
+  /**
+   * USD for every model request of the ticket's sessions: the product's price table
+   * (`LLM_PRICES` over `src/stats/prices.ts`) for the run's provider and model, cache hits apart.
+   */
+  costUsd: number;
   wallSeconds: number;
   /** Refused tool calls by tool name. */
   toolErrors: Record<string, number>;

@@ -137,7 +137,12 @@ async function modelSettings(
   if (model !== 'oracle') return model;
   const apiKey = `sk-oracle-${secret()}`;
   const edits = task.patch.trim() ? oracleEdits(task.repoDir, task.patch) : [];
-  const server = await startDemoModel({ apiKey, repo: task.id, decide: oracleDecider(task, edits) });
+  const server = await startDemoModel({
+    apiKey,
+    repo: task.id,
+    decide: oracleDecider(task, edits),
+    prefixCache: true,
+  });
   closers.push(() => server.close());
   return {
     LLM_API_KEY: apiKey,

@@ -57,7 +57,9 @@ describe('eval runner with the oracle (issue 29)', () => {
       // The oracle's server answers 20 completion tokens a request and counts prompts from the text.
       expect(r.completionTokens).toBe(20 * r.modelRequests);
       expect(r.promptTokens).toBeGreaterThan(1000 * r.modelRequests);
-      expect(r.cacheHitTokens).toBe(0);
+      // It reports a prefix cache: what each prompt shares with the one before.
+      expect(r.cacheHitTokens).toBeGreaterThan(0);
+      expect(r.cacheHitTokens).toBeLessThan(r.promptTokens);
       expect(r.wallSeconds).toBeGreaterThan(0);
     }
     const slug = byId(records, 'js-slugify');

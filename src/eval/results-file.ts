@@ -1,0 +1,52 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { RunSummary } from './results.ts';
+import type { TaskRecord } from './task-record.ts';
+
+/**
+ * The run's folder and its `results.json` (issue 29): `<results>/<timestamp>/`, made when the run
+ * starts so each task's trajectory can be written there as it finishes. The layout and every
+ * field are what the panel's Eval page reads; docs/eval.md describes them.
+ */
+
+export interface RunMeta {
+  /** ISO time the run started. */
+  startedAt: string;
+  seconds: number;
+  /** The model and provider the product ran with (`switchyard-oracle`, `compatible` for the oracle). */
+  model: string;
+  provider: string;
+  oracle: boolean;
+  tasksDir: string;
+  repeat: number;
+  concurrency: number;
+  /** The prompt versions the arms ran under: `defaults` or `r<N>`; a candidate only in an A/B run. */
+  prompts: { published: string; candidate: string | null };
+  /** When the built-in price table was read (`src/stats/prices.ts`). */
+  pricesReadOn: string;
+  record: string | null;
+  replay: string | null;
+}
+
+export interface ResultsFile {
+  meta: RunMeta;
+  summary: RunSummary;
+  /** An A/B run's summary per arm, by arm label; null otherwise. */
+  arms: Record<string, RunSummary> | null;
+  comparison: unknown;
+  records: TaskRecord[];
+}
+
+/** A new `<dir>/<timestamp>/` for a run. */
+export function makeRunFolder(dir: string, startedAt: Date): string {
+  const out = join(dir, startedAt.toISOString().replace(/[:.]/g, '-'));
+  mkdirSync(out, { recursive: true });
+  return out;
+}
+
+/** Writes `results.json` into the run's folder; returns the file's path. */
+export function writeResults(folder: string, results: ResultsFile): string {
+  const file = join(folder, 'results.json');
+  writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`);
+  return file;
+}
