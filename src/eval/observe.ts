@@ -6,7 +6,7 @@ import { usdOf } from '../stats/cost.ts';
 import { reportsOf } from '../tickets/reports.ts';
 import { executorSessionId } from '../tickets/ticket-keys.ts';
 import { listTickets } from '../tickets/ticket-store.ts';
-import { ticketTrajectory } from '../web/api/ticket-trajectory.ts';
+import { type ShownStep, ticketTrajectory } from '../web/api/ticket-trajectory.ts';
 import { stepsCostNanos } from './task-cost.ts';
 import { branchesOf, gitAt } from './task-repo.ts';
 import type { TaskWorld } from './task-world.ts';
@@ -35,6 +35,8 @@ export interface Observed {
   toolErrors: Record<string, number>;
   limitHits: number;
   turnsWithoutReport: number;
+  /** Every step of the ticket's sessions (of each ticket, oldest first), for the trajectory file. */
+  steps: ShownStep[];
 }
 
 export async function observe(w: TaskWorld, startBranches: Map<string, string>): Promise<Observed> {
@@ -64,6 +66,7 @@ export async function observe(w: TaskWorld, startBranches: Map<string, string>):
     toolErrors: toolErrors(steps),
     limitHits: steps.filter((s) => s.kind === 'end' && s.outcome === 'limit').length,
     turnsWithoutReport: tickets.reduce((n, t) => n + unreported(steps, executorSessionId(t.id)), 0),
+    steps,
   };
 }
 

@@ -4,11 +4,13 @@ import { runTask } from './run-task.ts';
 import type { EvalTask } from './task.ts';
 import type { TaskRecord } from './task-record.ts';
 import type { WorldOptions } from './task-world.ts';
+import { keepTrajectory } from './trajectory-file.ts';
 
 /**
  * Runs every task `repeat` times, `concurrency` at once (issue 29), each in its own product under
  * its own key prefix; a task whose world fails to start or whose webhook is refused is recorded
- * with the error, unresolved, and the run goes on.
+ * with the error, unresolved, and the run goes on. Each run's trajectory is written into the
+ * run's folder as the run finishes (`trajectory-file.ts`).
  */
 
 export interface RunAllOptions {
@@ -18,6 +20,8 @@ export interface RunAllOptions {
   repeat: number;
   timeoutMs: number;
   checkTimeoutMs: number;
+  /** The run's folder (`makeRunFolder`): each task run's trajectory is kept there. */
+  folder?: string;
   onRecord(r: TaskRecord, done: number, total: number): void;
 }
 
@@ -32,13 +36,14 @@ export async function runAll(tasks: EvalTask[], opts: RunAllOptions): Promise<Ta
     Array.from({ length: Math.min(opts.concurrency, total) }, async () => {
       for (let next = queue.shift(); next; next = queue.shift()) {
         const { task, run } = next;
-        const r = await runTask(task, run, {
+        const ran = await runTask(task, run, {
           world: opts.world,
           prefix: `eval-${runId}-${task.id}-${run}`,
           sandbox: opts.sandbox,
           timeoutMs: opts.timeoutMs,
           checkTimeoutMs: opts.checkTimeoutMs,
         }).catch((err: unknown) => failed(task, run, err));
+        const r = keepTrajectory(ran, opts.folder);
         records.push(r);
         opts.onRecord(r, records.length, total);
       }

@@ -1,3 +1,4 @@
+import type { ShownStep } from '../web/api/ticket-trajectory.ts';
 import type { EvalChannel } from './task.ts';
 
 /** One task run's outcome and metrics (issue 29), one record of `results.json`. */
@@ -42,8 +43,18 @@ export interface TaskRecord {
   /** The check's exit code on the pushed branch, and the end of its output. */
   checkExit: number | null;
   checkTail: string;
-  /** The ticket, for its trajectory in the panel (`/api/tickets/:id/trajectory`). */
+  /** The ticket the request opened. */
   ticket: string | null;
+  /**
+   * The run's trajectory file, relative to the run's folder (`trajectories/<task>-<run>.json`,
+   * `trajectory-file.ts`), which the panel's Eval page shows; absent when the task could not run.
+   */
+  trajectory?: string;
+  /**
+   * The ticket's steps as `observe` read them, carried from the task's end to `runAll`, which
+   * writes them to `trajectory`; never in `results.json`.
+   */
+  steps?: ShownStep[];
   /** What went wrong outside the bot (a webhook refused, the product would not start). */
   error?: string;
 }
