@@ -29,12 +29,20 @@ export async function overBudget(ctx: Ctx, ticketId: string, at: number): Promis
     if (spent >= nanosOf(budgets.ticketUsd))
       return { scope: 'ticket', limitUsd: budgets.ticketUsd, spentUsd: usdOf(spent) };
   }
-  if (budgets.dailyUsd > 0) {
-    const spent = await dayCostNanos(ctx, at);
-    if (spent >= nanosOf(budgets.dailyUsd))
-      return { scope: 'day', limitUsd: budgets.dailyUsd, spentUsd: usdOf(spent) };
-  }
-  return undefined;
+  return overDay(ctx, budgets.dailyUsd, at);
+}
+
+/** The day's budget, when every model request of `at`'s UTC day has spent it (the main session's gate). */
+export async function overDayBudget(ctx: Ctx, at: number): Promise<Overspent | undefined> {
+  return overDay(ctx, (await budgetsNow(ctx)).dailyUsd, at);
+}
+
+async function overDay(ctx: Ctx, dailyUsd: number, at: number): Promise<Overspent | undefined> {
+  if (dailyUsd <= 0) return undefined;
+  const spent = await dayCostNanos(ctx, at);
+  return spent >= nanosOf(dailyUsd)
+    ? { scope: 'day', limitUsd: dailyUsd, spentUsd: usdOf(spent) }
+    : undefined;
 }
 
 const money = (usd: number): string => usd.toFixed(usd < 1 ? 4 : 2);

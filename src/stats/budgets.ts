@@ -70,3 +70,22 @@ export async function budgetHolds(ctx: BudgetCtx): Promise<string[]> {
 export async function dropBudgetHold(ctx: BudgetCtx, ticketId: string): Promise<void> {
   await ctx.redis.zrem(ctx.keys.budgetHolds(), ticketId);
 }
+
+/**
+ * Notes that the main session waits for the day's budget (its candidates and notices wait with it);
+ * true when it was not waiting yet, so the wait is logged once.
+ */
+export async function noteMainBudgetHold(ctx: BudgetCtx, at: number): Promise<boolean> {
+  return (await ctx.redis.set(ctx.keys.budgetMainHold(), String(at), 'NX')) === 'OK';
+}
+
+/** Since when the main session waits for the day's budget, or undefined. */
+export async function mainBudgetHold(ctx: BudgetCtx): Promise<number | undefined> {
+  const raw = await ctx.redis.get(ctx.keys.budgetMainHold());
+  return raw === null ? undefined : Number(raw);
+}
+
+/** Ends the main session's wait; true when it was waiting (its turn is to be queued). */
+export async function dropMainBudgetHold(ctx: BudgetCtx): Promise<boolean> {
+  return (await ctx.redis.del(ctx.keys.budgetMainHold())) > 0;
+}

@@ -175,6 +175,8 @@ export function createKeys(prefix: string) {
     budgets: () => k('budgets'),
     /** Sorted set: tickets paused because a budget was spent, by when (`src/stats/budgets.ts`). */
     budgetHolds: () => k('budgets', 'holds'),
+    /** When the main session began waiting for the day's budget (ms; `src/stats/budgets.ts`). */
+    budgetMainHold: () => k('budgets', 'main-hold'),
     /** List of queue-depth samples (JSON), one a minute, newest last, capped (`src/stats/queue-depth.ts`). */
     statsQueueDepth: () => k('stats', 'queue-depth'),
     /** Events received from one channel in one minute (a counter, kept two hours; the panel's Home, issue 33). */

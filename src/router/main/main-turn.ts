@@ -8,10 +8,11 @@ import { renderCard } from '../../cards/render-card.ts';
 import { buildSystemPrompt } from '../../prompts/index.ts';
 import type { Runtime } from '../../runtime.ts';
 import { requestSpend } from '../../safety/budget-gate.ts';
+import { mainWithinBudget } from '../../safety/main-budget.ts';
 import { retryPolicyOf } from '../../session/retry-policy.ts';
 import { runTurn } from '../../session/run-turn.ts';
 import type { AnyTool } from '../../session/tool.ts';
-import type { TurnOutcome } from '../../session/turn-outcome.ts';
+import { proceed, stopTurn, type TurnOutcome } from '../../session/turn-outcome.ts';
 import { storeHandle } from '../../store/store-handle.ts';
 import { countUndecided, handbackReasons } from '../../tickets/handback.ts';
 import {
@@ -57,7 +58,14 @@ export async function runMainTurn(rt: Runtime, job: Job): Promise<TurnOutcome | 
   // Another turn is running: it queues the next turn itself when it ends (see `finally`), and
   // the candidates waiting now are batched into that one.
   if (!(await takeMainLock(ctx, turnId))) return { kind: 'nothing' };
+  // Issue 33 item 5: over the day's budget nothing is taken — the candidates and notices wait where
+  // they are, and `releaseMainBudgetHold` queues this turn once the budget allows.
+  let heldForBudget = false;
   try {
+    if (!(await mainWithinBudget(ctx))) {
+      heldForBudget = true;
+      return { kind: 'nothing' };
+    }
     const batch = await loadBatch(rt, turnId);
     if (!batch.cards.size && !batch.notices.size && !batch.reports?.length) return { kind: 'nothing' };
     const model = rt.models.main;
@@ -67,46 +75,67 @@ export async function runMainTurn(rt: Runtime, job: Job): Promise<TurnOutcome | 
       await returnCandidates(ctx, turnId, batch.cards.keys());
       return { kind: 'nothing' };
     }
-    const sessionId = `main-${turnId}`;
-    const tools = mainTools(rt, batch);
-    const outcome = await runTurn({
-      sessionId,
-      turnId,
-      input: [{ role: 'user', content: await renderBatch(rt, batch) }],
-      model,
-      tools,
-      hooks: {
-        systemPrompt: async () => {
-          return buildSystemPrompt(rt.prompts, rt.prompts.reader, {
-            role: 'main',
-            sessionId,
-            environment: mainEnvironment(rt),
-            tools: tools.map((t) => t.name),
-          });
-        },
-        // Issue 33 item 5: its requests count in the day's cost (and the daily budget).
-        spendOf: requestSpend(ctx),
-      },
-      limits: { maxModelRequests: 8 },
-      ...storeHandle(ctx),
-      sessionKind: 'main',
-      // Issue 31: no ticket owns a main turn's session; it expires like a closed ticket's.
-      transcriptTtlSeconds: retentionSeconds(ctx.config),
-      contextTokens: ctx.config.mainContextTokens,
-      // Issue 28 "model outages": about a minute of back-off (`LLM_RETRY_*`) before the request fails.
-      retry: retryPolicyOf(ctx.config),
-      log: ctx.log,
-      metrics: ctx.metrics,
+    const outcome = await routeBatch(rt, batch, model, () => {
+      heldForBudget = true;
     });
-    await settleUndecided(rt, batch);
+    // Stopped for the budget: the cards it did not decide wait again, that try not counted.
+    if (heldForBudget) await returnCandidates(ctx, turnId, undecided(batch));
+    else await settleUndecided(rt, batch);
     await dropMainBatch(ctx, turnId);
     return outcome;
   } finally {
     await releaseMainLock(ctx, turnId);
     // Candidates and notices that arrived during this turn have waited long enough: no debounce.
-    if (rt.models.main && ((await hasCandidates(ctx)) || (await noticesWake(ctx))))
+    // (Waiting for the budget, they wait for its release instead.)
+    if (!heldForBudget && rt.models.main && ((await hasCandidates(ctx)) || (await noticesWake(ctx))))
       await scheduleMainTurn(ctx, 0);
   }
+}
+
+/** The main session's turn over one batch: the model routes its cards and reads its notices. */
+async function routeBatch(
+  rt: Runtime,
+  batch: MainBatch,
+  model: NonNullable<Runtime['models']['main']>,
+  onOverBudget: () => void,
+): Promise<TurnOutcome> {
+  const { ctx } = rt;
+  const sessionId = `main-${batch.turnId}`;
+  const tools = mainTools(rt, batch);
+  return runTurn({
+    sessionId,
+    turnId: batch.turnId,
+    input: [{ role: 'user', content: await renderBatch(rt, batch) }],
+    model,
+    tools,
+    hooks: {
+      systemPrompt: async () => {
+        return buildSystemPrompt(rt.prompts, rt.prompts.reader, {
+          role: 'main',
+          sessionId,
+          environment: mainEnvironment(rt),
+          tools: tools.map((t) => t.name),
+        });
+      },
+      // Issue 33 item 5: its requests count in the day's cost, and stop when it is spent.
+      spendOf: requestSpend(ctx),
+      beforeModelRequest: async () => {
+        if (await mainWithinBudget(ctx)) return proceed;
+        onOverBudget();
+        return stopTurn('paused');
+      },
+    },
+    limits: { maxModelRequests: 8 },
+    ...storeHandle(ctx),
+    sessionKind: 'main',
+    // Issue 31: no ticket owns a main turn's session; it expires like a closed ticket's.
+    transcriptTtlSeconds: retentionSeconds(ctx.config),
+    contextTokens: ctx.config.mainContextTokens,
+    // Issue 28 "model outages": about a minute of back-off (`LLM_RETRY_*`) before the request fails.
+    retry: retryPolicyOf(ctx.config),
+    log: ctx.log,
+    metrics: ctx.metrics,
+  });
 }
 
 export function mainTools(rt: Runtime, batch: MainBatch): AnyTool[] {
@@ -157,9 +186,11 @@ async function renderBatch(rt: Runtime, batch: MainBatch): Promise<string> {
   return parts.join('\n\n');
 }
 
+const undecided = (batch: MainBatch): string[] =>
+  [...batch.cards.keys()].filter((id) => !batch.decided.has(id));
+
 async function settleUndecided(rt: Runtime, batch: MainBatch): Promise<void> {
-  for (const id of batch.cards.keys()) {
-    if (batch.decided.has(id)) continue;
+  for (const id of undecided(batch)) {
     const tries = await countUndecided(rt.ctx, id);
     if (tries < MAX_UNDECIDED_TURNS) await addCandidate(rt.ctx, id);
     else rt.ctx.log.warn({ cardId: id }, 'candidate left undecided twice: dropped');
