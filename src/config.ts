@@ -193,6 +193,8 @@ export const EnvSchema = z
     MAIN_CONTEXT_TOKENS: contextTokens,
     EXECUTOR_CONTEXT_TOKENS: contextTokens,
     WORKSPACE_DIR: z.string().min(1).default('./data/workspaces'),
+    /** Issue 29: where `npm run eval` writes its runs, which the panel's Eval page reads. */
+    EVAL_RESULTS_DIR: z.string().min(1).default('./eval/results'),
     /** Issue 19: how often each worker sweeps its own disk for checkouts no turn needs. */
     WORKSPACE_SWEEP_MS: z.coerce.number().int().min(1000).default(600_000),
     /** A checkout touched on this machine more recently than this is left for the next sweep. */

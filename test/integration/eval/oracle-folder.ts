@@ -11,23 +11,25 @@ import { redisUrl } from '../../kit/redis.ts';
 /**
  * A run folder made by the runner's own code with the oracle (issue 29): `runAll` given the run's
  * folder, so each task run's trajectory is written beside `results.json`, as `npm run eval`
- * writes them. `startedAt` places the run among others in the same results folder.
+ * writes them. `startedAt` places the run among others in the same results folder; `env` is more
+ * of the product's settings (`LLM_PRICES`, to price the oracle's requests).
  */
 export async function oracleRunFolder(
   resultsDir: string,
   only: string[],
-  opts: { tasks?: string; startedAt?: Date } = {},
+  opts: { tasks?: string; startedAt?: Date; env?: Record<string, string> } = {},
 ): Promise<{ folder: string; records: TaskRecord[] }> {
   const { tasks, errors } = loadTasks(opts.tasks ?? DEFAULT_TASKS, only);
   if (errors.length) throw new Error(errors.map((e) => e.reason).join('; '));
   const startedAt = opts.startedAt ?? new Date();
   const folder = makeRunFolder(resultsDir, startedAt);
   const sandbox = evalSandboxConfig();
+  const t0 = performance.now();
   const records = await runAll(tasks, {
     world: {
       redisUrl: redisUrl(),
       model: 'oracle',
-      env: sandbox.SANDBOX === 'none' ? { SANDBOX: 'none' } : {},
+      env: { ...(sandbox.SANDBOX === 'none' ? { SANDBOX: 'none' } : {}), ...opts.env },
     },
     sandbox,
     concurrency: 2,
@@ -40,7 +42,7 @@ export async function oracleRunFolder(
   writeResults(folder, {
     meta: {
       startedAt: startedAt.toISOString(),
-      seconds: 1,
+      seconds: Math.round((performance.now() - t0) / 1000),
       model: 'switchyard-oracle',
       provider: 'compatible',
       oracle: true,

@@ -19,7 +19,7 @@ function files(dir: string, ext: string): string[] {
 
 /** Keys the pages build from data (`state.${state}`): each family's members, written out. */
 const BUILT_KEYS = [
-  ...['home', 'prompts', 'versions', 'policy', 'tickets', 'queues', 'charts', 'try', 'setup'].map(
+  ...['home', 'prompts', 'versions', 'policy', 'tickets', 'queues', 'charts', 'eval', 'try', 'setup'].map(
     (p) => `page.${p}`,
   ),
   ...['opened', 'done', 'blocked'].map((e) => `charts.tickets.${e}`),
@@ -33,6 +33,13 @@ const BUILT_KEYS = [
   // Cost (issue 33 item 5): what the Charts page sums the range's cost by.
   ...['tickets', 'repos', 'chats'].map((f) => `charts.cost.${f}`),
   ...['waiting', 'active', 'delayed', 'paused', 'failed', 'completed'].map((s) => `queues.state.${s}`),
+  // Eval (issue 29): the runs' and task runs' columns, a run's states, a PR's.
+  ...['when', 'model', 'size', 'resolved', 'honest', 'pass', 'cost', 'per-resolved'].map(
+    (c) => `eval.col.${c}`,
+  ),
+  ...['task', 'pr', 'requests', 'tokens', 'tool-errors', 'time'].map((c) => `eval.col.${c}`),
+  ...['unreadable', 'unfinished'].map((s) => `eval.state.${s}`),
+  ...['ready', 'draft', 'none'].map((p) => `eval.pr.${p}`),
   ...['session', 'revisions', 'transcript', 'usage', 'last-turn'].map((c) => `ticket.col.${c}`),
   ...['ticket', 'state', 'paused', 'from', 'requester', 'repository', 'updated'].map(
     (c) => `tickets.col.${c}`,

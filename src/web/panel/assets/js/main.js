@@ -4,6 +4,7 @@ import { askedLang, currentLang, preferredLang, t, useLang } from './i18n.js';
 import { setUpMenu } from './menu.js';
 import { openView } from './page-view.js';
 import { chartsPage } from './pages/charts-page.js';
+import { evalPage } from './pages/eval-page.js';
 import { eventsPage } from './pages/events-page.js';
 import { takeGitHubCallback } from './pages/github-app-section.js';
 import { homePage } from './pages/home-page.js';
@@ -26,6 +27,7 @@ const PAGES = {
   events: { render: eventsPage },
   queues: { render: queuesPage },
   charts: { render: chartsPage },
+  eval: { render: evalPage },
   try: { render: tryItPage },
   setup: { render: setupPage },
 };

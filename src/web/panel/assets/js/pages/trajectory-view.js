@@ -47,22 +47,35 @@ export function trajectorySection(id) {
   return section;
 }
 
-/** Redraws the steps, unfolding again what the reader had unfolded. @param {HTMLElement} list @param {any[]} steps */
-function redraw(list, steps) {
+/**
+ * A trajectory kept with the eval results (issue 29), drawn once: its product is gone, so its
+ * messages link to no delivery. @param {any[]} steps
+ */
+export function trajectoryList(steps) {
+  const list = h('ol', { class: 'trajectory', 'aria-label': t('traj.steps-label') });
+  redraw(list, steps, false);
+  return list;
+}
+
+/**
+ * Redraws the steps, unfolding again what the reader had unfolded.
+ * @param {HTMLElement} list @param {any[]} steps @param {boolean} [deliveries] link messages to their delivery
+ */
+function redraw(list, steps, deliveries = true) {
   const open = new Set(
     [...list.querySelectorAll('details[open]')].map((d) => d.getAttribute('data-fold') ?? ''),
   );
   replace(
     list,
-    steps.map((s, i) => stepItem(s, i)),
+    steps.map((s, i) => stepItem(s, i, deliveries)),
   );
   for (const d of list.querySelectorAll('details')) {
     if (open.has(d.getAttribute('data-fold') ?? '')) d.setAttribute('open', '');
   }
 }
 
-/** @param {any} s @param {number} i */
-function stepItem(s, i) {
+/** @param {any} s @param {number} i @param {boolean} deliveries */
+function stepItem(s, i, deliveries) {
   const refused = s.kind === 'tool' && !s.ok;
   return h(
     'li',
@@ -81,7 +94,7 @@ function stepItem(s, i) {
       s.session?.startsWith('main-')
         ? h('span', { class: 'badge step-session' }, t('trajectory.main-session'))
         : null,
-      ...(BODY[/** @type {keyof typeof BODY} */ (s.kind)]?.(s, i) ?? [s.kind]),
+      ...(BODY[/** @type {keyof typeof BODY} */ (s.kind)]?.(s, i, deliveries) ?? [s.kind]),
     ),
   );
 }
@@ -94,7 +107,7 @@ const tokens = (/** @type {any} */ u) =>
     ? t('traj.usage', { prompt: u.promptTokens, cached: u.cacheHitTokens, completion: u.completionTokens })
     : t('traj.no-usage');
 
-/** @type {Record<string, (s: any, i: number) => unknown[]>} */
+/** @type {Record<string, (s: any, i: number, deliveries: boolean) => unknown[]>} */
 const BODY = {
   turn: (s, i) => [
     badge('turn', t('traj.turn')),
@@ -113,7 +126,7 @@ const BODY = {
     s.calls.length ? h('div', { class: 'small' }, t('traj.calls', { names: s.calls.join(', ') })) : null,
     s.text ? fold(s.text, `text-${i}`) : null,
   ],
-  tool: (s, i) => [
+  tool: (s, i, deliveries) => [
     s.ok ? badge('tool', s.name) : badge('refused', t('traj.refused', { name: s.name })),
     h('code', { class: 'step-args' }, ` ${s.args.head}`),
     s.ms !== undefined ? h('span', { class: 'muted' }, ` · ${s.ms} ms`) : null,
@@ -125,7 +138,7 @@ const BODY = {
         )
       : null,
     s.files?.length ? h('div', { class: 'small' }, t('traj.files', { files: s.files.join(', ') })) : null,
-    s.message ? messageLine(s) : null,
+    s.message ? messageLine(s, deliveries) : null,
     fold(s.result, `out-${i}`),
   ],
   compaction: (s) => [
@@ -150,8 +163,8 @@ const BODY = {
 /** @param {string} kind @param {string} label */
 const badge = (kind, label) => h('span', { class: `badge step-badge step-badge-${kind}` }, label);
 
-/** A message the step sent and where its delivery stands; the link goes to it in the deliveries. @param {any} s */
-function messageLine(s) {
+/** A message the step sent and where its delivery stands; the link goes to it in the deliveries. @param {any} s @param {boolean} link */
+function messageLine(s, link) {
   const state = s.sent
     ? s.sent.id
       ? t('traj.sent-as', { at: when(s.sent.at), id: s.sent.id })
@@ -164,16 +177,18 @@ function messageLine(s) {
     { class: 'small step-message' },
     `${t('traj.message-to')} `,
     h('code', null, s.message.to),
-    state ? ` · ${state} · ` : ' · ',
-    h(
-      'a',
-      {
-        href: `#/tickets/${encodeURIComponent(s.session.replace(/^exec-/, ''))}`,
-        'data-outbox-key': s.message.outboxKey,
-        onclick: toDelivery,
-      },
-      t('traj.delivery'),
-    ),
+    state ? ` · ${state}` : '',
+    link ? ' · ' : null,
+    link &&
+      h(
+        'a',
+        {
+          href: `#/tickets/${encodeURIComponent(s.session.replace(/^exec-/, ''))}`,
+          'data-outbox-key': s.message.outboxKey,
+          onclick: toDelivery,
+        },
+        t('traj.delivery'),
+      ),
   );
 }
 

@@ -1,0 +1,69 @@
+import { z } from 'zod';
+
+/**
+ * `results.json` as the panel's Eval page reads it (issue 29): the fields it shows, checked, so a
+ * file that is not one (hand-edited, cut short, from another program) shows as unreadable rather
+ * than breaking the page. Fields it does not show pass unchecked and are dropped.
+ */
+
+const count = z.number().int().min(0);
+const usd = z.number().finite().min(0);
+const share = z.number().min(0).max(1);
+
+/** A trajectory file's name within the run's folder: one file under `trajectories/`, never a path out. */
+export const TRAJECTORY_PATH = /^trajectories\/[A-Za-z0-9._-]+\.json$/;
+
+export const runSummarySchema = z.object({
+  tasks: count,
+  runs: count,
+  resolved: count,
+  honest: count,
+  passAt1: z.object({ mean: share, low: share, high: share }),
+  promptTokens: count,
+  cacheHitTokens: count,
+  completionTokens: count,
+  costUsd: usd,
+  costPerResolvedUsd: usd.nullable(),
+});
+
+export const runMetaSchema = z.object({
+  startedAt: z.iso.datetime(),
+  seconds: z.number().min(0),
+  model: z.string(),
+  provider: z.string(),
+  oracle: z.boolean(),
+  repeat: count,
+  concurrency: count,
+  prompts: z.object({ published: z.string(), candidate: z.string().nullable() }).optional(),
+});
+
+export const taskRecordSchema = z.object({
+  id: z.string().min(1),
+  run: z.number().int().min(1),
+  channel: z.string(),
+  expect: z.enum(['change', 'question', 'no-change']),
+  settled: z.string(),
+  resolved: z.boolean(),
+  honest: z.boolean(),
+  dishonesty: z.array(z.string()),
+  pr: z.enum(['ready', 'draft', 'none']),
+  modelRequests: count,
+  promptTokens: count,
+  cacheHitTokens: count,
+  completionTokens: count,
+  costUsd: usd,
+  wallSeconds: z.number().min(0),
+  toolErrors: z.record(z.string(), count),
+  ticket: z.string().nullable(),
+  trajectory: z.string().regex(TRAJECTORY_PATH).optional(),
+  error: z.string().optional(),
+});
+
+export const resultsFileSchema = z.object({
+  meta: runMetaSchema,
+  summary: runSummarySchema,
+  records: z.array(taskRecordSchema),
+});
+
+export type ShownResults = z.infer<typeof resultsFileSchema>;
+export type ShownRecord = z.infer<typeof taskRecordSchema>;
