@@ -220,6 +220,14 @@ export function createKeys(prefix: string) {
     /** JSON: the App the manifest flow created, without secrets (`src/github-app/created-app.ts`). */
     githubAppCreated: () => k('github-app', 'created'),
 
+    // the Feishu app made by scanning a QR code in the panel (issue 33 item 6)
+    /** JSON: a registration under way (its device code, host, interval), bound to the panel session. */
+    feishuAppRegistration: (id: string) => k('feishu-app', 'registration', id),
+    /** Held (PX) until that registration may be polled again: one poll an interval, across processes. */
+    feishuAppPollGate: (id: string) => k('feishu-app', 'poll-gate', id),
+    /** JSON: the app the scan created, without its secret (`src/feishu-app/created-app.ts`). */
+    feishuAppCreated: () => k('feishu-app', 'created'),
+
     // safety (issue 8)
     /** A GitHub user's permission on a repository, cached briefly (R-A5). */
     permission: (repo: string, login: string) => k('perm', repo.toLowerCase(), login.toLowerCase()),

@@ -2,6 +2,12 @@ import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Serv
 import type { AddressInfo } from 'node:net';
 import { contentProblem, readableText } from './fake-feishu-content.ts';
 import { createHistory, type HistoryMessage, type SeedMessage } from './fake-feishu-history.ts';
+import {
+  createFakeRegistration,
+  type FakeRegistration,
+  REGISTRATION_PATH,
+  serveRegistration,
+} from './fake-feishu-registration.ts';
 import { createFakeLongConnection, type FakeLongConnection } from './fake-feishu-ws.ts';
 
 /**
@@ -81,6 +87,8 @@ export interface FakeFeishu {
   leaveChat(chatId: string): void;
   /** The long connection (issue 16): `POST /callback/ws/endpoint` and the socket behind it. */
   longConnection: FakeLongConnection;
+  /** App registration by scanning (issue 33 item 6): `POST /oauth/v1/app/registration`. */
+  registration: FakeRegistration;
   close(): Promise<void>;
 }
 
@@ -108,7 +116,8 @@ export async function startFakeFeishu(opts: FakeFeishuOptions = {}): Promise<Fak
   let seq = 0;
   const hist = createHistory(appId);
   let baseUrl = '';
-  const lc = createFakeLongConnection({ appId, appSecret }, () => baseUrl);
+  const registration = createFakeRegistration(() => `${baseUrl}/page/launcher`);
+  const lc = createFakeLongConnection({ appId, appSecret }, () => baseUrl, registration.knows);
 
   const route = (call: FeishuCall): [number, unknown, (Record<string, string> | undefined)?] => {
     const scripted = failures.find((f) => f.left > 0 && f.match.test(call.path));
@@ -121,8 +130,10 @@ export async function startFakeFeishu(opts: FakeFeishuOptions = {}): Promise<Fak
     const { method, path, body } = call;
     if (method === 'POST' && path === '/callback/ws/endpoint') return lc.endpoint(body);
     if (method === 'POST' && /^\/open-apis\/auth\/v3\/(tenant|app)_access_token(\/internal)?$/.test(path)) {
-      if (body?.app_id !== appId || body?.app_secret !== appSecret)
-        return [200, { code: 10014, msg: 'app secret invalid' }];
+      const known =
+        (body?.app_id === appId && body?.app_secret === appSecret) ||
+        registration.knows(String(body?.app_id), String(body?.app_secret));
+      if (!known) return [200, { code: 10014, msg: 'app secret invalid' }];
       return [200, { code: 0, msg: 'ok', tenant_access_token: TOKEN, app_access_token: TOKEN, expire: 7200 }];
     }
     if (call.headers.authorization !== `Bearer ${TOKEN}`) {
@@ -233,6 +244,7 @@ export async function startFakeFeishu(opts: FakeFeishuOptions = {}): Promise<Fak
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://fake');
     const raw = await readBody(req);
+    if (url.pathname === REGISTRATION_PATH) return serveRegistration(req, res, raw, registration);
     const call: FeishuCall = {
       method: req.method ?? 'GET',
       path: url.pathname,
@@ -269,6 +281,7 @@ export async function startFakeFeishu(opts: FakeFeishuOptions = {}): Promise<Fak
     seedMessage: (m) => hist.seed(m),
     leaveChat: (chatId) => void hist.leftChats.add(chatId),
     longConnection: lc,
+    registration,
     close: () =>
       new Promise<void>((resolve) => {
         lc.close();

@@ -6,6 +6,7 @@ import { mainEnvironment } from '../../router/main/environment.ts';
 import type { Runtime } from '../../runtime.ts';
 import { storeHandle } from '../../store/store-handle.ts';
 import { MAX_API_BYTES, readRawBody } from '../raw-body.ts';
+import { feishuAppRoutes } from './feishu-app-routes.ts';
 import { githubAppRoutes } from './github-app-routes.ts';
 import { panelSessionOf, requireAdminOrPanel } from './panel-auth.ts';
 import { previewDraft } from './panel-preview.ts';
@@ -63,6 +64,7 @@ export function panelRoutes(ctx: Ctx): (app: Hono) => void {
       return c.json(await previewDraft(await deps(), body, env));
     });
     githubAppRoutes(ctx)(api);
+    feishuAppRoutes(ctx)(api);
     app.route('/panel/api', api);
     queueBoardRoutes(ctx)(app);
   };

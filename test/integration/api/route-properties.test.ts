@@ -6,6 +6,7 @@ import { createTicket } from '../../../src/tickets/ticket-store.ts';
 import { apiRoutes } from '../../../src/web/api-routes.ts';
 import { createApp } from '../../../src/web/app.ts';
 import { startTestApp, type TestApp } from '../../kit/app.ts';
+import { type FakeFeishu, startFakeFeishu } from '../../kit/fake-feishu.ts';
 import { localMessage, send } from '../routing/helpers.ts';
 
 const TOKEN = 'route-properties-admin-token-0123456789';
@@ -27,6 +28,9 @@ const ROUTES: { method: string; path: string; fields?: string[] }[] = [
   { method: 'GET', path: '/panel/api/github-app' },
   { method: 'POST', path: '/panel/api/github-app/manifest', fields: ['publicUrl', 'name', 'org'] },
   { method: 'POST', path: '/panel/api/github-app/conversions', fields: ['code', 'state'] },
+  { method: 'GET', path: '/panel/api/feishu-app' },
+  { method: 'POST', path: '/panel/api/feishu-app/registrations', fields: ['name'] },
+  { method: 'POST', path: '/panel/api/feishu-app/registrations/:id/poll' },
   { method: 'GET', path: '/api/prompts' },
   { method: 'PUT', path: '/api/prompts', fields: ['baseRevision', 'team', 'overrides', 'skills'] },
   { method: 'GET', path: '/api/prompts/versions' },
@@ -205,12 +209,20 @@ const headersFor = (creds: () => Credentials) =>
  */
 describe('every /api and /panel route under arbitrary requests', () => {
   let app: TestApp;
+  let feishu: FakeFeishu;
   let creds: Credentials = { cookie: '', csrf: '' };
   const served: string[] = [];
 
   beforeEach(async () => {
+    // The Feishu scan's registration endpoint answers on loopback, never on the internet.
+    feishu = await startFakeFeishu();
     app = await startTestApp(
-      { ADMIN_TOKEN: TOKEN, SIGN_IN_FAILURES_PER_IP: '100000', SIGN_IN_FAILURES_GLOBAL: '100000' },
+      {
+        ADMIN_TOKEN: TOKEN,
+        SIGN_IN_FAILURES_PER_IP: '100000',
+        SIGN_IN_FAILURES_GLOBAL: '100000',
+        FEISHU_DOMAIN: feishu.url,
+      },
       { workers: false },
     );
     const { ctx } = app;
@@ -221,7 +233,10 @@ describe('every /api and /panel route under arbitrary requests', () => {
       if (r.method !== 'ALL' && /^\/(api|panel)(\/|$)/.test(r.path)) served.push(`${r.method} ${r.path}`);
     await signInAgain();
   });
-  afterEach(() => app.close());
+  afterEach(async () => {
+    await app.close();
+    await feishu.close();
+  });
 
   async function signInAgain() {
     const res = await fetch(`${app.url}/panel/sign-in`, {
@@ -264,6 +279,7 @@ describe('every /api and /panel route under arbitrary requests', () => {
     ['home (issue 33)', /^\/api\/home$/],
     ['events inbox (issue 33 item 2)', /^\/api\/events$/],
     ['GitHub App manifest flow', /^\/panel\/(api\/)?github-app/],
+    ['Feishu app by scanning (issue 33 item 6)', /^\/panel\/api\/feishu-app/],
     ['queue board (bull-board)', /^\/panel\/queues\/board/],
   ];
 
