@@ -160,6 +160,13 @@ export const EnvSchema = z
     GITHUB_PRIVATE_KEY: z.string().min(1).optional(),
     GITHUB_API_URL: url('https://api.github.com'),
     GITHUB_BOT_LOGIN: z.string().min(1).optional(),
+    /**
+     * The gap between two writes to one repository (ms); comments, issues and pull requests wait
+     * three times as long (GitHub's secondary-limit guidance: "at least one second between each
+     * request"). Lower it only where secondary rate limits are off (a GitHub Enterprise Server
+     * configured so); the test suite's loopback GitHub uses 0.
+     */
+    GITHUB_WRITE_SPACING_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
     LLM_BASE_URL: url('https://api.deepseek.com'),
     LLM_API_KEY: z.string().min(1).optional(),
     /** Which provider's contract to speak (R-H1); unset: derived from `LLM_BASE_URL` (`llmProvider`). */

@@ -88,9 +88,14 @@ async function dropOwnKeys(redis: Redis, prefix: string): Promise<void> {
  * Issue 28 "model outages": the product backs off about a minute before a model request fails and
  * runs a failed executor turn again later. Tests fail fast unless they say otherwise: 0.5, 1 and
  * 2 s of back-off (four attempts; the jitter of ±20 % never makes it three or five), and a person
- * asked at the first failed turn.
+ * asked at the first failed turn. GitHub writes go unspaced: the loopback GitHub has no secondary
+ * rate limit (`sender.test.ts` checks the spacing at its default).
  */
-export const TEST_RETRY_ENV = { LLM_RETRY_TOTAL_MS: '2500', LLM_OUTAGE_TURN_RETRIES: '0' };
+export const TEST_RETRY_ENV = {
+  LLM_RETRY_TOTAL_MS: '2500',
+  LLM_OUTAGE_TURN_RETRIES: '0',
+  GITHUB_WRITE_SPACING_MS: '0',
+};
 
 /** The `/metrics` bearer token every test app has unless its env says otherwise (issue 14). */
 export const TEST_METRICS_TOKEN = 'test-metrics-token-0123456789';

@@ -7,13 +7,17 @@ export interface GitHubTestWorld {
   app: TestApp;
 }
 
-export async function startGitHubTestWorld(secret: string): Promise<GitHubTestWorld> {
+export async function startGitHubTestWorld(
+  secret: string,
+  env: Record<string, string> = {},
+): Promise<GitHubTestWorld> {
   const gh = await startFakeGitHub({ botLogin: 'switchyard-bot', token: 'ghp_test' });
   const app = await startTestApp({
     GITHUB_WEBHOOK_SECRET: secret,
     GITHUB_TOKEN: 'ghp_test',
     GITHUB_API_URL: gh.url,
     GITHUB_BOT_LOGIN: 'switchyard-bot',
+    ...env,
   });
   return { gh, app };
 }

@@ -1,6 +1,7 @@
 import { retry } from '@octokit/plugin-retry';
 import { throttling } from '@octokit/plugin-throttling';
 import { Octokit } from '@octokit/rest';
+import Bottleneck from 'bottleneck';
 import type { Logger } from '../../logger.ts';
 
 const GitHubOctokit = Octokit.plugin(throttling, retry);
@@ -34,6 +35,30 @@ export interface GitHubClientOptions {
    * scope per API host.
    */
   throttleScope?: string;
+  /**
+   * The gap between two writes of one scope, ms (`GITHUB_WRITE_SPACING_MS`); writes that notify
+   * people (comments, issues, pull requests) wait three times as long, as the throttling plugin's
+   * defaults do (1 s and 3 s). Default 1000.
+   */
+  writeSpacingMs?: number;
+}
+
+/**
+ * The throttling plugin's write and notification queues, one pair per spacing and process, so
+ * clients with the same `throttleScope` share a queue as they share the plugin's own.
+ */
+const writeQueues = new Map<number, { write: Bottleneck.Group; notifications: Bottleneck.Group }>();
+
+function writeQueuesFor(spacingMs: number) {
+  let q = writeQueues.get(spacingMs);
+  if (!q) {
+    q = {
+      write: new Bottleneck.Group({ maxConcurrent: 1, minTime: spacingMs }),
+      notifications: new Bottleneck.Group({ maxConcurrent: 1, minTime: 3 * spacingMs }),
+    };
+    writeQueues.set(spacingMs, q);
+  }
+  return q;
 }
 
 /**
@@ -63,6 +88,7 @@ export function createGitHubClient(opts: GitHubClientOptions): GitHubClient {
     },
     throttle: {
       id: opts.throttleScope ? `${opts.baseUrl} ${opts.throttleScope.toLowerCase()}` : opts.baseUrl,
+      ...writeQueuesFor(opts.writeSpacingMs ?? 1000),
       onRateLimit: (retryAfter: number, options: { method: string; url: string }) => {
         log?.warn({ retryAfter, method: options.method, url: options.url }, 'github rate limit hit');
         return false;

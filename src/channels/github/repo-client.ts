@@ -39,7 +39,13 @@ export function githubRepoAccess(config: Config, log?: Logger): GitHubRepoAccess
       const key = repo.toLowerCase();
       let client = clients.get(key);
       if (!client) {
-        client = createGitHubClient({ baseUrl, auth: token, log, ...(key ? { throttleScope: key } : {}) });
+        client = createGitHubClient({
+          baseUrl,
+          auth: token,
+          log,
+          writeSpacingMs: config.GITHUB_WRITE_SPACING_MS,
+          ...(key ? { throttleScope: key } : {}),
+        });
         clients.set(key, client);
       }
       return client;
@@ -59,7 +65,7 @@ export function githubRepoAccess(config: Config, log?: Logger): GitHubRepoAccess
       const key = repo.toLowerCase();
       let client = clients.get(key);
       if (!client) {
-        client = installationClient(baseUrl, tokens, repo, log);
+        client = installationClient(baseUrl, tokens, repo, log, config.GITHUB_WRITE_SPACING_MS);
         clients.set(key, client);
       }
       return client;
@@ -73,8 +79,9 @@ function installationClient(
   tokens: InstallationTokens,
   repo: string,
   log: Logger | undefined,
+  writeSpacingMs: number,
 ): GitHubClient {
-  const client = createGitHubClient({ baseUrl, log, throttleScope: repo });
+  const client = createGitHubClient({ baseUrl, log, throttleScope: repo, writeSpacingMs });
   client.hook.wrap('request', async (request, options) => {
     const used = await tokens.tokenFor(repo);
     options.headers.authorization = `token ${used}`;

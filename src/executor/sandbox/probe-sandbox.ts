@@ -25,12 +25,12 @@ export const SANDBOX_FIX =
 const cache = new Map<string, Promise<SandboxProbe>>();
 
 /**
- * Runs `true` in a real sandbox once per configuration and process (R-H3 "no sandbox, no
- * commands"): the result is cached, so a host without bubblewrap is told once, and each command
- * tool answers from the cache.
+ * Runs `true` in a real sandbox once per configuration, `PATH` (which `bwrap` runs) and process
+ * (R-H3 "no sandbox, no commands"): the result is cached, so a host without bubblewrap is told
+ * once, and each command tool answers from the cache.
  */
 export function probeSandbox(config: SandboxConfig): Promise<SandboxProbe> {
-  const key = JSON.stringify(sandboxSettings(config));
+  const key = JSON.stringify([sandboxSettings(config), process.env.PATH ?? '']);
   let p = cache.get(key);
   if (!p) {
     p = probe(config);

@@ -10,7 +10,8 @@ describe('GitHub out through the outbox (no comment twice)', () => {
   let gh: FakeGitHub;
   let app: TestApp;
   beforeEach(async () => {
-    ({ gh, app } = await startGitHubTestWorld('s'));
+    // The product's default spacing of GitHub writes (the kit turns it off elsewhere).
+    ({ gh, app } = await startGitHubTestWorld('s', { GITHUB_WRITE_SPACING_MS: '1000' }));
   });
   afterEach(() => closeGitHubTestWorld({ gh, app }));
 
