@@ -2,6 +2,7 @@ import { get } from '../api.js';
 import { lineChart } from '../charts/line-chart.js';
 import { h, replace } from '../dom.js';
 import { t, tOr } from '../i18n.js';
+import { budgetBlock } from './budget-form.js';
 import { costSection, costSpec } from './cost-section.js';
 
 const RANGES = [7, 30, 90];
@@ -109,12 +110,13 @@ function depthSpec({ now, history }) {
  */
 export async function chartsPage(/** @type {HTMLElement} */ root, /** @type {string[]} */ args) {
   const range = RANGES.includes(Number(args[0])) ? Number(args[0]) : 30;
-  const [{ days }, depth] = await Promise.all([
+  const [{ days }, depth, budgets] = await Promise.all([
     get(`/api/stats/daily?days=${range}`),
     get('/api/stats/queue-depth'),
+    budgetBlock(),
   ]);
   // Issue 33 item 5: the cost per day first, its split and the budgets below the charts.
-  const cost = await costSection(days, range);
+  const cost = costSection(days, range, budgets);
   const words = { table: t('charts.numbers'), x: t('charts.when'), empty: t('charts.empty') };
   const costChart = costSpec(
     days,

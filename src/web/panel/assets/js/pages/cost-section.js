@@ -1,4 +1,3 @@
-import { get } from '../api.js';
 import { h } from '../dom.js';
 import { t, tOr } from '../i18n.js';
 
@@ -67,31 +66,23 @@ function byTable(field, rows) {
 }
 
 /**
- * The range's cost by ticket, repository and chat, with the budgets in force (`GET /api/budgets`;
- * 0 is none) and the tickets they paused.
- * @param {any[]} days @param {number} range
+ * The range's cost by ticket, repository and chat, and the budgets in force with a form to set
+ * them (`budgetBlock`, issue 33 item 5).
+ * @param {any[]} days @param {number} range @param {HTMLElement} budgets
  */
-export async function costSection(days, range) {
-  const budgets = await get('/api/budgets');
-  const limit = (/** @type {number} */ v) => (v > 0 ? usd(v) : t('charts.budget-none'));
+export function costSection(days, range, budgets) {
   const total = days.reduce((a, d) => a + (d.cost?.usd ?? 0), 0);
   const today = days.at(-1)?.cost?.usd ?? 0;
   return h(
     'section',
     { class: 'cost-section', 'aria-label': t('charts.cost-by', { n: range }) },
     h('h2', null, t('charts.cost-by', { n: range })),
-    h(
-      'p',
-      { 'data-budgets': '' },
-      t('charts.cost-total', { total: usd(total), today: usd(today) }),
-      ' · ',
-      t('charts.budgets', { ticket: limit(budgets.ticketUsd), day: limit(budgets.dailyUsd) }),
-      budgets.held.length ? [' · ', t('charts.budget-held', { tickets: budgets.held.join(', ') })] : null,
-    ),
+    h('p', { 'data-cost-total': '' }, t('charts.cost-total', { total: usd(total), today: usd(today) })),
     h(
       'div',
       { class: 'chart-grid' },
       ['tickets', 'repos', 'chats'].map((f) => byTable(f, sumBy(days, f))),
+      budgets,
     ),
   );
 }
