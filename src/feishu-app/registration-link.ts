@@ -11,9 +11,10 @@ export function encodeAddons(addons: unknown): string {
 
 /**
  * The link the QR code carries (issue 33 item 6): Feishu's verification link with what the
- * SDK's `registerApp` adds — where it comes from, the app's name and description pre-filled,
- * the scopes, event and callback the bot needs (`feishuAddons`), and `createOnly`, so the person
- * cannot bind an existing app by mistake (whose settings the addons would change).
+ * SDK's `registerApp` adds — where it comes from, the app's name pre-filled (no description:
+ * every character makes the code denser), the scopes, event and callback the bot needs
+ * (`feishuAddons`), and `createOnly`, so the person cannot bind an existing app by mistake (whose
+ * settings the addons would change).
  */
 export function registrationLink(verificationUri: string, name: string): string {
   const u = new URL(verificationUri);
@@ -21,7 +22,6 @@ export function registrationLink(verificationUri: string, name: string): string 
   u.searchParams.set('source', 'node-sdk/switchyard');
   u.searchParams.set('tp', 'sdk');
   u.searchParams.set('name', name);
-  u.searchParams.set('desc', 'Switchyard: coding agents driven from chats and pull requests');
   u.searchParams.set('addons', encodeAddons(feishuAddons()));
   u.searchParams.set('createOnly', 'true');
   return u.toString();

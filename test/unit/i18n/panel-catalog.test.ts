@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { FEISHU_SCOPES } from '../../../src/channels/feishu/app-needs.ts';
 import { APP_NEEDS } from '../../../src/channels/github/app-needs.ts';
 import { LANGS } from '../../../src/i18n/lang.ts';
 import { parseCatalog, placeholdersOf } from '../../../src/i18n/parse-catalog.ts';
@@ -51,6 +52,9 @@ const BUILT_KEYS = [
   ...['revision', 'saved', 'source', 'who', 'changed'].map((c) => `versions.col.${c}`),
   // The Setup page (issue 16): each permission of APP_NEEDS, each chat language, each refusal code.
   ...APP_NEEDS.map((n) => `setup.app.why.${n.permission.replaceAll('_', '-')}`),
+  // Issue 33 item 6: each scope of the Feishu app (`whyKey` in feishu-app-section.js), each refusal.
+  ...FEISHU_SCOPES.map((s) => `setup.feishu.why.${s.scope.replace(/[^a-z0-9]+/gi, '-')}`),
+  ...['feishu-unreachable', 'registration-unknown'].map((c) => `setup.error.${c}`),
   ...['auto', ...LANGS].map((l) => `setup.chats.lang.${l.toLowerCase()}`),
   ...[
     'invalid-repo',
