@@ -219,6 +219,8 @@ export function createKeys(prefix: string) {
     githubAppState: (state: string) => k('github-app', 'state', state),
     /** JSON: the App the manifest flow created, without secrets (`src/github-app/created-app.ts`). */
     githubAppCreated: () => k('github-app', 'created'),
+    /** JSON: a Feishu person's name from the contact API, or why it could not be read (with a TTL). */
+    feishuPersonName: (openId: string) => k('feishu', 'person-name', openId),
 
     // the Feishu app made by scanning a QR code in the panel (issue 33 item 6)
     /** JSON: a registration under way (its device code, host, interval), bound to the panel session. */

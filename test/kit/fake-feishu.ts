@@ -1,7 +1,9 @@
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { createContacts, type FakeContacts } from './fake-feishu-contacts.ts';
 import { contentProblem, readableText } from './fake-feishu-content.ts';
 import { createHistory, type HistoryMessage, type SeedMessage } from './fake-feishu-history.ts';
+import { readBody, reply } from './fake-feishu-io.ts';
 import {
   createFakeRegistration,
   type FakeRegistration,
@@ -89,6 +91,8 @@ export interface FakeFeishu {
   longConnection: FakeLongConnection;
   /** App registration by scanning (issue 33 item 6): `POST /oauth/v1/app/registration`. */
   registration: FakeRegistration;
+  /** People by open_id for `GET /open-apis/contact/v3/users/:user_id` (issue 33: names on ticket pages). */
+  contacts: FakeContacts;
   close(): Promise<void>;
 }
 
@@ -115,6 +119,7 @@ export async function startFakeFeishu(opts: FakeFeishuOptions = {}): Promise<Fak
   const failures: { left: number; failure: FeishuFailure; match: RegExp }[] = [];
   let seq = 0;
   const hist = createHistory(appId);
+  const contacts = createContacts();
   let baseUrl = '';
   const registration = createFakeRegistration(() => `${baseUrl}/page/launcher`);
   const lc = createFakeLongConnection({ appId, appSecret }, () => baseUrl, registration.knows);
@@ -139,6 +144,8 @@ export async function startFakeFeishu(opts: FakeFeishuOptions = {}): Promise<Fak
     if (call.headers.authorization !== `Bearer ${TOKEN}`) {
       return [400, { code: 99991663, msg: 'Invalid access token for authorization' }];
     }
+    const contact = contacts.route(method, path, call.query);
+    if (contact) return contact;
     if (method === 'GET' && path === '/open-apis/bot/v3/info') {
       return [
         200,
@@ -282,6 +289,7 @@ export async function startFakeFeishu(opts: FakeFeishuOptions = {}): Promise<Fak
     leaveChat: (chatId) => void hist.leftChats.add(chatId),
     longConnection: lc,
     registration,
+    contacts,
     close: () =>
       new Promise<void>((resolve) => {
         lc.close();
@@ -289,23 +297,4 @@ export async function startFakeFeishu(opts: FakeFeishuOptions = {}): Promise<Fak
         server.close(() => resolve());
       }),
   };
-}
-
-function reply(
-  res: ServerResponse,
-  status: number,
-  body: unknown,
-  headers: Record<string, string> = {},
-): void {
-  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', ...headers });
-  res.end(JSON.stringify(body));
-}
-
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
 }

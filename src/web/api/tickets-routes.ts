@@ -6,6 +6,7 @@ import { getStatus } from '../../status/get-status.ts';
 import { renderStatusMarkdown } from '../../status/render-status-markdown.ts';
 import { getTicket, listTickets } from '../../tickets/ticket-store.ts';
 import type { ApiRoutes } from '../app.ts';
+import { withPeopleNames } from './people-names.ts';
 import { ticketDetail } from './ticket-detail.ts';
 import { ticketIdGuard } from './ticket-id-guard.ts';
 import { pausesOf, summarize } from './ticket-summary.ts';
@@ -34,10 +35,11 @@ export function ticketsRoutes(ctx: Ctx): ApiRoutes {
       const id = c.req.param('id');
       const detail = await ticketDetail(ctx, id);
       if (!detail) throw new HttpError(404, 'not_found', `no ticket ${id}`);
+      const named = await withPeopleNames(ctx, detail);
       const status = (await getStatus(ctx, id)) ?? null;
       // The same Markdown the GitHub comment and local chat show, so the panel matches the card.
       const statusText = status ? renderStatusMarkdown(status) : null;
-      return c.json({ ...detail, status, statusText });
+      return c.json({ ...named, status, statusText });
     });
 
     api.get('/tickets/:id/trajectory', ticketIdGuard, async (c) => {
