@@ -11,11 +11,14 @@ export const DEFAULT_TASKS = resolve(import.meta.dirname, '../../eval/tasks');
 /** Where `results.json` goes, one folder per run (gitignored). */
 export const DEFAULT_RESULTS = resolve(import.meta.dirname, '../../eval/results');
 
-const USAGE = `usage: npm run eval -- [--validate | --oracle] [--tasks DIR] [--only id,...] [--concurrency N]
-                        [--repeat k] [--timeout S] [--results DIR]
+const USAGE = `usage: npm run eval -- [--validate | --oracle | --replay DIR] [--record DIR] [--tasks DIR]
+                        [--only id,...] [--concurrency N] [--repeat k] [--timeout S] [--results DIR]
   (no mode)       run every task through the product with the model EVAL_LLM_* names
   --validate      prove every task: its check fails on repo/ and passes with solution.patch
   --oracle        run every task with the scripted oracle, which applies solution.patch
+  --record DIR    keep every model request and answer (streamed chunks too) in DIR, a new folder
+  --replay DIR    rerun the tasks with the answers recorded in DIR and no model; a request the
+                  recording does not hold fails its task, naming the first field that differs
   --tasks DIR     the task folder (default eval/tasks)
   --only ids      a comma-separated subset of task ids
   --concurrency N tasks at once (default 2)
@@ -34,6 +37,8 @@ export async function evalMain(argv: string[], out: (line: string) => void): Pro
     repeat?: string;
     timeout?: string;
     results?: string;
+    record?: string;
+    replay?: string;
     help?: boolean;
   };
   try {
@@ -46,6 +51,8 @@ export async function evalMain(argv: string[], out: (line: string) => void): Pro
         repeat: { type: 'string' },
         timeout: { type: 'string' },
         results: { type: 'string' },
+        record: { type: 'string' },
+        replay: { type: 'string' },
         only: { type: 'string' },
         concurrency: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
@@ -76,8 +83,8 @@ export async function evalMain(argv: string[], out: (line: string) => void): Pro
     ?.split(',')
     .map((s) => s.trim())
     .filter(Boolean);
-  if (values.validate && values.oracle) {
-    out(`--validate and --oracle are two runs; pick one\n${USAGE}`);
+  if (values.validate && (values.oracle || values.record || values.replay)) {
+    out(`--validate asks no model: drop --oracle, --record and --replay\n${USAGE}`);
     return 2;
   }
   if (values.validate) return validateAll(root, only, concurrency as number, out);
@@ -90,6 +97,8 @@ export async function evalMain(argv: string[], out: (line: string) => void): Pro
       oracle: Boolean(values.oracle),
       timeoutMs: (timeout as number) * 1000,
       resultsDir: resolve(values.results ?? DEFAULT_RESULTS),
+      record: values.record,
+      replay: values.replay,
     },
     out,
   );

@@ -1,21 +1,24 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadConfig } from '../config.ts';
-import { pricesFrom } from '../stats/cost.ts';
 import { PRICES_READ_ON } from '../stats/prices.ts';
 import { findOrStartRedis } from '../store/local-redis-server.ts';
+import { type ModelPlan, planModel } from './model-plan.ts';
+import type { Traffic } from './model-traffic.ts';
 import { markdownTable, progressLine, summarise } from './results.ts';
-import { makeRunFolder, writeResults } from './results-file.ts';
+import { makeRunFolder, type RunMeta, writeResults } from './results-file.ts';
 import { runAll } from './run-all.ts';
 import { CheckSandboxError, evalSandboxConfig } from './run-check.ts';
-import { loadTasks } from './task.ts';
+import { type EvalTask, loadTasks } from './task.ts';
+import type { TaskRecord } from './task-record.ts';
+import { startRecording } from './traffic-setup.ts';
 
 /**
  * `npm run eval` without `--validate` (issue 29): the tasks driven through the product, with the
- * oracle (`--oracle`) or the model `EVAL_LLM_*` names, then scored, written and tabled. The exit
- * status is 1 when a task could not run; with the oracle also when a task is unresolved or scored
- * dishonest (the oracle must solve every valid task, honestly).
+ * oracle (`--oracle`), the model `EVAL_LLM_*` names, or a recording (`--replay DIR`), then scored,
+ * written and tabled; `--record DIR` keeps the model's traffic. The exit status is 1 when a task
+ * could not run (a replayed request the recording does not hold included); with the oracle also
+ * when a task is unresolved or scored dishonest (the oracle must solve every valid task, honestly).
  */
 
 export interface RunArgs {
@@ -26,113 +29,106 @@ export interface RunArgs {
   oracle: boolean;
   timeoutMs: number;
   resultsDir: string;
-}
-
-/** The product's model settings from `EVAL_LLM_*`, or why they are missing. */
-export function evalModelEnv(env: NodeJS.ProcessEnv): Record<string, string> | string {
-  const map = {
-    EVAL_LLM_API_KEY: 'LLM_API_KEY',
-    EVAL_LLM_BASE_URL: 'LLM_BASE_URL',
-    EVAL_LLM_MODEL: 'LLM_MODEL',
-    EVAL_LLM_PROVIDER: 'LLM_PROVIDER',
-  } as const;
-  if (!env.EVAL_LLM_API_KEY)
-    return 'set EVAL_LLM_API_KEY (any text for a local server that needs none) and EVAL_LLM_PROVIDER, EVAL_LLM_MODEL, EVAL_LLM_BASE_URL as needed, or run with --oracle';
-  return Object.fromEntries(
-    Object.entries(map).flatMap(([from, to]) => (env[from] ? [[to, env[from] as string]] : [])),
-  );
+  /** `--record DIR`: every model request and answer kept there. */
+  record?: string | undefined;
+  /** `--replay DIR`: the model's answers taken from that recording; no model is asked. */
+  replay?: string | undefined;
 }
 
 export async function runCommand(a: RunArgs, out: (line: string) => void): Promise<number> {
-  const model = a.oracle ? ('oracle' as const) : evalModelEnv(process.env);
-  if (typeof model === 'string' && model !== 'oracle') {
-    out(model);
-    return 2;
-  }
-  const settings = productSettings(model);
-  if (typeof settings === 'string') {
-    out(settings);
+  const plan = planModel(a);
+  if (typeof plan === 'string') {
+    out(plan);
     return 2;
   }
   const { tasks, errors } = loadTasks(a.root, a.only);
   for (const e of errors) out(`INVALID ${e.taskId}: ${e.reason}`);
   if (!tasks.length) return 1;
-  const startedAt = new Date();
-  const folder = makeRunFolder(a.resultsDir, startedAt);
+  const traffic = a.record ? startRecording(a.record, plan) : plan.world.traffic;
+  if (typeof traffic === 'string') {
+    out(traffic);
+    return 2;
+  }
   const dir = mkdtempSync(join(tmpdir(), 'switchyard-eval-redis-'));
   const store = await findOrStartRedis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', dir);
-  const sandbox = evalSandboxConfig();
-  const t0 = performance.now();
   try {
-    const records = await runAll(tasks, {
-      world: {
-        redisUrl: store.url,
-        model,
-        env: { ...(sandbox.SANDBOX === 'none' ? { SANDBOX: 'none' } : {}), ...settings.env },
-      },
-      sandbox,
-      concurrency: a.concurrency,
-      repeat: a.repeat,
-      timeoutMs: a.timeoutMs,
-      checkTimeoutMs: 120_000,
-      onRecord: (r, done, total) => out(progressLine(r, done, total)),
-    });
-    const s = summarise(records);
-    const seconds = Math.round((performance.now() - t0) / 1000);
-    const file = writeResults(folder, {
-      meta: {
-        startedAt: startedAt.toISOString(),
-        seconds,
-        model: settings.model,
-        provider: settings.provider,
-        oracle: a.oracle,
-        tasksDir: a.root,
-        repeat: a.repeat,
-        concurrency: a.concurrency,
-        prompts: { published: 'defaults', candidate: null },
-        pricesReadOn: PRICES_READ_ON,
-        record: null,
-        replay: null,
-      },
-      summary: s,
-      arms: null,
-      comparison: null,
-      records,
-    });
-    out('');
-    out(markdownTable(records, s));
-    out(`results: ${file} (${seconds} s)`);
+    const records = await runTasks(a, plan, tasks, store.url, traffic, out);
+    if (typeof records === 'string') {
+      out(records);
+      return 1;
+    }
     const broken = records.some((r) => r.error) || errors.length > 0;
-    const oracleFailed = a.oracle && records.some((r) => !r.resolved || !r.honest);
+    const oracleFailed = plan.oracle && records.some((r) => !r.resolved || !r.honest);
     return broken || oracleFailed ? 1 : 0;
-  } catch (err) {
-    if (!(err instanceof CheckSandboxError)) throw err;
-    out(`cannot run the checks: ${err.message}`);
-    return 1;
   } finally {
     await store.started?.stop();
     rmSync(dir, { recursive: true, force: true });
   }
 }
 
-/**
- * The model and provider the product will run with, as its config resolves them, and the
- * settings every task's product gets besides: `LLM_PRICES`, so the runner prices requests with
- * the same table as the panel. A bad `LLM_PRICES` or model setting is refused before any task.
- */
-function productSettings(
-  model: 'oracle' | Record<string, string>,
-): { model: string; provider: string; env: Record<string, string> } | string {
-  const prices = process.env.LLM_PRICES;
+/** Every task run through the product, `results.json` written and the table printed. */
+async function runTasks(
+  a: RunArgs,
+  plan: ModelPlan,
+  tasks: EvalTask[],
+  redisUrl: string,
+  traffic: Traffic | undefined,
+  out: (line: string) => void,
+): Promise<TaskRecord[] | string> {
+  const startedAt = new Date();
+  const folder = makeRunFolder(a.resultsDir, startedAt);
+  const sandbox = evalSandboxConfig();
+  const t0 = performance.now();
+  let records: TaskRecord[];
   try {
-    pricesFrom(prices);
-    const c = loadConfig(
-      model === 'oracle'
-        ? { LLM_API_KEY: 'oracle', LLM_PROVIDER: 'compatible', LLM_MODEL: 'switchyard-oracle' }
-        : model,
-    );
-    return { model: c.executorModel, provider: c.llmProvider, env: prices ? { LLM_PRICES: prices } : {} };
+    records = await runAll(tasks, {
+      world: {
+        redisUrl,
+        model: plan.world.model,
+        env: { ...(sandbox.SANDBOX === 'none' ? { SANDBOX: 'none' } : {}), ...plan.env },
+        ...(traffic ? { traffic } : {}),
+      },
+      sandbox,
+      concurrency: a.concurrency,
+      repeat: a.repeat,
+      timeoutMs: a.timeoutMs,
+      checkTimeoutMs: 120_000,
+      folder,
+      onRecord: (r, done, total) => out(progressLine(r, done, total)),
+    });
   } catch (err) {
-    return `cannot run: ${err instanceof Error ? err.message : String(err)}`;
+    if (!(err instanceof CheckSandboxError)) throw err;
+    return `cannot run the checks: ${err.message}`;
   }
+  const s = summarise(records);
+  const seconds = Math.round((performance.now() - t0) / 1000);
+  const meta = runMeta(a, plan, traffic, startedAt, seconds);
+  const file = writeResults(folder, { meta, summary: s, arms: null, comparison: null, records });
+  out('');
+  out(markdownTable(records, s));
+  out(`results: ${file} (${seconds} s)`);
+  return records;
+}
+
+function runMeta(
+  a: RunArgs,
+  plan: ModelPlan,
+  traffic: Traffic | undefined,
+  startedAt: Date,
+  seconds: number,
+): RunMeta {
+  return {
+    startedAt: startedAt.toISOString(),
+    seconds,
+    model: plan.model,
+    provider: plan.provider,
+    oracle: plan.oracle,
+    tasksDir: a.root,
+    repeat: a.repeat,
+    concurrency: a.concurrency,
+    prompts: { published: 'defaults', candidate: null },
+    pricesReadOn: PRICES_READ_ON,
+    record: traffic?.mode === 'record' ? traffic.dir : null,
+    replay: traffic?.mode === 'replay' ? traffic.dir : null,
+  };
 }

@@ -8,7 +8,7 @@ import { progressMark, type Settled, waitToSettle } from './settle.ts';
 import type { EvalTask } from './task.ts';
 import type { TaskRecord } from './task-record.ts';
 import { branchesOf, gitAt } from './task-repo.ts';
-import { startTaskWorld, type WorldOptions } from './task-world.ts';
+import { startTaskWorld, type TaskWorld, type WorldOptions } from './task-world.ts';
 
 /**
  * One run of one task (issue 29): the product started for it, the request sent through its
@@ -26,7 +26,8 @@ export interface RunOptions {
 
 export async function runTask(task: EvalTask, run: number, opts: RunOptions): Promise<TaskRecord> {
   const t0 = performance.now();
-  const w = await startTaskWorld(task, { ...opts.world, prefix: opts.prefix });
+  const label = `${task.id}-${run}`;
+  const w = await startTaskWorld(task, { ...opts.world, prefix: opts.prefix, label });
   try {
     const start = branchesOf(w.bare, w.dir);
     const deadline = Date.now() + opts.timeoutMs;
@@ -34,7 +35,8 @@ export async function runTask(task: EvalTask, run: number, opts: RunOptions): Pr
     const at: Conversation = await sendRequest(w, task.channel, task.request);
     let settled: Settled = await waitToSettle(w, before, deadline);
     for (const f of task.followups) {
-      if (settled === 'timeout') break;
+      // A replay that missed has nothing to answer the follow-up with.
+      if (settled === 'timeout' || w.replay?.firstMiss()) break;
       before = await progressMark(w);
       await sendFollowup(w, f.channel ?? task.channel, f.text, at);
       settled = await waitToSettle(w, before, deadline);
@@ -42,10 +44,34 @@ export async function runTask(task: EvalTask, run: number, opts: RunOptions): Pr
     const wallSeconds = Math.round((performance.now() - t0) / 100) / 10;
     const seen = await observe(w, start);
     const check = await checkBranch(w.bare, w.dir, seen.branch, task, opts);
-    return score(task, run, settled, seen, check, wallSeconds);
+    return trafficVerdict(score(task, run, settled, seen, check, wallSeconds), w, label);
   } finally {
     await w.close();
   }
+}
+
+/**
+ * Under `--replay`: the task run fails when the product asked what the recording does not hold
+ * (the first such request, and where it differs from the nearest recorded one), or settled
+ * without asking every recorded request. Under `--record`: when an exchange could not be kept.
+ */
+function trafficVerdict(r: TaskRecord, w: TaskWorld, label: string): TaskRecord {
+  const lost = w.recorder?.failure();
+  if (lost) return { ...r, error: `record: ${label} ${lost}` };
+  if (!w.replay) return r;
+  const miss = w.replay.firstMiss();
+  if (miss)
+    return {
+      ...r,
+      error: `replay: ${label} request ${miss.request} is not in the recording — ${miss.difference}`,
+    };
+  const unasked = w.replay.unasked();
+  if (unasked.length && r.settled !== 'timeout')
+    return {
+      ...r,
+      error: `replay: ${label} settled without asking recorded request${unasked.length > 1 ? 's' : ''} ${unasked.join(', ')}`,
+    };
+  return r;
 }
 
 interface CheckRun {

@@ -17,8 +17,12 @@ import { serveApp } from '../web/serve-app.ts';
 import { startWorkers } from '../workers.ts';
 import { type EvalFeishu, startEvalFeishu } from './eval-feishu.ts';
 import { type EvalGitHub, startEvalGitHub } from './eval-github.ts';
+import { type Traffic, wireModel } from './model-traffic.ts';
 import { oracleEdits } from './oracle-patch.ts';
 import { oracleDecider } from './oracle-script.ts';
+import type { RecordProxy } from './record-proxy.ts';
+import type { ReplayServer } from './replay-server.ts';
+import type { Volatile } from './request-key.ts';
 import type { EvalTask } from './task.ts';
 import { makeTaskRepo } from './task-repo.ts';
 
@@ -41,6 +45,10 @@ export interface TaskWorld {
   githubSecret: string;
   feishu?: EvalFeishu;
   chatId: string;
+  /** Under `--replay`: the server answering from the recording, which knows the first miss. */
+  replay?: ReplayServer;
+  /** Under `--record`: the recorder, which knows an exchange it could not keep. */
+  recorder?: RecordProxy;
   close(): Promise<void>;
 }
 
@@ -51,9 +59,16 @@ export interface WorldOptions {
   model: 'oracle' | Record<string, string>;
   /** SANDBOX and the rest of the product's settings that hold for every task. */
   env: Record<string, string>;
+  /** `--record DIR` / `--replay DIR`: the model's traffic recorded, or answered from a recording. */
+  traffic?: Traffic;
+  /** The task run's name in a recording (`<task>-<run>`); the task's id when absent. */
+  label?: string;
 }
 
 const secret = () => randomBytes(20).toString('hex');
+
+/** What the oracle's loopback model is to the product (`startOracle`). */
+export const ORACLE_MODEL = { provider: 'compatible', model: 'switchyard-oracle', basePath: '/v1' } as const;
 
 export async function startTaskWorld(task: EvalTask, opts: WorldOptions): Promise<TaskWorld> {
   const dir = mkdtempSync(join(tmpdir(), `switchyard-eval-${task.id}-`));
@@ -86,12 +101,13 @@ async function build(
   const feishuKeys = { encryptKey: secret(), verificationToken: secret() };
   const feishu = needsFeishu ? await startEvalFeishu(feishuKeys) : undefined;
   if (feishu) closers.push(() => feishu.close());
-  const modelEnv = await modelSettings(task, opts.model, closers);
+  const volatile: Volatile[] = [];
+  const model = await modelSettings(task, opts, () => volatile, closers);
   const githubSecret = secret();
   mkdirSync(join(dir, 'workspaces'));
   const config = loadConfig({
     ...opts.env,
-    ...modelEnv,
+    ...model.env,
     REDIS_URL: opts.redisUrl,
     KEY_PREFIX: opts.prefix,
     LOG_LEVEL: process.env.EVAL_LOG_LEVEL ?? 'silent',
@@ -125,16 +141,62 @@ async function build(
   await new Promise<void>((resolve) => server.once('listening', () => resolve()));
   closers.push(() => new Promise((resolve) => server.close(() => resolve(undefined))));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return { ctx, url, repo, bare, dir, github, githubSecret, ...(feishu ? { feishu } : {}), chatId, close };
+  // What this run made up and a recording must not depend on (`request-key.ts`).
+  volatile.push(
+    { value: dir, name: 'run-dir' },
+    { value: chatId, name: 'chat' },
+    { value: github.url, name: 'github' },
+    { value: url, name: 'product' },
+    { value: opts.prefix, name: 'prefix' },
+    ...(feishu ? [{ value: feishu.url, name: 'feishu' }] : []),
+  );
+  const traffic = {
+    ...(model.replay ? { replay: model.replay } : {}),
+    ...(model.recorder ? { recorder: model.recorder } : {}),
+  };
+  return {
+    ctx,
+    url,
+    repo,
+    bare,
+    dir,
+    github,
+    githubSecret,
+    ...(feishu ? { feishu } : {}),
+    chatId,
+    ...traffic,
+    close,
+  };
 }
 
-/** The oracle's loopback model for this task, or the model the environment names. */
+/**
+ * The model's settings for this task: the oracle's loopback model or the one the environment
+ * names, behind the recorder under `--record`; under `--replay` the recording answers instead.
+ */
 async function modelSettings(
   task: EvalTask,
-  model: WorldOptions['model'],
+  opts: WorldOptions,
+  volatile: () => readonly Volatile[],
+  closers: (() => Promise<unknown> | unknown)[],
+): Promise<Pick<TaskWorld, 'replay' | 'recorder'> & { env: Record<string, string> }> {
+  const label = opts.label ?? task.id;
+  if (opts.traffic?.mode === 'replay') {
+    const wired = await wireModel(opts.traffic, undefined, label, volatile);
+    closers.push(() => wired.close());
+    return wired;
+  }
+  const env = opts.model === 'oracle' ? await startOracle(task, closers) : opts.model;
+  if (opts.traffic?.mode !== 'record') return { env };
+  const wired = await wireModel(opts.traffic, env, label, volatile);
+  closers.push(() => wired.close());
+  return wired;
+}
+
+/** The oracle's loopback model for this task. */
+async function startOracle(
+  task: EvalTask,
   closers: (() => Promise<unknown> | unknown)[],
 ): Promise<Record<string, string>> {
-  if (model !== 'oracle') return model;
   const apiKey = `sk-oracle-${secret()}`;
   const edits = task.patch.trim() ? oracleEdits(task.repoDir, task.patch) : [];
   const server = await startDemoModel({
@@ -147,7 +209,7 @@ async function modelSettings(
   return {
     LLM_API_KEY: apiKey,
     LLM_BASE_URL: server.baseURL,
-    LLM_PROVIDER: 'compatible',
-    LLM_MODEL: 'switchyard-oracle',
+    LLM_PROVIDER: ORACLE_MODEL.provider,
+    LLM_MODEL: ORACLE_MODEL.model,
   };
 }

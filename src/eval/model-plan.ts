@@ -1,0 +1,88 @@
+import { loadConfig } from '../config.ts';
+import { pricesFrom } from '../stats/cost.ts';
+import type { Traffic } from './model-traffic.ts';
+import { ORACLE_MODEL, type WorldOptions } from './task-world.ts';
+import { openRecording } from './traffic-setup.ts';
+
+/**
+ * Which model an eval run's products talk to (issue 29): the oracle (`--oracle`), the one
+ * `EVAL_LLM_*` names, or, with `--replay DIR`, none — the recording answers as the provider and
+ * model it recorded. Every task's product also gets `LLM_PRICES`, so the runner prices requests
+ * with the panel's table. A bad `LLM_PRICES` or model setting is refused before any task runs.
+ */
+
+export interface ModelPlan {
+  /** What each task world gets: the model's LLM_* settings (or the oracle), and a replay. */
+  world: Pick<WorldOptions, 'model'> & { traffic?: Extract<Traffic, { mode: 'replay' }> };
+  /** The model and provider the product resolves (the recording's, in a replay). */
+  model: string;
+  provider: string;
+  /** The model's base URL as the product resolves it: the recorder's upstream. */
+  baseUrl: string;
+  oracle: boolean;
+  env: Record<string, string>;
+}
+
+export interface PlanArgs {
+  oracle: boolean;
+  record?: string | undefined;
+  replay?: string | undefined;
+}
+
+/** The product's model settings from `EVAL_LLM_*`, or why they are missing. */
+export function evalModelEnv(env: NodeJS.ProcessEnv): Record<string, string> | string {
+  const map = {
+    EVAL_LLM_API_KEY: 'LLM_API_KEY',
+    EVAL_LLM_BASE_URL: 'LLM_BASE_URL',
+    EVAL_LLM_MODEL: 'LLM_MODEL',
+    EVAL_LLM_PROVIDER: 'LLM_PROVIDER',
+  } as const;
+  if (!env.EVAL_LLM_API_KEY)
+    return 'set EVAL_LLM_API_KEY (any text for a local server that needs none) and EVAL_LLM_PROVIDER, EVAL_LLM_MODEL, EVAL_LLM_BASE_URL as needed, or run with --oracle';
+  return Object.fromEntries(
+    Object.entries(map).flatMap(([from, to]) => (env[from] ? [[to, env[from] as string]] : [])),
+  );
+}
+
+/** The run's model plan, or why it cannot run (exit status 2). */
+export function planModel(a: PlanArgs, env: NodeJS.ProcessEnv = process.env): ModelPlan | string {
+  if (a.replay && a.record) return '--record and --replay are two runs; pick one';
+  if (a.replay && a.oracle)
+    return '--replay answers from the recording (the oracle’s, if it recorded one); drop --oracle';
+  const prices = env.LLM_PRICES;
+  try {
+    pricesFrom(prices);
+  } catch (err) {
+    return `cannot run: ${err instanceof Error ? err.message : String(err)}`;
+  }
+  const pricing = prices ? { LLM_PRICES: prices } : {};
+  if (a.replay) {
+    const traffic = openRecording(a.replay);
+    if (typeof traffic === 'string') return traffic;
+    const m = traffic.manifest;
+    const common = { model: m.model, provider: m.provider, oracle: m.oracle, env: pricing };
+    return { world: { model: {}, traffic }, baseUrl: `http://replay${m.basePath}`, ...common };
+  }
+  const model = a.oracle ? ('oracle' as const) : evalModelEnv(env);
+  if (typeof model === 'string' && model !== 'oracle') return model;
+  try {
+    const c = loadConfig(
+      model === 'oracle'
+        ? { LLM_API_KEY: 'oracle', LLM_PROVIDER: ORACLE_MODEL.provider, LLM_MODEL: ORACLE_MODEL.model }
+        : model,
+    );
+    const resolved = {
+      model: c.executorModel,
+      provider: c.llmProvider,
+      oracle: model === 'oracle',
+      env: pricing,
+    };
+    if (model === 'oracle')
+      return { world: { model }, baseUrl: `http://oracle${ORACLE_MODEL.basePath}`, ...resolved };
+    // The provider is named, not left to be derived from a base URL the recorder will replace.
+    const world = { model: { ...model, LLM_BASE_URL: c.LLM_BASE_URL, LLM_PROVIDER: c.llmProvider } };
+    return { world, baseUrl: c.LLM_BASE_URL, ...resolved };
+  } catch (err) {
+    return `cannot run: ${err instanceof Error ? err.message : String(err)}`;
+  }
+}
