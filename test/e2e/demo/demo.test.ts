@@ -93,6 +93,8 @@ describe('npm run demo', () => {
       .getByRole('log')
       .getByText(/What should I improve in demo\/sample/)
       .waitFor();
+    // The status card has caught up with the question (it is edited after the question is sent).
+    await page.getByRole('log').getByText('T2 · Waiting for an answer').waitFor();
     // The picture shows the whole conversation: the log grows instead of scrolling.
     await page.getByRole('log').evaluate((el) => {
       (el as HTMLElement).style.maxHeight = 'none';

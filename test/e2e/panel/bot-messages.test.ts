@@ -1,3 +1,5 @@
+import { copyFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { enqueueEffect, outboxJobId } from '../../../src/outbox/enqueue.ts';
@@ -6,7 +8,13 @@ import { type FakeFeishu, startFakeFeishu } from '../../kit/fake-feishu.ts';
 import { type FakeLlm, type RecordedRequest, startFakeLlm, text, toolCalls } from '../../kit/fake-llm.ts';
 import { cardsIn, inputOf, openAll, scriptedModel } from '../../kit/scripted-model.ts';
 import { api, TOKEN } from './api.ts';
-import { launchChromium, shoot, signIn } from './browser.ts';
+import { ARTIFACTS, launchChromium, shoot, signIn } from './browser.ts';
+
+/** Copies a shot over its committed picture in docs/ — only when `UPDATE_DOCS_SCREENSHOTS=1` asks (look at it first). */
+const toDocs = (shot: string, doc: string) =>
+  process.env.UPDATE_DOCS_SCREENSHOTS === '1'
+    ? copyFileSync(join(ARTIFACTS, `${shot}.png`), join(import.meta.dirname, '..', '..', '..', 'docs', doc))
+    : undefined;
 
 /** What a hostile (or prompt-injected) bot reply could say: markup and a script link. */
 const HOSTILE = [
@@ -122,6 +130,7 @@ describe('panel: the bot’s messages like Feishu, and retrying a failed deliver
     const choices = question.getByRole('group', { name: 'Answer with one of the choices' });
     await choices.getByRole('button', { name: 'Postgres' }).waitFor();
     await shoot(page, '12-try-it-choices');
+    toDocs('12-try-it-choices', 'panel-try-it.png');
     await choices.getByRole('button', { name: 'Postgres' }).click();
     // The answer is the person's reply to the question, and the ticket takes it as a card.
     await question.locator('.replies li.from-person', { hasText: 'Postgres' }).waitFor();
@@ -175,6 +184,7 @@ describe('panel: the bot’s messages like Feishu, and retrying a failed deliver
     // Internals are folded: the effect keys sit behind "Details".
     await expect(page.locator(`li[data-outbox]`).first().isVisible()).resolves.toBe(false);
     await shoot(page, '13-ticket-failed-delivery', { fullPage: true });
+    toDocs('13-ticket-failed-delivery', 'panel-ticket.png');
 
     await row.getByRole('button', { name: 'Retry' }).click();
     await row.waitFor({ state: 'detached', timeout: 20_000 });
