@@ -27,6 +27,7 @@ const CATALOG = {
     'im:chat',
     'im:chat:readonly',
     'contact:user.base:readonly',
+    'contact:contact.base:readonly',
     'docx:document',
   ]),
   events: new Set(['im.message.receive_v1', 'im.message.reaction.created_v1', 'im.chat.member.bot.added_v1']),

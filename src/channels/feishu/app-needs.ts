@@ -29,6 +29,14 @@ export const FEISHU_SCOPES = [
     scope: 'im:message:readonly',
     why: 'executors read the replied-to message, the thread, a merged forward',
   },
+  {
+    scope: 'contact:contact.base:readonly',
+    why: 'look people up in the contacts API (contact-name.ts), for names on ticket pages',
+  },
+  {
+    scope: 'contact:user.base:readonly',
+    why: 'read a person’s name, shown on ticket pages instead of the open_id',
+  },
 ] as const;
 
 /** App-identity events the bot subscribes to (R-A1). */
