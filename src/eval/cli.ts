@@ -11,14 +11,19 @@ export const DEFAULT_TASKS = resolve(import.meta.dirname, '../../eval/tasks');
 /** Where `results.json` goes, one folder per run (gitignored). */
 export const DEFAULT_RESULTS = resolve(import.meta.dirname, '../../eval/results');
 
-const USAGE = `usage: npm run eval -- [--validate | --oracle | --replay DIR] [--record DIR] [--tasks DIR]
-                        [--only id,...] [--concurrency N] [--repeat k] [--timeout S] [--results DIR]
+const USAGE = `usage: npm run eval -- [--validate | --oracle | --replay DIR] [--record DIR] [--prompts VERSION|FILE]
+                        [--tasks DIR] [--only id,...] [--concurrency N] [--repeat k] [--timeout S]
+                        [--results DIR]
   (no mode)       run every task through the product with the model EVAL_LLM_* names
   --validate      prove every task: its check fails on repo/ and passes with solution.patch
   --oracle        run every task with the scripted oracle, which applies solution.patch
   --record DIR    keep every model request and answer (streamed chunks too) in DIR, a new folder
   --replay DIR    rerun the tasks with the answers recorded in DIR and no model; a request the
                   recording does not hold fails its task, naming the first field that differs
+  --prompts V     A/B: every task under the product's published prompts and under V — a saved
+                  version (r12 or 12) or a draft file as PUT /api/prompts takes it — interleaved,
+                  read from the product's Redis (REDIS_URL, KEY_PREFIX); prints both arms and the
+                  candidate's difference in resolve rate and cost with 95 % intervals
   --tasks DIR     the task folder (default eval/tasks)
   --only ids      a comma-separated subset of task ids
   --concurrency N tasks at once (default 2)
@@ -39,6 +44,7 @@ export async function evalMain(argv: string[], out: (line: string) => void): Pro
     results?: string;
     record?: string;
     replay?: string;
+    prompts?: string;
     help?: boolean;
   };
   try {
@@ -53,6 +59,7 @@ export async function evalMain(argv: string[], out: (line: string) => void): Pro
         results: { type: 'string' },
         record: { type: 'string' },
         replay: { type: 'string' },
+        prompts: { type: 'string' },
         only: { type: 'string' },
         concurrency: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
@@ -83,8 +90,8 @@ export async function evalMain(argv: string[], out: (line: string) => void): Pro
     ?.split(',')
     .map((s) => s.trim())
     .filter(Boolean);
-  if (values.validate && (values.oracle || values.record || values.replay)) {
-    out(`--validate asks no model: drop --oracle, --record and --replay\n${USAGE}`);
+  if (values.validate && (values.oracle || values.record || values.replay || values.prompts)) {
+    out(`--validate asks no model: drop --oracle, --record, --replay and --prompts\n${USAGE}`);
     return 2;
   }
   if (values.validate) return validateAll(root, only, concurrency as number, out);
@@ -99,6 +106,7 @@ export async function evalMain(argv: string[], out: (line: string) => void): Pro
       resultsDir: resolve(values.results ?? DEFAULT_RESULTS),
       record: values.record,
       replay: values.replay,
+      prompts: values.prompts,
     },
     out,
   );

@@ -1,7 +1,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { ArmComparison } from './arm-comparison.ts';
+import type { EvalRecord } from './eval-record.ts';
 import type { RunSummary } from './results.ts';
-import type { TaskRecord } from './task-record.ts';
 
 /**
  * The run's folder and its `results.json` (issue 29): `<results>/<timestamp>/`, made when the run
@@ -24,6 +25,7 @@ export interface RunMeta {
   prompts: { published: string; candidate: string | null };
   /** When the built-in price table was read (`src/stats/prices.ts`). */
   pricesReadOn: string;
+  /** `--record DIR`: the recording made; `--replay DIR`: the recording answered from. */
   record: string | null;
   replay: string | null;
 }
@@ -31,10 +33,10 @@ export interface RunMeta {
 export interface ResultsFile {
   meta: RunMeta;
   summary: RunSummary;
-  /** An A/B run's summary per arm, by arm label; null otherwise. */
+  /** An A/B run's summary per arm, by arm label (`published`, `candidate`); null otherwise. */
   arms: Record<string, RunSummary> | null;
-  comparison: unknown;
-  records: TaskRecord[];
+  comparison: ArmComparison | null;
+  records: EvalRecord[];
 }
 
 /** A new `<dir>/<timestamp>/` for a run. */

@@ -1,4 +1,6 @@
 import { nanosOf, usdOf } from '../stats/cost.ts';
+import type { ArmComparison, Interval } from './arm-comparison.ts';
+import type { EvalRecord } from './eval-record.ts';
 import type { TaskRecord } from './task-record.ts';
 
 /**
@@ -51,18 +53,21 @@ export function summarise(records: TaskRecord[]): RunSummary {
 /** USD as the table shows it: four decimals (a task often costs well under a cent). */
 export const usd = (x: number | null): string => (x === null ? '—' : `$${x.toFixed(4)}`);
 
+/** A record's name in the table and the progress lines: `js-slugify`, `js-slugify [candidate]`. */
+const named = (r: EvalRecord) => (r.arm ? `${r.id} [${r.arm}]` : r.id);
+
 /** One line for the terminal as a task run finishes. */
-export function progressLine(r: TaskRecord, done: number, total: number): string {
+export function progressLine(r: EvalRecord, done: number, total: number): string {
   const verdict = r.error ? 'ERROR' : r.resolved ? 'resolved' : 'unresolved';
   const honesty = r.honest ? 'honest' : `DISHONEST (${r.dishonesty.join('; ')})`;
   const tokens = `${r.modelRequests} requests, ${r.promptTokens}+${r.completionTokens} tokens, ${usd(r.costUsd)}`;
   const extra = r.error ? ` — ${r.error}` : '';
-  return `[${done}/${total}] ${r.id}#${r.run}: ${verdict}, ${honesty}, ${r.settled}, PR ${r.pr}, ${tokens}, ${r.wallSeconds} s${extra}`;
+  return `[${done}/${total}] ${named(r)}#${r.run}: ${verdict}, ${honesty}, ${r.settled}, PR ${r.pr}, ${tokens}, ${r.wallSeconds} s${extra}`;
 }
 
 const pct = (x: number) => `${(x * 100).toFixed(1)} %`;
 
-export function markdownTable(records: TaskRecord[], s: RunSummary): string {
+export function markdownTable(records: EvalRecord[], s: RunSummary): string {
   const head = [
     '| task | run | channel | resolved | honest | settled | ack once | PR | scratch | requests | prompt | cache hit | completion | cost | tool errors | limits | no report | s |',
     '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',
@@ -70,7 +75,7 @@ export function markdownTable(records: TaskRecord[], s: RunSummary): string {
   const yes = (b: boolean) => (b ? 'yes' : '**no**');
   const rows = records.map((r) =>
     [
-      r.id,
+      named(r),
       r.run,
       r.channel,
       yes(r.resolved),
@@ -99,5 +104,39 @@ export function markdownTable(records: TaskRecord[], s: RunSummary): string {
     ...rows.map((r) => `| ${r} |`),
     '',
     `${s.tasks} tasks × ${s.runs} runs: ${s.resolved} resolved, ${s.honest} honest; pass@1 ${pct(p.mean)}${interval}; ${s.promptTokens} prompt (${s.cacheHitTokens} cache hits) + ${s.completionTokens} completion tokens; cost ${usd(s.costUsd)}, ${usd(s.costPerResolvedUsd)} per resolved task`,
+  ].join('\n');
+}
+
+const signed = (x: number, unit: (v: number) => string) => `${x < 0 ? '−' : '+'}${unit(Math.abs(x))}`;
+const points = (x: number) => `${(x * 100).toFixed(1)} points`;
+const dollars = (x: number) => `$${x.toFixed(4)}`;
+
+function withInterval(d: Interval, unit: (v: number) => string): string {
+  const around =
+    d.low === null || d.high === null
+      ? ' (one pair: no interval)'
+      : ` (95 % interval ${signed(d.low, unit)} to ${signed(d.high, unit)})`;
+  return `${signed(d.mean, unit)}${around}`;
+}
+
+/** An A/B run's arms side by side and the candidate's difference, paired by task run. */
+export function armsTable(
+  names: { published: string; candidate: string },
+  arms: { published: RunSummary; candidate: RunSummary },
+  c: ArmComparison,
+): string {
+  const row = (label: 'published' | 'candidate') => {
+    const a = arms[label];
+    const runs = a.tasks * a.runs;
+    return `| ${label} | ${names[label]} | ${runs} | ${a.resolved} | ${pct(runs ? a.resolved / runs : 0)} | ${usd(a.costUsd)} | ${usd(a.costPerResolvedUsd)} |`;
+  };
+  const left = c.leftOut ? ` (${c.leftOut} left out: an error in an arm)` : '';
+  return [
+    '| arm | prompts | task runs | resolved | resolve rate | cost | per resolved |',
+    '|---|---|---|---|---|---|---|',
+    row('published'),
+    row('candidate'),
+    '',
+    `candidate − published over ${c.pairs} paired task runs${left}: resolve rate ${withInterval(c.resolveRate.difference, points)}; cost per task run ${withInterval(c.costUsd.difference, dollars)}`,
   ].join('\n');
 }

@@ -3,22 +3,27 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PRICES_READ_ON } from '../stats/prices.ts';
 import { findOrStartRedis } from '../store/local-redis-server.ts';
+import { abResults } from './ab-results.ts';
+import { armTasks, splitArm } from './arm-tasks.ts';
+import type { EvalRecord } from './eval-record.ts';
 import { type ModelPlan, planModel } from './model-plan.ts';
 import type { Traffic } from './model-traffic.ts';
+import { type Arm, promptArms } from './prompt-arms.ts';
 import { markdownTable, progressLine, summarise } from './results.ts';
 import { makeRunFolder, type RunMeta, writeResults } from './results-file.ts';
 import { runAll } from './run-all.ts';
 import { CheckSandboxError, evalSandboxConfig } from './run-check.ts';
 import { type EvalTask, loadTasks } from './task.ts';
-import type { TaskRecord } from './task-record.ts';
 import { startRecording } from './traffic-setup.ts';
 
 /**
  * `npm run eval` without `--validate` (issue 29): the tasks driven through the product, with the
  * oracle (`--oracle`), the model `EVAL_LLM_*` names, or a recording (`--replay DIR`), then scored,
- * written and tabled; `--record DIR` keeps the model's traffic. The exit status is 1 when a task
- * could not run (a replayed request the recording does not hold included); with the oracle also
- * when a task is unresolved or scored dishonest (the oracle must solve every valid task, honestly).
+ * written and tabled; `--record DIR` keeps the model's traffic; `--prompts` runs each task under
+ * the published prompts and under a candidate, interleaved, and compares them. The exit status is
+ * 1 when a task could not run (a replayed request the recording does not hold included); with the
+ * oracle also when a task is unresolved or scored dishonest (the oracle must solve every valid
+ * task, honestly).
  */
 
 export interface RunArgs {
@@ -33,26 +38,32 @@ export interface RunArgs {
   record?: string | undefined;
   /** `--replay DIR`: the model's answers taken from that recording; no model is asked. */
   replay?: string | undefined;
+  /** `--prompts <version|draft file>`: the candidate prompt settings to compare with the published. */
+  prompts?: string | undefined;
+}
+
+/** What a run was set up with, once everything it needs was found. */
+interface Setup {
+  plan: ModelPlan;
+  tasks: EvalTask[];
+  traffic: Traffic | undefined;
+  arms: Arm[] | undefined;
 }
 
 export async function runCommand(a: RunArgs, out: (line: string) => void): Promise<number> {
   const plan = planModel(a);
-  if (typeof plan === 'string') {
-    out(plan);
-    return 2;
-  }
+  if (typeof plan === 'string') return refuse(out, plan);
   const { tasks, errors } = loadTasks(a.root, a.only);
   for (const e of errors) out(`INVALID ${e.taskId}: ${e.reason}`);
   if (!tasks.length) return 1;
+  const arms = a.prompts ? await promptArms(a.prompts, process.env) : undefined;
+  if (typeof arms === 'string') return refuse(out, arms);
   const traffic = a.record ? startRecording(a.record, plan) : plan.world.traffic;
-  if (typeof traffic === 'string') {
-    out(traffic);
-    return 2;
-  }
+  if (typeof traffic === 'string') return refuse(out, traffic);
   const dir = mkdtempSync(join(tmpdir(), 'switchyard-eval-redis-'));
   const store = await findOrStartRedis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', dir);
   try {
-    const records = await runTasks(a, plan, tasks, store.url, traffic, out);
+    const records = await runTasks(a, { plan, tasks, traffic, arms }, store.url, out);
     if (typeof records === 'string') {
       out(records);
       return 1;
@@ -66,27 +77,31 @@ export async function runCommand(a: RunArgs, out: (line: string) => void): Promi
   }
 }
 
-/** Every task run through the product, `results.json` written and the table printed. */
+function refuse(out: (line: string) => void, why: string): number {
+  out(why);
+  return 2;
+}
+
+/** Every task run through the product, `results.json` written and the tables printed. */
 async function runTasks(
   a: RunArgs,
-  plan: ModelPlan,
-  tasks: EvalTask[],
+  s: Setup,
   redisUrl: string,
-  traffic: Traffic | undefined,
   out: (line: string) => void,
-): Promise<TaskRecord[] | string> {
+): Promise<EvalRecord[] | string> {
   const startedAt = new Date();
   const folder = makeRunFolder(a.resultsDir, startedAt);
   const sandbox = evalSandboxConfig();
   const t0 = performance.now();
-  let records: TaskRecord[];
+  const named = (r: EvalRecord) => (s.arms ? splitArm(r, s.arms) : r);
+  let records: EvalRecord[];
   try {
-    records = await runAll(tasks, {
+    const ran = await runAll(s.arms ? armTasks(s.tasks, s.arms) : s.tasks, {
       world: {
         redisUrl,
-        model: plan.world.model,
-        env: { ...(sandbox.SANDBOX === 'none' ? { SANDBOX: 'none' } : {}), ...plan.env },
-        ...(traffic ? { traffic } : {}),
+        model: s.plan.world.model,
+        env: { ...(sandbox.SANDBOX === 'none' ? { SANDBOX: 'none' } : {}), ...s.plan.env },
+        ...(s.traffic ? { traffic: s.traffic } : {}),
       },
       sandbox,
       concurrency: a.concurrency,
@@ -94,41 +109,45 @@ async function runTasks(
       timeoutMs: a.timeoutMs,
       checkTimeoutMs: 120_000,
       folder,
-      onRecord: (r, done, total) => out(progressLine(r, done, total)),
+      onRecord: (r, done, total) => out(progressLine(named(r), done, total)),
     });
+    records = ran.map(named);
   } catch (err) {
     if (!(err instanceof CheckSandboxError)) throw err;
     return `cannot run the checks: ${err.message}`;
   }
-  const s = summarise(records);
+  const summary = summarise(records);
+  const ab = s.arms ? abResults(records, s.arms) : undefined;
   const seconds = Math.round((performance.now() - t0) / 1000);
-  const meta = runMeta(a, plan, traffic, startedAt, seconds);
-  const file = writeResults(folder, { meta, summary: s, arms: null, comparison: null, records });
+  const meta = runMeta(a, s, startedAt, seconds);
+  const file = writeResults(folder, {
+    meta,
+    summary,
+    arms: ab?.arms ?? null,
+    comparison: ab?.comparison ?? null,
+    records,
+  });
   out('');
-  out(markdownTable(records, s));
+  out(markdownTable(records, summary));
+  if (ab) out(`\n${ab.table}`);
   out(`results: ${file} (${seconds} s)`);
   return records;
 }
 
-function runMeta(
-  a: RunArgs,
-  plan: ModelPlan,
-  traffic: Traffic | undefined,
-  startedAt: Date,
-  seconds: number,
-): RunMeta {
+function runMeta(a: RunArgs, s: Setup, startedAt: Date, seconds: number): RunMeta {
+  const arm = (label: Arm['label']) => s.arms?.find((x) => x.label === label)?.name;
   return {
     startedAt: startedAt.toISOString(),
     seconds,
-    model: plan.model,
-    provider: plan.provider,
-    oracle: plan.oracle,
+    model: s.plan.model,
+    provider: s.plan.provider,
+    oracle: s.plan.oracle,
     tasksDir: a.root,
     repeat: a.repeat,
     concurrency: a.concurrency,
-    prompts: { published: 'defaults', candidate: null },
+    prompts: { published: arm('published') ?? 'defaults', candidate: arm('candidate') ?? null },
     pricesReadOn: PRICES_READ_ON,
-    record: traffic?.mode === 'record' ? traffic.dir : null,
-    replay: traffic?.mode === 'replay' ? traffic.dir : null,
+    record: s.traffic?.mode === 'record' ? s.traffic.dir : null,
+    replay: s.traffic?.mode === 'replay' ? s.traffic.dir : null,
   };
 }

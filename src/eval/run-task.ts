@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { SandboxConfig } from '../executor/sandbox/sandbox-settings.ts';
+import { armOf } from './arm-tasks.ts';
 import { type Observed, observe } from './observe.ts';
 import { runCheck } from './run-check.ts';
 import { type Conversation, sendFollowup, sendRequest } from './send-request.ts';
@@ -24,10 +25,13 @@ export interface RunOptions {
   checkTimeoutMs: number;
 }
 
-export async function runTask(task: EvalTask, run: number, opts: RunOptions): Promise<TaskRecord> {
+export async function runTask(entry: EvalTask, run: number, opts: RunOptions): Promise<TaskRecord> {
   const t0 = performance.now();
-  const label = `${task.id}-${run}`;
-  const w = await startTaskWorld(task, { ...opts.world, prefix: opts.prefix, label });
+  // An A/B run's entry: the world is the task's own, with the arm's prompt settings installed.
+  const { task, arm } = armOf(entry);
+  const label = `${entry.id}-${run}`;
+  const prompts = arm?.settings ? { prompts: arm.settings } : {};
+  const w = await startTaskWorld(task, { ...opts.world, prefix: opts.prefix, label, ...prompts });
   try {
     const start = branchesOf(w.bare, w.dir);
     const deadline = Date.now() + opts.timeoutMs;
@@ -44,7 +48,7 @@ export async function runTask(task: EvalTask, run: number, opts: RunOptions): Pr
     const wallSeconds = Math.round((performance.now() - t0) / 100) / 10;
     const seen = await observe(w, start);
     const check = await checkBranch(w.bare, w.dir, seen.branch, task, opts);
-    return trafficVerdict(score(task, run, settled, seen, check, wallSeconds), w, label);
+    return { ...trafficVerdict(score(task, run, settled, seen, check, wallSeconds), w, label), id: entry.id };
   } finally {
     await w.close();
   }

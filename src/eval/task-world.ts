@@ -8,6 +8,7 @@ import type { Ctx } from '../context.ts';
 import { closeContext, createContext } from '../create-context.ts';
 import { startDemoModel } from '../demo/demo-model.ts';
 import { createLogger } from '../logger.ts';
+import type { PromptSettings } from '../prompts/index.ts';
 import { secretValuesOf } from '../redact-log.ts';
 import { createRuntime } from '../runtime.ts';
 import { dropKeysUnder } from '../store/local-redis-server.ts';
@@ -20,6 +21,7 @@ import { type EvalGitHub, startEvalGitHub } from './eval-github.ts';
 import { type Traffic, wireModel } from './model-traffic.ts';
 import { oracleEdits } from './oracle-patch.ts';
 import { oracleDecider } from './oracle-script.ts';
+import { installPrompts } from './prompt-arms.ts';
 import type { RecordProxy } from './record-proxy.ts';
 import type { ReplayServer } from './replay-server.ts';
 import type { Volatile } from './request-key.ts';
@@ -63,6 +65,8 @@ export interface WorldOptions {
   traffic?: Traffic;
   /** The task run's name in a recording (`<task>-<run>`); the task's id when absent. */
   label?: string;
+  /** An A/B arm's prompt settings (`--prompts`), saved as the world's first version before it starts. */
+  prompts?: PromptSettings;
 }
 
 const secret = () => randomBytes(20).toString('hex');
@@ -135,6 +139,7 @@ async function build(
   closers.push(() => closeContext(ctx));
   await migrateStore(ctx);
   const runtime = await createRuntime(ctx);
+  if (opts.prompts) await installPrompts(runtime.prompts, opts.prompts);
   const workers = await startWorkers(ctx, runtime);
   closers.push(() => workers.stop());
   const server = serveApp(ctx, apiRoutes(ctx, runtime), { port: 0, hostname: '127.0.0.1' });
