@@ -44,6 +44,19 @@ async function layoutProblems(page: Page): Promise<string[]> {
   return problems;
 }
 
+/** The page links the navigation does not show whole (clipped by its edge). */
+const cutPageLinks = (page: Page) =>
+  page.evaluate(() => {
+    const nav = document.getElementById('nav')?.getBoundingClientRect();
+    if (!nav) return ['no navigation'];
+    return [...document.querySelectorAll('#nav a')]
+      .filter((a) => {
+        const box = a.getBoundingClientRect();
+        return box.left < nav.left - 0.5 || box.right > nav.right + 0.5 || box.width === 0;
+      })
+      .map((a) => (a.textContent ?? '').trim());
+  });
+
 const focused = (page: Page) =>
   page.evaluate(() => ({
     id: document.activeElement?.id ?? '',
@@ -126,15 +139,16 @@ describe('panel at 390 px: a menu button, nothing overlapping or off screen (iss
     await page.waitForFunction(() => document.activeElement?.id === 'view');
     expect(await page.locator('#view').evaluate((v) => getComputedStyle(v).outlineStyle)).toBe('none');
 
-    // Wider windows: the pages in the bar, nothing overlapping.
+    // Wider windows: every page's link whole in the bar (on a row of its own where the pages do
+    // not fit beside the rest), nothing overlapping.
     for (const width of [1024, 1280, 1400, 1920]) {
       await page.setViewportSize({ width, height: 800 });
       await page.waitForTimeout(100);
       expect({ width, problems: await layoutProblems(page) }).toEqual({ width, problems: [] });
       await shoot(page, `panel-${width}`);
-      // From about 1000 px on the pages stay in the bar (scrolling within it where they must).
       expect(await menu.isVisible(), `${width}`).toBe(false);
       expect(await page.getByRole('navigation', { name: 'Panel pages' }).isVisible()).toBe(true);
+      expect({ width, cut: await cutPageLinks(page) }).toEqual({ width, cut: [] });
     }
     expect(errors).toEqual([]);
   }, 90_000);

@@ -1,13 +1,11 @@
 /**
- * Issue 33 item 7: when the bar's items do not all fit on one line (a phone, a narrow window, a
- * language with longer words) the pages, the language switch and sign-out fold behind the menu
- * button (`.folded`, panel.css). The button shows whenever the navigation does (signed in); it
+ * Issue 33 item 7: when the pages do not fit on one line beside the rest of the bar, they take a
+ * second row (`.two-rows`, panel.css); when they do not fit even there (a phone, a narrow window,
+ * a language with longer words) the pages, the language switch and sign-out fold behind the menu
+ * button (`.folded`). The button shows whenever the navigation does (signed in); it
  * says whether the menu is open (`aria-expanded`), a page chosen closes it, and Escape closes it
  * and gives the focus back to the button.
  */
-/** The fewest pixels left to the pages before they fold behind the menu button. */
-const MIN_NAV = 280;
-
 export function setUpMenu() {
   const button = document.getElementById('menu-button');
   const nav = document.getElementById('nav');
@@ -18,14 +16,19 @@ export function setUpMenu() {
     bar.classList.toggle('menu-open', on);
     button.setAttribute('aria-expanded', String(on));
   };
-  // Laid out unfolded first (in the same frame, so nothing flickers): folded when the rest spills
-  // out of the bar or leaves the pages, which scroll within it, too little room to be of use.
+  // Laid out on one line first (in the same frame, so nothing flickers). Where the pages do not
+  // all fit beside the rest, they take a second row of the bar to themselves; where they do not
+  // fit even there, they fold behind the menu button. Either way no page is cut off.
+  const fits = () => nav.scrollWidth <= nav.clientWidth + 1 && bar.scrollWidth <= bar.clientWidth + 1;
   const fold = () => {
-    bar.classList.remove('folded');
-    const squeezed = nav.clientWidth < Math.min(MIN_NAV, nav.scrollWidth);
-    const spills = !nav.hidden && (bar.scrollWidth > bar.clientWidth + 1 || squeezed);
-    bar.classList.toggle('folded', spills);
-    if (!spills) open(false);
+    bar.classList.remove('folded', 'two-rows');
+    if (!nav.hidden && !fits()) {
+      bar.classList.add('two-rows');
+      if (!fits()) bar.classList.replace('two-rows', 'folded');
+    }
+    if (!bar.classList.contains('folded')) open(false);
+    // Sticky page heads sit below the bar, however tall it is now.
+    document.documentElement.style.setProperty('--topbar-height', `${bar.offsetHeight}px`);
   };
   const sync = () => {
     button.hidden = nav.hidden;
