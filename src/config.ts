@@ -202,6 +202,17 @@ export const EnvSchema = z
     WORKSPACE_DIR: z.string().min(1).default('./data/workspaces'),
     /** Issue 29: where `npm run eval` writes its runs, which the panel's Eval page reads. */
     EVAL_RESULTS_DIR: z.string().min(1).default('./eval/results'),
+    /** Issue 29: the panel's "Evaluate" runs with the scripted oracle (demos, tests) instead of `EVAL_LLM_*`. */
+    EVAL_ORACLE: flag(false),
+    /** A comma-separated subset of task ids the panel's "Evaluate" runs (`--only`); unset: every task. */
+    EVAL_ONLY: z.string().min(1).optional(),
+    /** The tasks folder the panel's "Evaluate" runs (`--tasks`); unset: the repository's `eval/tasks`. */
+    EVAL_TASKS_DIR: z.string().min(1).optional(),
+    /** The model `npm run eval` and the panel's "Evaluate" drive the product with (issue 29). */
+    EVAL_LLM_API_KEY: z.string().min(1).optional(),
+    EVAL_LLM_BASE_URL: z.string().min(1).optional(),
+    EVAL_LLM_MODEL: z.string().min(1).optional(),
+    EVAL_LLM_PROVIDER: z.string().min(1).optional(),
     /** Issue 19: how often each worker sweeps its own disk for checkouts no turn needs. */
     WORKSPACE_SWEEP_MS: z.coerce.number().int().min(1000).default(600_000),
     /** A checkout touched on this machine more recently than this is left for the next sweep. */

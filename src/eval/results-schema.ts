@@ -40,6 +40,8 @@ export const runMetaSchema = z.object({
 export const taskRecordSchema = z.object({
   id: z.string().min(1),
   run: z.number().int().min(1),
+  /** The arm it ran under, in an A/B run. */
+  arm: z.enum(['published', 'candidate']).optional(),
   channel: z.string(),
   expect: z.enum(['change', 'question', 'no-change']),
   settled: z.string(),
@@ -59,9 +61,24 @@ export const taskRecordSchema = z.object({
   error: z.string().optional(),
 });
 
+const interval = z.object({ mean: z.number(), low: z.number().nullable(), high: z.number().nullable() });
+const armDifference = (value: z.ZodNumber) =>
+  z.object({ published: value, candidate: value, difference: interval });
+
+/** An A/B run's candidate − published, paired by task (`arm-comparison.ts`). */
+export const comparisonSchema = z.object({
+  pairs: count,
+  leftOut: count,
+  resolveRate: armDifference(share),
+  costUsd: armDifference(usd),
+});
+
 export const resultsFileSchema = z.object({
   meta: runMetaSchema,
   summary: runSummarySchema,
+  /** Per-arm summaries and their comparison: an A/B run's (`--prompts`); null or absent otherwise. */
+  arms: z.record(z.string(), runSummarySchema).nullish(),
+  comparison: comparisonSchema.nullish(),
   records: z.array(taskRecordSchema),
 });
 

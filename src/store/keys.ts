@@ -49,6 +49,13 @@ export function createKeys(prefix: string) {
      */
     feishuWsLease: () => k('feishu', 'ws-lease'),
     /**
+     * Issue 29: the panel's A/B eval run — a lease (the id of the web process whose child runs it,
+     * expiring unless renewed: one run at a time across web processes) and the last run's state
+     * (JSON), both owned by `src/eval/ab-run-store.ts`.
+     */
+    evalAbLease: () => k('eval', 'ab', 'lease'),
+    evalAbRun: () => k('eval', 'ab', 'run'),
+    /**
      * Issue 33 item 2: the events inbox — a sorted set of entry ids by first arrival (ms) and a
      * hash of entry id → JSON (`src/cards/event-log.ts`), capped and kept 7 days.
      */

@@ -5,6 +5,7 @@ import { cardsRoutes } from './api/cards-routes.ts';
 import { chatLanguagesRoutes } from './api/chat-languages-routes.ts';
 import { chatReposRoutes } from './api/chat-repos-routes.ts';
 import { deliveryRetryRoutes } from './api/delivery-retry-routes.ts';
+import { evalAbRoutes } from './api/eval-ab-routes.ts';
 import { evalRoutes } from './api/eval-routes.ts';
 import { eventsRoutes } from './api/events-routes.ts';
 import { homeRoutes } from './api/home-routes.ts';
@@ -35,5 +36,6 @@ export function apiRoutes(ctx: Ctx, rt: Runtime): ApiRoutes[] {
     eventsRoutes(ctx),
     homeRoutes(ctx, rt),
     evalRoutes(ctx),
+    evalAbRoutes(ctx),
   ];
 }

@@ -8,7 +8,7 @@ import type { ApiRoutes } from '../app.ts';
 /**
  * The eval results for the panel's Eval page (issue 29), read from `EVAL_RESULTS_DIR`:
  * `GET /api/eval/runs` (newest first, each with its summary, or why it cannot be read),
- * `GET /api/eval/runs/:run` (one run's records) and
+ * `GET /api/eval/runs/:run` (one run's records, and an A/B run's arms and comparison) and
  * `GET /api/eval/runs/:run/trajectories/:task/:n` (a task run's kept trajectory). A file that
  * fails its schema is a 422 with the reason; nothing outside the folder is ever read.
  */
@@ -22,8 +22,8 @@ export function evalRoutes(ctx: Pick<Ctx, 'config'>): ApiRoutes {
 
     api.get('/eval/runs/:run', async (c) => {
       const run = c.req.param('run');
-      const { meta, summary, records } = answer(await readRun(root(), run), run);
-      return c.json({ run, meta, summary, records });
+      const { meta, summary, arms, comparison, records } = answer(await readRun(root(), run), run);
+      return c.json({ run, meta, summary, arms: arms ?? null, comparison: comparison ?? null, records });
     });
 
     api.get('/eval/runs/:run/trajectories/:task/:n', async (c) => {

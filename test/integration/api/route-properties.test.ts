@@ -58,6 +58,8 @@ const ROUTES: { method: string; path: string; fields?: string[] }[] = [
   { method: 'GET', path: '/api/eval/runs' },
   { method: 'GET', path: '/api/eval/runs/:run' },
   { method: 'GET', path: '/api/eval/runs/:run/trajectories/:task/:n' },
+  { method: 'GET', path: '/api/eval/ab' },
+  { method: 'POST', path: '/api/eval/ab', fields: ['version', 'draft'] },
   { method: 'GET', path: '/api/chat-repos' },
   { method: 'PUT', path: '/api/chat-repos/:chat', fields: ['repo'] },
   { method: 'GET', path: '/api/chat-languages' },

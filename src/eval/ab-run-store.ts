@@ -1,0 +1,74 @@
+import { z } from 'zod';
+import type { Ctx } from '../context.ts';
+
+type StoreCtx = Pick<Ctx, 'redis' | 'keys'>;
+
+/** The panel's A/B eval run as every web process reads it (issue 29). */
+export const AbRunState = z.object({
+  id: z.string(),
+  state: z.enum(['running', 'finished', 'failed']),
+  /** What was evaluated: `r12`, or `draft`. */
+  candidate: z.string(),
+  oracle: z.boolean(),
+  startedAt: z.string(),
+  finishedAt: z.string().nullable(),
+  exitCode: z.number().nullable(),
+  /** The results folder's name under EVAL_RESULTS_DIR, once the run printed it. */
+  run: z.string().nullable(),
+  /** The last lines of the run's output. */
+  lines: z.array(z.string()),
+});
+export type AbRunState = z.infer<typeof AbRunState>;
+
+/** Extends the lease only while `holder` still holds it. */
+const RENEW = `
+if redis.call('GET', KEYS[1]) == ARGV[1] then
+  redis.call('PEXPIRE', KEYS[1], ARGV[2])
+  return 1
+end
+return 0
+`;
+
+/** Deletes the lease only while `holder` still holds it: never a later run's. */
+const RELEASE = `
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0
+`;
+
+/**
+ * Owner of `keys.evalAbLease` and `keys.evalAbRun`: one A/B run at a time across web processes
+ * (a lease taken with SET NX PX, renewed while the child runs, gone by itself if its process dies),
+ * and the last run's state.
+ */
+export async function takeAbLease(ctx: StoreCtx, holder: string, ttlMs: number): Promise<boolean> {
+  return (await ctx.redis.set(ctx.keys.evalAbLease(), holder, 'PX', ttlMs, 'NX')) === 'OK';
+}
+
+export async function renewAbLease(ctx: StoreCtx, holder: string, ttlMs: number): Promise<boolean> {
+  return (await ctx.redis.eval(RENEW, 1, ctx.keys.evalAbLease(), holder, ttlMs)) === 1;
+}
+
+export async function releaseAbLease(ctx: StoreCtx, holder: string): Promise<void> {
+  await ctx.redis.eval(RELEASE, 1, ctx.keys.evalAbLease(), holder);
+}
+
+/** Whether some process holds the lease now (a run whose process died stops holding it). */
+export async function abLeaseHeld(ctx: StoreCtx): Promise<boolean> {
+  return (await ctx.redis.exists(ctx.keys.evalAbLease())) === 1;
+}
+
+export async function writeAbRun(ctx: StoreCtx, state: AbRunState): Promise<void> {
+  await ctx.redis.set(ctx.keys.evalAbRun(), JSON.stringify(state));
+}
+
+/** The last run's state, or null before any (or when the stored one no longer parses). */
+export async function readAbRun(ctx: StoreCtx): Promise<AbRunState | null> {
+  const raw = await ctx.redis.get(ctx.keys.evalAbRun());
+  if (raw === null) return null;
+  try {
+    const parsed = AbRunState.safeParse(JSON.parse(raw));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,132 @@
+import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { basename, dirname, join, resolve } from 'node:path';
+import type { Ctx } from '../context.ts';
+import { type AbRunState, releaseAbLease, renewAbLease, takeAbLease, writeAbRun } from './ab-run-store.ts';
+
+type RunCtx = Pick<Ctx, 'redis' | 'keys' | 'config' | 'log'>;
+
+/** What the panel evaluates: a saved version, or a draft as PUT /api/prompts takes it. */
+export type AbCandidate = { kind: 'version'; revision: number } | { kind: 'draft'; settings: unknown };
+
+const LEASE_MS = 30_000;
+const KEPT_LINES = 40;
+const CLI = resolve(import.meta.dirname, 'cli.ts');
+
+/** Why the panel cannot start a run: nothing says which model, or one is running. */
+export type StartRefusal = { code: 'eval_not_configured' | 'eval_running'; message: string };
+
+/** The variables to set, or null when the run has a model (the oracle, or `EVAL_LLM_*`). */
+export function evalModelMissing(config: Ctx['config']): string | null {
+  if (config.EVAL_ORACLE || config.EVAL_LLM_API_KEY) return null;
+  return 'no model is configured for eval: set EVAL_LLM_API_KEY (and EVAL_LLM_PROVIDER, EVAL_LLM_MODEL, EVAL_LLM_BASE_URL as needed), or EVAL_ORACLE=1 for the scripted oracle';
+}
+
+/**
+ * Issue 29: starts `npm run eval -- --prompts <candidate>` as a child of this web process, holding
+ * the deployment's A/B lease while it runs and keeping its state (the last lines of its output,
+ * the results folder it wrote) where every web process reads it.
+ */
+export async function startAbRun(ctx: RunCtx, candidate: AbCandidate): Promise<AbRunState | StartRefusal> {
+  const missing = evalModelMissing(ctx.config);
+  if (missing) return { code: 'eval_not_configured', message: missing };
+  const holder = randomUUID();
+  if (!(await takeAbLease(ctx, holder, LEASE_MS)))
+    return { code: 'eval_running', message: 'an A/B eval run is under way; wait for it to finish' };
+  const work = mkdtempSync(join(tmpdir(), 'switchyard-eval-ab-'));
+  let spec = `r${candidate.kind === 'version' ? candidate.revision : 0}`;
+  if (candidate.kind === 'draft') {
+    spec = join(work, 'draft.json');
+    writeFileSync(spec, JSON.stringify(candidate.settings));
+  }
+  const state: AbRunState = {
+    id: holder,
+    state: 'running',
+    candidate: candidate.kind === 'draft' ? 'draft' : spec,
+    oracle: ctx.config.EVAL_ORACLE,
+    startedAt: new Date().toISOString(),
+    finishedAt: null,
+    exitCode: null,
+    run: null,
+    lines: [],
+  };
+  await writeAbRun(ctx, state);
+  runChild(ctx, state, evalArgs(ctx.config, spec), () => rmSync(work, { recursive: true, force: true }));
+  return state;
+}
+
+function evalArgs(config: Ctx['config'], spec: string): string[] {
+  return [
+    '--prompts',
+    spec,
+    '--results',
+    resolve(config.EVAL_RESULTS_DIR),
+    ...(config.EVAL_ORACLE ? ['--oracle'] : []),
+    ...(config.EVAL_ONLY ? ['--only', config.EVAL_ONLY] : []),
+    ...(config.EVAL_TASKS_DIR ? ['--tasks', resolve(config.EVAL_TASKS_DIR)] : []),
+  ];
+}
+
+/** The child's environment: this process's, with the product's Redis and the eval model from config. */
+function childEnv(config: Ctx['config']): NodeJS.ProcessEnv {
+  const pick = {
+    REDIS_URL: config.REDIS_URL,
+    KEY_PREFIX: config.KEY_PREFIX,
+    PROMPT_SIZE_CAP: String(config.PROMPT_SIZE_CAP),
+    EVAL_LLM_API_KEY: config.EVAL_LLM_API_KEY,
+    EVAL_LLM_BASE_URL: config.EVAL_LLM_BASE_URL,
+    EVAL_LLM_MODEL: config.EVAL_LLM_MODEL,
+    EVAL_LLM_PROVIDER: config.EVAL_LLM_PROVIDER,
+  };
+  const set = Object.entries(pick).filter((e): e is [string, string] => e[1] !== undefined);
+  // The CLI reads its own environment as `npm run eval` does (PATH, HOME, SANDBOX, LLM_PRICES…).
+  return { ...process.env, ...Object.fromEntries(set) };
+}
+
+function runChild(ctx: RunCtx, state: AbRunState, args: string[], cleanup: () => void): void {
+  const tsx = join(dirname(createRequire(import.meta.url).resolve('tsx/package.json')), 'dist', 'cli.mjs');
+  const child = spawn(process.execPath, [tsx, CLI, ...args], {
+    env: childEnv(ctx.config),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const log = ctx.log.child({ evalRun: state.id });
+  let partial = '';
+  let dirty = false;
+  const take = (chunk: Buffer) => {
+    const text = partial + chunk.toString('utf8');
+    const parts = text.split('\n');
+    partial = parts.pop() ?? '';
+    for (const line of parts) {
+      const results = /^results: (.+)\/results\.json \(/.exec(line)?.[1];
+      if (results) state.run = basename(results);
+    }
+    state.lines = [...state.lines, ...parts].slice(-KEPT_LINES);
+    dirty = true;
+  };
+  child.stdout.on('data', take);
+  child.stderr.on('data', take);
+  const timer = setInterval(() => {
+    void renewAbLease(ctx, state.id, LEASE_MS).catch((err) => log.warn({ err }, 'eval lease renewal failed'));
+    if (dirty) {
+      dirty = false;
+      void writeAbRun(ctx, state).catch((err) => log.warn({ err }, 'eval state write failed'));
+    }
+  }, 1000);
+  timer.unref();
+  child.on('close', (code) => {
+    clearInterval(timer);
+    cleanup();
+    if (partial) state.lines = [...state.lines, partial].slice(-KEPT_LINES);
+    // Results written is a finished run (an unresolved task is a result); none is a failed one.
+    state.state = state.run ? 'finished' : 'failed';
+    state.exitCode = code;
+    state.finishedAt = new Date().toISOString();
+    log.info({ code, run: state.run }, 'eval A/B run ended');
+    void writeAbRun(ctx, state)
+      .then(() => releaseAbLease(ctx, state.id))
+      .catch((err) => log.error({ err }, 'eval run end not recorded'));
+  });
+}

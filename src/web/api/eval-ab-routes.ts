@@ -1,0 +1,46 @@
+import type { Hono } from 'hono';
+import { z } from 'zod';
+import type { Ctx } from '../../context.ts';
+import { HttpError } from '../../errors/http-error.ts';
+import { abLeaseHeld, readAbRun } from '../../eval/ab-run-store.ts';
+import { startAbRun } from '../../eval/start-ab-run.ts';
+import type { ApiRoutes } from '../app.ts';
+import { readBody } from './read-body.ts';
+
+const StartBody = z.union([
+  z.object({ version: z.number().int().min(1) }).strict(),
+  z.object({ draft: z.record(z.string(), z.unknown()) }).strict(),
+]);
+
+/**
+ * The panel's "Evaluate" (issue 29): `POST /api/eval/ab` starts `npm run eval -- --prompts` with a
+ * saved version (`{ version }`) or a draft (`{ draft }`, as PUT /api/prompts takes it) as a child
+ * of this web process — 422 when no eval model is configured, 409 while a run is under way in any
+ * web process; `GET /api/eval/ab` is the last run's state (null before any).
+ */
+export function evalAbRoutes(ctx: Pick<Ctx, 'redis' | 'keys' | 'config' | 'log'>): ApiRoutes {
+  return (api: Hono) => {
+    api.post('/eval/ab', async (c) => {
+      const body = await readBody(c, StartBody);
+      const started = await startAbRun(
+        ctx,
+        'version' in body
+          ? { kind: 'version', revision: body.version }
+          : { kind: 'draft', settings: body.draft },
+      );
+      if ('code' in started)
+        throw new HttpError(started.code === 'eval_running' ? 409 : 422, started.code, started.message);
+      return c.json({ run: started }, 202);
+    });
+
+    api.get('/eval/ab', async (c) => {
+      const run = await readAbRun(ctx);
+      // A run whose web process died holds no lease: it will never finish.
+      if (run?.state === 'running' && !(await abLeaseHeld(ctx)))
+        return c.json({
+          run: { ...run, state: 'failed', lines: [...run.lines, 'the web process running it stopped'] },
+        });
+      return c.json({ run });
+    });
+  };
+}
