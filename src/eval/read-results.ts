@@ -68,10 +68,12 @@ export async function readTrajectory(
   run: string,
   task: string,
   n: number,
+  arm?: string,
 ): Promise<Read<{ record: ShownRecord; steps: z.infer<typeof trajectoryFileSchema>['steps'] }>> {
   const results = await readRun(root, run);
   if (results.kind !== 'ok') return results;
-  const record = results.value.records.find((r) => r.id === task && r.run === n);
+  // An A/B run holds each task run twice, once per arm: the arm names which.
+  const record = results.value.records.find((r) => r.id === task && r.run === n && r.arm === arm);
   if (!record?.trajectory) return { kind: 'missing' };
   const file = await readFolderFile(root, `${run}/${record.trajectory}`, TRAJECTORY_CAP);
   if (file.kind !== 'ok') return file;

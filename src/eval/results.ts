@@ -24,7 +24,7 @@ export interface RunSummary {
   costPerResolvedUsd: number | null;
 }
 
-export function summarise(records: TaskRecord[]): RunSummary {
+export function summarise(records: (TaskRecord | EvalRecord)[]): RunSummary {
   const byRun = new Map<number, TaskRecord[]>();
   for (const r of records) byRun.set(r.run, [...(byRun.get(r.run) ?? []), r]);
   const rates = [...byRun.values()].map((rs) => rs.filter((r) => r.resolved).length / rs.length);
@@ -37,7 +37,8 @@ export function summarise(records: TaskRecord[]): RunSummary {
   // Added up in nano-dollars, integers, so the total is exact.
   const nanos = records.reduce((n, r) => n + nanosOf(r.costUsd), 0);
   return {
-    tasks: new Set(records.map((r) => r.id)).size,
+    // An A/B run's whole summary counts each task once per arm, as it ran.
+    tasks: new Set(records.map((r) => ('arm' in r && r.arm ? `${r.id} ${r.arm}` : r.id))).size,
     runs: byRun.size,
     resolved,
     honest: records.filter((r) => r.honest).length,

@@ -9,7 +9,8 @@ import type { ApiRoutes } from '../app.ts';
  * The eval results for the panel's Eval page (issue 29), read from `EVAL_RESULTS_DIR`:
  * `GET /api/eval/runs` (newest first, each with its summary, or why it cannot be read),
  * `GET /api/eval/runs/:run` (one run's records, and an A/B run's arms and comparison) and
- * `GET /api/eval/runs/:run/trajectories/:task/:n` (a task run's kept trajectory). A file that
+ * `GET /api/eval/runs/:run/trajectories/:task/:n[?arm=published|candidate]` (a task run's kept
+ * trajectory; in an A/B run, the arm's). A file that
  * fails its schema is a 422 with the reason; nothing outside the folder is ever read.
  */
 export function evalRoutes(ctx: Pick<Ctx, 'config'>): ApiRoutes {
@@ -30,7 +31,13 @@ export function evalRoutes(ctx: Pick<Ctx, 'config'>): ApiRoutes {
       const { run, task } = c.req.param();
       const n = Number(c.req.param('n'));
       if (!Number.isInteger(n) || n < 1) throw new HttpError(400, 'bad_run', 'a run number is 1 or more');
-      const { record, steps } = answer(await readTrajectory(root(), run, task, n), `${run} ${task}#${n}`);
+      const arm = c.req.query('arm');
+      if (arm !== undefined && arm !== 'published' && arm !== 'candidate')
+        throw new HttpError(400, 'bad_arm', 'an arm is published or candidate');
+      const { record, steps } = answer(
+        await readTrajectory(root(), run, task, n, arm),
+        `${run} ${task}#${n}${arm ? ` (${arm})` : ''}`,
+      );
       return c.json({ run, record, steps });
     });
   };

@@ -70,7 +70,7 @@ describe('eval A/B of a prompt change (issue 29)', () => {
     ]);
     cleanups.push(run.cleanup);
     expect(run.code).toBe(0);
-    const { records, arms, comparison, meta } = run.results;
+    const { records, arms, comparison, meta, summary } = run.results;
     expect(meta.prompts).toEqual({ published: 'r2', candidate: 'r1' });
     // Interleaved: each task under both arms before the next task.
     expect(records.map((r) => `${r.id} ${r.arm}`)).toEqual([
@@ -91,6 +91,8 @@ describe('eval A/B of a prompt change (issue 29)', () => {
     }
     expect(arms?.published).toMatchObject({ tasks: 2, runs: 1, resolved: 2 });
     expect(arms?.candidate).toMatchObject({ tasks: 2, runs: 1, resolved: 2 });
+    // The whole run counts each task once per arm: 4 task runs, 4 resolved (not "4 of 2").
+    expect(summary).toMatchObject({ tasks: 4, runs: 1, resolved: 4 });
     const arm = (id: string, a: string) => records.find((r) => r.id === id && r.arm === a) as EvalRecord;
     const diffs = ['js-slugify', 'py-leap-year-nochange'].map(
       (id) => arm(id, 'candidate').costUsd - arm(id, 'published').costUsd,

@@ -81,6 +81,17 @@ describe('panel "Evaluate": an A/B eval run started from the web process (issue 
     });
     expect(results.body.comparison).toMatchObject({ pairs: 1, resolveRate: { difference: { mean: 0 } } });
     expect(results.body.records.map((r: { arm: string }) => r.arm)).toEqual(['published', 'candidate']);
+    // Each arm's task run has its own trajectory; the arm names which, and must be named.
+    const trajectory = (query: string) =>
+      send('GET', `/api/eval/runs/${run.run}/trajectories/js-slugify/1${query}`);
+    for (const arm of ['published', 'candidate']) {
+      const kept = await trajectory(`?arm=${arm}`);
+      expect(kept.status).toBe(200);
+      expect(kept.body.record).toMatchObject({ id: 'js-slugify', run: 1, arm });
+      expect(kept.body.steps.length).toBeGreaterThan(0);
+    }
+    expect((await trajectory('')).status).toBe(404);
+    expect(await trajectory('?arm=both')).toMatchObject({ status: 400, body: { code: 'bad_arm' } });
     // The lease went with the run: another can start.
     expect((await send('POST', '/api/eval/ab', { version: 99 }, csrf)).status).toBe(202);
   }, 60_000);
