@@ -80,6 +80,8 @@ function childEnv(config: Ctx['config']): NodeJS.ProcessEnv {
     EVAL_LLM_BASE_URL: config.EVAL_LLM_BASE_URL,
     EVAL_LLM_MODEL: config.EVAL_LLM_MODEL,
     EVAL_LLM_PROVIDER: config.EVAL_LLM_PROVIDER,
+    // The run is priced as the panel prices the product's own requests (an .env file's too).
+    LLM_PRICES: config.LLM_PRICES,
   };
   const set = Object.entries(pick).filter((e): e is [string, string] => e[1] !== undefined);
   // The CLI reads its own environment as `npm run eval` does (PATH, HOME, SANDBOX, LLM_PRICES…).

@@ -37,9 +37,12 @@ export function shortWhen(iso) {
   });
 }
 
-/** The page's own address for a run, a task run's trajectory. @param {string} run @param {string} [task] @param {number} [n] */
-export const evalHref = (run, task, n) =>
-  `#/eval/${encodeURIComponent(run)}${task ? `/${encodeURIComponent(task)}/${n}` : ''}`;
+/**
+ * The page's own address for a run, a task run's trajectory (in an A/B run, an arm's).
+ * @param {string} run @param {string} [task] @param {number} [n] @param {string} [arm]
+ */
+export const evalHref = (run, task, n, arm) =>
+  `#/eval/${encodeURIComponent(run)}${task ? `/${encodeURIComponent(task)}/${n}${arm ? `/${arm}` : ''}` : ''}`;
 
 /** The model and provider a run used, the oracle marked. @param {any} meta */
 export const modelLine = (meta) => [

@@ -5,6 +5,7 @@ import { t } from '../i18n.js';
 import { evalHref, modelLine, passAt1, pct, shortWhen, usd } from './eval-bits.js';
 import { evalRunView } from './eval-run.js';
 import { evalTrajectoryView } from './eval-trajectory.js';
+import { abRunStatus } from './evaluate-card.js';
 
 /**
  * Eval (issue 29): the runs of `npm run eval` the results folder holds, newest first, with
@@ -15,11 +16,14 @@ import { evalTrajectoryView } from './eval-trajectory.js';
  * @param {string[]} args
  */
 export async function evalPage(root, args) {
-  const [run, task, n] = args.map(decodeURIComponent);
-  if (run && task && n) return evalTrajectoryView(root, run, task, Number(n));
+  const [run, task, n, arm] = args.map(decodeURIComponent);
+  if (run && task && n) return evalTrajectoryView(root, run, task, Number(n), arm);
   if (run) return evalRunView(root, run);
   const { dir, runs } = await get('/api/eval/runs');
   const read = runs.filter((/** @type {any} */ r) => r.state === 'ok');
+  // The last "Evaluate" started from Versions: running, or how it ended (empty before any).
+  const ab = abRunStatus();
+  await ab.show();
   replace(
     root,
     h(
@@ -27,6 +31,7 @@ export async function evalPage(root, args) {
       { class: 'page-head' },
       h('div', null, h('h1', null, t('page.eval')), h('p', { class: 'muted small' }, t('eval.hint'))),
     ),
+    ab.el,
     runs.length === 0 ? emptyState(dir) : runsTable(runs),
     read.length ? charts([...read].reverse()) : null,
   );

@@ -2,6 +2,7 @@ import { request } from '../api.js';
 import { h, notice, replace, when } from '../dom.js';
 import { t } from '../i18n.js';
 import { evalHref, modelLine, num, passAt1, usd, yesNo } from './eval-bits.js';
+import { armsComparison, candidateName } from './eval-compare.js';
 
 /**
  * One eval run (issue 29): what it ran with and its summary, then every task run's outcome —
@@ -12,7 +13,7 @@ import { evalHref, modelLine, num, passAt1, usd, yesNo } from './eval-bits.js';
 export async function evalRunView(root, run) {
   const res = await request('GET', `/api/eval/runs/${encodeURIComponent(run)}`);
   if (!res.ok) return unreadable(root, run, res);
-  const { meta, summary, records } = res.body;
+  const { meta, summary, records, arms, comparison } = res.body;
   const total = summary.tasks * summary.runs;
   replace(
     root,
@@ -45,6 +46,21 @@ export async function evalRunView(root, run) {
         perResolved: usd(summary.costPerResolvedUsd),
       }),
     ),
+    arms && comparison
+      ? h(
+          'section',
+          { class: 'card', 'aria-labelledby': 'arms-h' },
+          h(
+            'h2',
+            { id: 'arms-h' },
+            t('eval.ab.title', {
+              candidate: candidateName(meta.prompts.candidate),
+              published: meta.prompts.published,
+            }),
+          ),
+          armsComparison(res.body),
+        )
+      : null,
     recordsTable(run, records),
   );
 }
@@ -100,16 +116,20 @@ function recordsTable(run, records) {
 
 /** @param {string} run @param {any} r */
 function recordRow(run, r) {
-  const name = `${r.id} #${r.run}`;
+  const name = `${r.id} #${r.run}${r.arm ? ` · ${t(`eval.ab.arm.${r.arm}`)}` : ''}`;
   const errors = Object.entries(r.toolErrors).map(([tool, n]) => `${tool} ${n}`);
   return h(
     'tr',
-    { 'data-task': r.id, 'data-run': r.run },
+    { 'data-task': r.id, 'data-run': r.run, 'data-arm': r.arm },
     h(
       'td',
       null,
       r.trajectory
-        ? h('a', { href: evalHref(run, r.id, r.run), 'aria-label': t('eval.trajectory-of', { name }) }, name)
+        ? h(
+            'a',
+            { href: evalHref(run, r.id, r.run, r.arm), 'aria-label': t('eval.trajectory-of', { name }) },
+            name,
+          )
         : name,
       r.error ? h('div', { class: 'small problem' }, r.error) : null,
     ),

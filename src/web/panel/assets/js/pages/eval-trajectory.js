@@ -9,12 +9,13 @@ import { trajectoryList } from './trajectory-view.js';
  * trajectory view: every step of the ticket's sessions, from the file its record names. A file
  * that fails its schema shows the reason.
  * @param {HTMLElement} root @param {string} run @param {string} task @param {number} n
+ * @param {string} [arm] in an A/B run, `published` or `candidate`
  */
-export async function evalTrajectoryView(root, run, task, n) {
-  const path = `/api/eval/runs/${encodeURIComponent(run)}/trajectories/${encodeURIComponent(task)}/${n}`;
+export async function evalTrajectoryView(root, run, task, n, arm) {
+  const path = `/api/eval/runs/${encodeURIComponent(run)}/trajectories/${encodeURIComponent(task)}/${n}${arm ? `?arm=${encodeURIComponent(arm)}` : ''}`;
   const res = await request('GET', path);
   const back = h('p', { class: 'small' }, h('a', { href: evalHref(run) }, t('eval.back-run')));
-  const title = h('h1', null, `${task} #${n}`);
+  const title = h('h1', null, `${task} #${n}`, arm ? ` · ${t(`eval.ab.arm.${arm}`)}` : '');
   if (!res.ok)
     return replace(
       root,

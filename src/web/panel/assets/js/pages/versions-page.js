@@ -2,13 +2,15 @@ import { get, request } from '../api.js';
 import { h, notice, replace, toast, when } from '../dom.js';
 import { t } from '../i18n.js';
 import { changedNames, configDiffView } from './config-diff.js';
-import { state as promptsState } from './prompts-state.js';
+import { evaluateCard } from './evaluate-card.js';
+import { payload, state as promptsState } from './prompts-state.js';
 
 const EMPTY = { team: {}, overrides: {}, skills: [] };
 
 /**
  * Versions of the prompt settings (R-F1): list with what each changed, view one, diff any two,
- * restore one or the defaults (each a new version).
+ * restore one or the defaults (each a new version); evaluate the unsaved draft or a saved version
+ * against the published prompts on the eval tasks (issue 29).
  * @param {HTMLElement} root
  * @param {string[]} args `['3']` views revision 3; `['diff', '2', '5']` compares two
  */
@@ -45,6 +47,11 @@ export async function versionsPage(root, args) {
     args[0] === 'diff' ? Number(args[1]) : (versions[1]?.revision ?? 0),
   );
   const to = select('diff-to', t('versions.to'), versions, args[0] === 'diff' ? Number(args[2]) : head);
+  const evaluate = evaluateCard({ draft: promptsState.dirty && promptsState.draft ? payload() : null });
+  const evaluateVersion = (/** @type {number} */ revision) => {
+    evaluate.card.scrollIntoView({ block: 'start' });
+    void evaluate.start({ version: revision });
+  };
   replace(
     root,
     h(
@@ -67,7 +74,8 @@ export async function versionsPage(root, args) {
     status,
     versions.length === 0
       ? h('p', { class: 'muted' }, t('versions.empty'))
-      : versionTable(versions, byRev, restore),
+      : versionTable(versions, byRev, restore, evaluateVersion),
+    evaluate.card,
     h(
       'section',
       { class: 'card', 'aria-labelledby': 'compare-h' },
@@ -95,8 +103,12 @@ export async function versionsPage(root, args) {
   if (args[0]) root.querySelector('.version-view, .config-diff')?.scrollIntoView({ block: 'start' });
 }
 
-/** @param {any[]} versions @param {Map<number, any>} byRev @param {(what: Record<string, unknown>, label: string) => Promise<void>} restore */
-function versionTable(versions, byRev, restore) {
+/**
+ * @param {any[]} versions @param {Map<number, any>} byRev
+ * @param {(what: Record<string, unknown>, label: string) => Promise<void>} restore
+ * @param {(revision: number) => void} evaluate
+ */
+function versionTable(versions, byRev, restore, evaluate) {
   return h(
     'table',
     { class: 'table' },
@@ -171,6 +183,14 @@ function versionTable(versions, byRev, restore) {
                         ),
                     },
                     t('versions.restore', { revision: v.revision }),
+                  ),
+              // The current version is what the candidate is measured against.
+              i === 0
+                ? null
+                : h(
+                    'button',
+                    { type: 'button', onclick: () => evaluate(v.revision) },
+                    t('versions.evaluate', { revision: v.revision }),
                   ),
             ),
           ),
