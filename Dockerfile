@@ -15,6 +15,8 @@ COPY skills ./skills
 COPY roles ./roles
 COPY crews ./crews
 COPY workflows ./workflows
+# The eval tasks: the panel's Evaluate runs them (scripts/build.ts copies them beside dist/src).
+COPY eval/tasks ./eval/tasks
 RUN npm run build
 
 FROM ${NODE_IMAGE}

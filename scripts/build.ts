@@ -22,6 +22,8 @@ const RUNTIME_FILES = [
   'src/web/panel/assets',
   // The screenshot tool's driver: plain JavaScript that node runs inside the sandbox (issue 15).
   'src/executor/screenshot/shoot-page.mjs',
+  // The eval tasks the panel's Evaluate runs by default (src/eval/cli.ts DEFAULT_TASKS).
+  'eval/tasks',
 ];
 
 await rm(out, { recursive: true, force: true });

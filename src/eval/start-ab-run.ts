@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
@@ -14,7 +14,23 @@ export type AbCandidate = { kind: 'version'; revision: number } | { kind: 'draft
 
 const LEASE_MS = 30_000;
 const KEPT_LINES = 40;
-const CLI = resolve(import.meta.dirname, 'cli.ts');
+
+/**
+ * How this process runs the eval CLI beside it: the compiled `cli.js` with node itself where the
+ * product runs compiled (the Docker image, which has no tsx), else `cli.ts` through tsx (a
+ * checkout); null when neither can run.
+ */
+export function evalCli(here = import.meta.url): string[] | null {
+  const dir = dirname(new URL(here).pathname);
+  const js = join(dir, 'cli.js');
+  if (here.endsWith('.js') && existsSync(js)) return [js];
+  try {
+    const tsx = createRequire(here).resolve('tsx/package.json');
+    return [join(dirname(tsx), 'dist', 'cli.mjs'), join(dir, 'cli.ts')];
+  } catch {
+    return null;
+  }
+}
 
 /** Why the panel cannot start a run: nothing says which model, or one is running. */
 export type StartRefusal = { code: 'eval_not_configured' | 'eval_running'; message: string };
@@ -33,6 +49,12 @@ export function evalModelMissing(config: Ctx['config']): string | null {
 export async function startAbRun(ctx: RunCtx, candidate: AbCandidate): Promise<AbRunState | StartRefusal> {
   const missing = evalModelMissing(ctx.config);
   if (missing) return { code: 'eval_not_configured', message: missing };
+  const cli = evalCli();
+  if (!cli)
+    return {
+      code: 'eval_not_configured',
+      message: 'this build has no eval runner: run npm run eval -- --prompts from a checkout',
+    };
   const holder = randomUUID();
   if (!(await takeAbLease(ctx, holder, LEASE_MS)))
     return { code: 'eval_running', message: 'an A/B eval run is under way; wait for it to finish' };
@@ -54,7 +76,9 @@ export async function startAbRun(ctx: RunCtx, candidate: AbCandidate): Promise<A
     lines: [],
   };
   await writeAbRun(ctx, state);
-  runChild(ctx, state, evalArgs(ctx.config, spec), () => rmSync(work, { recursive: true, force: true }));
+  runChild(ctx, state, [...cli, ...evalArgs(ctx.config, spec)], () =>
+    rmSync(work, { recursive: true, force: true }),
+  );
   return state;
 }
 
@@ -89,8 +113,7 @@ function childEnv(config: Ctx['config']): NodeJS.ProcessEnv {
 }
 
 function runChild(ctx: RunCtx, state: AbRunState, args: string[], cleanup: () => void): void {
-  const tsx = join(dirname(createRequire(import.meta.url).resolve('tsx/package.json')), 'dist', 'cli.mjs');
-  const child = spawn(process.execPath, [tsx, CLI, ...args], {
+  const child = spawn(process.execPath, args, {
     env: childEnv(ctx.config),
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -60,7 +60,14 @@ const status = (url: string, init?: RequestInit) =>
 describe('the compiled build (issue 16: the Docker image runs it)', () => {
   it('node dist/src/main.js serves the API with the built-in prompts and the panel, and its health check passes', async () => {
     const port = await freePort();
-    const env = { ...baseEnv(), PORT: String(port), ADMIN_TOKEN };
+    const env = {
+      ...baseEnv(),
+      PORT: String(port),
+      ADMIN_TOKEN,
+      EVAL_ORACLE: '1',
+      EVAL_ONLY: 'js-slugify',
+      EVAL_RESULTS_DIR: join(out, 'eval-results'),
+    };
     const bot = startBuilt(env);
     const base = `http://127.0.0.1:${port}`;
     await waitFor(async () => (await status(`${base}/healthz`)) === 200, 'the built bot to answer', 60_000);
@@ -84,13 +91,36 @@ describe('the compiled build (issue 16: the Docker image runs it)', () => {
     const css = (await board.text()).match(/static\/css\/[\w.]+\.css/)?.[0];
     expect(await status(`${base}/panel/queues/board/${css}`, bearer)).toBe(200);
 
+    // Issue 29: the panel's Evaluate runs the compiled eval CLI on the tasks copied beside it.
+    const started = await fetch(`${base}/api/eval/ab`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ draft: { team: { about: 'The built candidate.' } } }),
+    });
+    expect(started.status).toBe(202);
+    let run: { state: string; exitCode: number | null; run: string | null; lines: string[] } | undefined;
+    await waitFor(
+      async () => {
+        run = ((await (await fetch(`${base}/api/eval/ab`, bearer)).json()) as { run: typeof run }).run;
+        return run?.state !== 'running';
+      },
+      'the built Evaluate run to end',
+      90_000,
+    );
+    expect(run, run?.lines.join('\n')).toMatchObject({ state: 'finished', exitCode: 0 });
+    const results = await fetch(`${base}/api/eval/runs/${run?.run}`, bearer);
+    expect(((await results.json()) as { arms: unknown }).arms).toMatchObject({
+      published: { resolved: 1 },
+      candidate: { resolved: 1 },
+    });
+
     expect(healthcheck(env).status).toBe(0);
     bot.child.kill('SIGTERM');
     expect(await bot.exited).toBe(0);
     const after = healthcheck(env);
     expect(after.status).toBe(1);
     expect(after.stderr).toContain(`:${port}/healthz`);
-  }, 90_000);
+  }, 180_000);
 
   it('ROLE=worker serves /healthz and /readyz only, on HEALTH_PORT, and the health check probes it', async () => {
     const port = await freePort();

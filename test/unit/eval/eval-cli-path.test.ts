@@ -1,0 +1,32 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { afterAll, expect, it } from 'vitest';
+import { evalCli } from '../../../src/eval/start-ab-run.ts';
+
+const dirs: string[] = [];
+afterAll(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+/**
+ * Issue 29: the panel's Evaluate runs the eval CLI beside the web process — compiled JavaScript
+ * with node where the product runs compiled (the Docker image has no tsx), TypeScript through tsx
+ * from a checkout.
+ */
+it('issue 29: a compiled build runs its own cli.js with node; a checkout runs cli.ts through tsx', () => {
+  const built = mkdtempSync(join(tmpdir(), 'eval-cli-'));
+  dirs.push(built);
+  writeFileSync(join(built, 'cli.js'), '');
+  expect(evalCli(pathToFileURL(join(built, 'start-ab-run.js')).href)).toEqual([join(built, 'cli.js')]);
+
+  const source = fileURLToPath(new URL('../../../src/eval/start-ab-run.ts', import.meta.url));
+  const [tsx, cli, ...rest] = evalCli(pathToFileURL(source).href) ?? [];
+  expect(tsx).toMatch(/node_modules\/tsx\/dist\/cli\.mjs$/);
+  expect(cli).toBe(join(dirname(source), 'cli.ts'));
+  expect(rest).toEqual([]);
+
+  // A compiled file whose cli.js is missing, far from any node_modules: nothing can run it.
+  expect(evalCli(pathToFileURL(join('/', 'nowhere', 'start-ab-run.js')).href)).toBeNull();
+});
