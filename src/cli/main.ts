@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { type Config, ConfigError, loadConfig } from '../config.ts';
+import { doctorCli } from '../doctor/doctor-cli.ts';
 import { withEnvFile } from '../env-file.ts';
 import { COMMANDS, type Command, helpOf, USAGE } from './help.ts';
 import { feishuRequest, githubRequest, post, UsageError } from './send-event.ts';
@@ -89,16 +90,12 @@ async function run(
     case 'start':
       await import('../main.ts');
       return -1;
-    case 'doctor': {
+    case 'doctor':
       // The doctor reads its language from its arguments, as `npm run doctor -- --lang zh-CN`.
-      process.argv = [
-        process.argv[0] ?? 'node',
-        'doctor',
-        ...(values.lang ? ['--lang', String(values.lang)] : []),
-      ];
-      await import('../../scripts/doctor.ts');
-      return -1;
-    }
+      return doctorCli(values.lang ? ['--lang', String(values.lang)] : [], process.env, {
+        stdout: (text) => process.stdout.write(text),
+        stderr: (text) => process.stderr.write(text),
+      });
     case 'demo': {
       const demo = new URL('../../scripts/demo.ts', import.meta.url);
       if (!existsSync(demo)) {

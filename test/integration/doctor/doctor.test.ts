@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { doctorCli } from '../../../src/doctor/doctor-cli.ts';
 import { setChatRepo } from '../../../src/router/chat-repos.ts';
 import { createKeys } from '../../../src/store/keys.ts';
 import { waitFor } from '../../kit/app.ts';
@@ -26,20 +27,33 @@ import { startBotProcess } from '../../kit/worker-process.ts';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 
-/** The real `npm run doctor` script as its own process: its exit code and what it printed. */
-function doctor(env: Record<string, string>): Promise<{ code: number; out: string }> {
-  return doctorArgs([], env);
+const baseEnv = () => ({ PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp' });
+
+/**
+ * `npm run doctor -- <args>` as the script runs it (`doctorCli`), in this process on an environment
+ * of its own: its exit status and what it printed.
+ */
+async function doctor(
+  env: Record<string, string>,
+  args: string[] = [],
+): Promise<{ code: number; out: string }> {
+  let out = '';
+  const write = (text: string) => {
+    out += text;
+  };
+  const code = await doctorCli(args, { ...baseEnv(), ...env }, { stdout: write, stderr: write });
+  return { code, out };
 }
 
-/** `npm run doctor -- <args>`. */
-function doctorArgs(args: string[], env: Record<string, string>): Promise<{ code: number; out: string }> {
+/** The real `npm run doctor` script as its own process: its exit code and what it printed. */
+function doctorProcess(args: string[], env: Record<string, string>): Promise<{ code: number; out: string }> {
   return new Promise((resolve) => {
     execFile(
       process.execPath,
       ['--import', 'tsx', 'scripts/doctor.ts', ...args],
       {
         cwd: root,
-        env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...env },
+        env: { ...baseEnv(), ...env },
         timeout: 60_000,
       },
       (err, stdout, stderr) => resolve({ code: err ? Number(err.code ?? 1) : 0, out: `${stdout}${stderr}` }),
@@ -93,7 +107,7 @@ describe('npm run doctor (issue 12)', () => {
   });
 
   it('everything configured and answering: every check ok, exit 0', async () => {
-    const r = await doctor(env);
+    const r = await doctorProcess([], env);
     expect(r.out).toMatch(/^ok +model \(main\): /m);
     for (const check of ['model \\(executor\\)', 'redis', 'feishu', 'github', 'workspace', 'sandbox'])
       expect(r.out).toMatch(new RegExp(`^ok +${check}: `, 'm'));
@@ -170,11 +184,11 @@ describe('npm run doctor (issue 12)', () => {
       const lines = zh.out.split('\n').filter((l) => l.trim());
       expect(lines.filter((l) => !/[\u4e00-\u9fff]/.test(l))).toEqual([]);
       // The flag wins over the locale, DOCTOR_LANG over the locale; an unknown language is refused.
-      const flagged = await doctorArgs(['--lang', 'en'], { ...broken, LANG: 'zh_CN.UTF-8' });
+      const flagged = await doctor({ ...broken, LANG: 'zh_CN.UTF-8' }, ['--lang', 'en']);
       expect(flagged.out).toMatch(/^PROBLEM +redis: persistence is off/m);
       const named = await doctor({ ...broken, DOCTOR_LANG: 'zh-CN', LANG: 'en_US.UTF-8' });
       expect(named.out).toMatch(/^问题 +redis：持久化已关闭/m);
-      const unknown = await doctorArgs(['--lang=fr'], broken);
+      const unknown = await doctorProcess(['--lang=fr'], broken);
       expect(unknown.code).toBe(2);
       expect(unknown.out).toContain('unknown language "fr": use en or zh-CN');
     } finally {
