@@ -17,6 +17,8 @@ export interface TestApp {
   /** `http://127.0.0.1:PORT` of the real server. */
   url: string;
   close(): Promise<void>;
+  /** Which step of `close` is under way (or `done`): what a close that hangs is waiting on. */
+  closing(): string;
 }
 
 /**
@@ -56,18 +58,24 @@ export async function startTestApp(
   await new Promise<void>((resolve) => server.once('listening', () => resolve()));
   const { port } = server.address() as AddressInfo;
   let closing: Promise<void> | undefined;
+  let step = 'open';
   const close = () => {
     closing ??= (async () => {
+      step = 'the HTTP server';
       await new Promise((resolve) => server.close(() => resolve(undefined)));
+      step = 'the workers (active jobs finishing)';
       await workers?.stop();
       const ownKeys =
         ctx.redis instanceof Redis && config.REDIS_URL === redisUrl() && config.KEY_PREFIX === minted;
+      step = 'dropping its keys';
       if (ownKeys) await dropOwnKeys(ctx.redis as Redis, minted);
+      step = 'the context (intake, queues, Redis)';
       await closeContext(ctx);
+      step = 'done';
     })();
     return closing;
   };
-  return { ctx, url: `http://127.0.0.1:${port}`, close };
+  return { ctx, url: `http://127.0.0.1:${port}`, close, closing: () => step };
 }
 
 /**
