@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { runCli } from '../../src/cli/run-cli.ts';
 import { waitFor } from '../kit/app.ts';
 import { freePort } from '../kit/local-net.ts';
 import { freshPrefix, redisUrl } from '../kit/redis.ts';
@@ -36,6 +37,20 @@ const cli = (args: string[], env: Record<string, string> = {}) => {
   return { code: r.status, out: r.stdout, err: r.stderr };
 };
 
+/**
+ * The same command in this process (`runCli`, which src/cli/main.ts runs): what it answers to
+ * arguments alone — help, versions, refusals — without a process per call.
+ */
+async function inProcess(args: string[]) {
+  let out = '';
+  let err = '';
+  const code = await runCli(args, {
+    out: { write: (t: string) => (out += t) },
+    err: { write: (t: string) => (err += t) },
+  });
+  return { code, out, err };
+}
+
 const version = (
   JSON.parse(spawnSync('cat', [join(root, 'package.json')], { encoding: 'utf8' }).stdout) as {
     version: string;
@@ -53,36 +68,46 @@ describe('switchyard: --help, --version and unknown flags on every command', () 
     ['demo', /^Usage: switchyard demo \[options\]/],
     ['doctor', /^Usage: switchyard doctor \[options\][\s\S]*--lang <en\|zh-CN>/],
     ['send-event', /^Usage: switchyard send-event github <event>[\s\S]*--body <text>/],
-  ])(
-    '%s --help, -h, --version; an unknown flag is an error',
-    (command, help) => {
-      const h = cli([command, '--help']);
-      expect(h.code).toBe(0);
-      expect(h.out).toMatch(help);
-      expect(h.out).toContain('--version');
-      expect(cli([command, '-h']).out).toBe(h.out);
-      const v = cli([command, '--version']);
-      expect([v.code, v.out]).toEqual([0, `switchyard ${version}\n`]);
-      const bad = cli([command, '--no-such-flag']);
-      expect(bad.code).toBe(2);
-      expect(bad.err).toBe(`switchyard: Unknown option '--no-such-flag'; run switchyard ${command} --help\n`);
-    },
-    120_000,
-  );
+  ])('%s --help, -h, --version; an unknown flag is an error', async (command, help) => {
+    const h = await inProcess([command, '--help']);
+    expect(h.code).toBe(0);
+    expect(h.out).toMatch(help);
+    expect(h.out).toContain('--version');
+    expect((await inProcess([command, '-h'])).out).toBe(h.out);
+    const v = await inProcess([command, '--version']);
+    expect([v.code, v.out]).toEqual([0, `switchyard ${version}\n`]);
+    const bad = await inProcess([command, '--no-such-flag']);
+    expect(bad.code).toBe(2);
+    expect(bad.err).toBe(`switchyard: Unknown option '--no-such-flag'; run switchyard ${command} --help\n`);
+  });
 
-  it('the command list, an unknown command, no command', () => {
-    const h = cli(['--help']);
+  it('the bin runs the same command: its help, version and refusal as a process, with the exit status', () => {
+    const h = cli(['doctor', '--help']);
+    expect(h.code).toBe(0);
+    expect(h.out).toMatch(/^Usage: switchyard doctor \[options\]/);
+    expect(cli(['--version']).out).toBe(`switchyard ${version}\n`);
+    const bad = cli(['start', '--no-such-flag']);
+    expect([bad.code, bad.err]).toEqual([
+      2,
+      "switchyard: Unknown option '--no-such-flag'; run switchyard start --help\n",
+    ]);
+  }, 120_000);
+
+  it('the command list, an unknown command, no command', async () => {
+    const h = await inProcess(['--help']);
     expect(h.code).toBe(0);
     for (const c of ['start', 'demo', 'doctor', 'send-event'])
       expect(h.out).toMatch(new RegExp(`^  ${c} `, 'm'));
-    expect(cli(['--version']).out).toBe(`switchyard ${version}\n`);
-    const unknown = cli(['launch']);
+    expect((await inProcess(['--version'])).out).toBe(`switchyard ${version}\n`);
+    const unknown = await inProcess(['launch']);
     expect([unknown.code, unknown.err]).toEqual([
       2,
       'switchyard: unknown command "launch"; run switchyard --help\n',
     ]);
-    expect(cli([]).code).toBe(2);
-  }, 120_000);
+    const none = await inProcess([]);
+    expect(none.code).toBe(2);
+    expect(none.out).toBe(h.out);
+  });
 });
 
 describe('switchyard send-event against the real bot (switchyard start)', () => {
