@@ -105,6 +105,24 @@ it('issue 29: Versions evaluates the unsaved draft against the published prompts
     await card.getByText('Too few pairs (1) to tell a difference from chance').waitFor();
     await shot(page, '61-evaluate');
 
+    // The same run through the API: what each arm ran under, and each arm's own trajectory.
+    const { run } = (await api(app, 'GET', '/eval/ab')).body;
+    expect(run).toMatchObject({ state: 'finished', exitCode: 0, candidate: 'draft' });
+    const results = (await api(app, 'GET', `/eval/runs/${run.run}`)).body;
+    expect(results.meta.prompts).toEqual({ published: 'r2', candidate: expect.stringMatching(/^draft /) });
+    expect(results.comparison).toMatchObject({ pairs: 1, resolveRate: { difference: { mean: 0 } } });
+    expect(results.records.map((r: { arm: string }) => r.arm)).toEqual(['published', 'candidate']);
+    const trajectory = (query: string) =>
+      api(app, 'GET', `/eval/runs/${run.run}/trajectories/js-slugify/1${query}`);
+    for (const arm of ['published', 'candidate']) {
+      const kept = await trajectory(`?arm=${arm}`);
+      expect(kept.status).toBe(200);
+      expect(kept.body.record).toMatchObject({ id: 'js-slugify', run: 1, arm });
+      expect(kept.body.steps.length).toBeGreaterThan(0);
+    }
+    expect((await trajectory('')).status).toBe(404);
+    expect(await trajectory('?arm=both')).toMatchObject({ status: 400, body: { code: 'bad_arm' } });
+
     // The run's page: both arms compared, each arm's task run with its own trajectory.
     await card.getByRole('link', { name: 'Every task run →' }).click();
     await page.getByRole('heading', { name: 'A/B: the draft against r2' }).waitFor();
