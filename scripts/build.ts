@@ -4,13 +4,17 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /**
- * `npm run build [-- <outDir>]` (issue 16): compiled JavaScript for `node dist/src/main.js` (the
+ * `npm run build [-- <outDir>] [--no-check]` (issue 16): compiled JavaScript for `node dist/src/main.js` (the
  * Docker image). tsc rewrites the `.ts` imports; the files the code reads at run time relative
  * to its own location (`prompts/`, `skills/`, `roles/`, `crews/`, `workflows/`, the panel's
  * assets) are copied to the same places relative to the output, so nothing reads the sources.
  */
 const root = fileURLToPath(new URL('../', import.meta.url));
-const out = resolve(process.argv[2] ?? join(root, 'dist'));
+// `--no-check`: emit without type-checking (the same files; `npm run typecheck` is its own step) —
+// the compiled-build test uses it, since a second full type-check there would only cost time.
+const args = process.argv.slice(2);
+const noCheck = args.includes('--no-check');
+const out = resolve(args.find((a) => a !== '--no-check') ?? join(root, 'dist'));
 
 /** Read at run time through `new URL(…, import.meta.url)`: keep in step with those files. */
 const RUNTIME_FILES = [
@@ -29,7 +33,14 @@ const RUNTIME_FILES = [
 await rm(out, { recursive: true, force: true });
 const tsc = spawnSync(
   process.execPath,
-  [join(root, 'node_modules/typescript/bin/tsc'), '-p', join(root, 'tsconfig.build.json'), '--outDir', out],
+  [
+    join(root, 'node_modules/typescript/bin/tsc'),
+    '-p',
+    join(root, 'tsconfig.build.json'),
+    '--outDir',
+    out,
+    ...(noCheck ? ['--noCheck'] : []),
+  ],
   { stdio: 'inherit' },
 );
 if (tsc.status !== 0) process.exit(tsc.status ?? 1);
