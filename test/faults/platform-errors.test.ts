@@ -121,8 +121,10 @@ describe('platform errors: 429 with Retry-After, 500s and time-outs', () => {
       expect((next as FeishuCall).at - limited.at).toBeGreaterThanOrEqual(950);
     }
     // 5 messages/s per chat: every attempt (failed ones too) took a slot, so count them all. The
-    // limiter counts when a request leaves and the fake when it arrives, so allow 100 ms of
-    // loopback jitter: a limiter letting 6 through, or none, puts 6+ calls within a few ms.
+    // limiter takes a slot before a request leaves and the fake counts it on arrival, so the
+    // limiter keeps 5 per 1.1 s and the check allows 100 ms of jitter on top: 6 within 900 ms
+    // would be 6 within a second at Feishu (a limiter letting 6 through, or none, puts 6+ calls
+    // within a few ms).
     expect(
       busiestWindow(
         calls.map((c) => c.at),
