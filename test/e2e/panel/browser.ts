@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Browser, chromium, type Page } from 'playwright-core';
 
@@ -58,4 +58,43 @@ export async function shoot(page: Page, name: string, opts: { fullPage?: boolean
     toast?.classList.remove('shown');
   });
   await page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage: opts.fullPage ?? false });
+}
+
+/**
+ * A page signed in to the panel (English, 1000 px high), and the problems it meets: page errors,
+ * and console errors — a style or script the panel's policy ('self' only) blocks is one.
+ */
+export async function signedInPage(
+  browser: Browser,
+  baseUrl: string,
+  token: string,
+  width = 1400,
+): Promise<{ page: Page; problems: string[] }> {
+  const problems: string[] = [];
+  const context = await browser.newContext({ viewport: { width, height: 1000 }, locale: 'en-US' });
+  context.setDefaultTimeout(15_000);
+  const page = await context.newPage();
+  page.on('pageerror', (err) => problems.push(err.message));
+  await signIn(page, baseUrl, token);
+  page.on('console', (m) => (m.type() === 'error' ? problems.push(m.text()) : undefined));
+  return { page, problems };
+}
+
+/**
+ * A screenshot of one part of the page (`#page` by default) with the bar kept out of it, in
+ * `test/artifacts/panel/`; copied to `docs` (a committed picture) only when
+ * `UPDATE_DOCS_SCREENSHOTS=1` asks.
+ */
+export async function partShot(
+  page: Page,
+  name: string,
+  opts: { selector?: string; docs?: string } = {},
+): Promise<void> {
+  mkdirSync(ARTIFACTS, { recursive: true });
+  const file = join(ARTIFACTS, `${name}.png`);
+  await page.evaluate(() => {
+    for (const el of document.querySelectorAll<HTMLElement>('.topbar')) el.style.position = 'static';
+  });
+  await page.locator(opts.selector ?? '#page').screenshot({ path: file });
+  if (opts.docs && process.env.UPDATE_DOCS_SCREENSHOTS === '1') copyFileSync(file, opts.docs);
 }

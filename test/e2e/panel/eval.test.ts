@@ -1,4 +1,4 @@
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { expect, it } from 'vitest';
@@ -7,7 +7,7 @@ import { sampleRecord, sampleSteps, writeRunFolder } from '../../integration/eva
 import { oracleRunFolder } from '../../integration/eval/oracle-folder.ts';
 import { startTestApp } from '../../kit/app.ts';
 import { TOKEN } from './api.ts';
-import { ARTIFACTS, launchChromium, signIn } from './browser.ts';
+import { launchChromium, partShot, signedInPage } from './browser.ts';
 
 /** The committed picture in docs/panel.md; rewritten only when `UPDATE_DOCS_SCREENSHOTS=1` asks. */
 const DOCS_SHOT = join(import.meta.dirname, '..', '..', '..', 'docs', 'panel-eval.png');
@@ -44,15 +44,8 @@ it('issue 29: the Eval page shows the runs, a run’s task outcomes with their t
   const dir = mkdtempSync(join(tmpdir(), 'eval-panel-'));
   const app = await startTestApp({ ADMIN_TOKEN: TOKEN, EVAL_RESULTS_DIR: dir }, { workers: false });
   const browser = await launchChromium();
-  const problems: string[] = [];
   try {
-    const context = await browser.newContext({ viewport: { width: 1400, height: 1000 }, locale: 'en-US' });
-    context.setDefaultTimeout(15_000);
-    const page = await context.newPage();
-    page.on('pageerror', (err) => problems.push(err.message));
-    await signIn(page, app.url, TOKEN);
-    // A blocked style or script (the page's policy is 'self' only) is a console error.
-    page.on('console', (m) => (m.type() === 'error' ? problems.push(m.text()) : undefined));
+    const { page, problems } = await signedInPage(browser, app.url, TOKEN);
 
     // Nothing run yet: the page says how to make a run.
     await page.getByRole('link', { name: 'Eval', exact: true }).click();
@@ -113,7 +106,7 @@ it('issue 29: the Eval page shows the runs, a run’s task outcomes with their t
       .locator('figure[data-chart="cost-per-resolved"] tbody td.num')
       .allTextContents();
     expect(costRows).toEqual(['$0.0550', '$0.0203', `$${oracle.costUsd.toFixed(4)}`]);
-    await shotFor(page, DOCS_SHOT, '60-eval');
+    await partShot(page, '60-eval', { docs: DOCS_SHOT });
 
     // The oracle's run: each task run's outcome, linking to its trajectory.
     await newest.getByRole('link').click();
@@ -122,7 +115,7 @@ it('issue 29: the Eval page shows the runs, a run’s task outcomes with their t
     const taskCells = await task.locator('td').allTextContents();
     expect(taskCells.slice(1, 5)).toEqual(['yes', 'yes', 'ready', String(oracle.modelRequests)]);
     expect(taskCells[8]).toBe(`${oracle.wallSeconds} s`);
-    await shotFor(page, null, '61-eval-run');
+    await partShot(page, '61-eval-run');
     await task.getByRole('link', { name: 'Trajectory of js-slugify #1' }).click();
 
     // Its trajectory, drawn by the ticket page's trajectory view from the kept file.
@@ -136,7 +129,7 @@ it('issue 29: the Eval page shows the runs, a run’s task outcomes with their t
     await page.locator('li[data-tool="commit_and_push"]').first().waitFor();
     // Its messages were delivered by a product that is gone: no link to a delivery.
     await expect(page.locator('[data-outbox-key]').count()).resolves.toBe(0);
-    await shotFor(page, null, '62-eval-trajectory');
+    await partShot(page, '62-eval-trajectory');
 
     // In Chinese too.
     await page.getByRole('button', { name: '中文' }).click();
@@ -150,15 +143,3 @@ it('issue 29: the Eval page shows the runs, a run’s task outcomes with their t
     rmSync(dir, { recursive: true, force: true });
   }
 });
-
-/** The page (below the bar) as a picture in test/artifacts/panel/, and in docs/ when asked. */
-async function shotFor(page: import('playwright-core').Page, docs: string | null, name: string) {
-  mkdirSync(ARTIFACTS, { recursive: true });
-  const shot = join(ARTIFACTS, `${name}.png`);
-  // The bar stays at the top of the window, not over the page's heading in the picture.
-  await page.evaluate(() => {
-    for (const el of document.querySelectorAll<HTMLElement>('.topbar')) el.style.position = 'static';
-  });
-  await page.locator('#page').screenshot({ path: shot });
-  if (docs && process.env.UPDATE_DOCS_SCREENSHOTS === '1') copyFileSync(shot, docs);
-}

@@ -1,11 +1,10 @@
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Page } from 'playwright-core';
 import { expect, it } from 'vitest';
 import { startTestApp } from '../../kit/app.ts';
 import { api, TOKEN } from './api.ts';
-import { ARTIFACTS, launchChromium, signIn } from './browser.ts';
+import { launchChromium, partShot, signedInPage } from './browser.ts';
 
 /** The committed picture in docs/panel.md; rewritten only when `UPDATE_DOCS_SCREENSHOTS=1` asks. */
 const DOCS_SHOT = join(import.meta.dirname, '..', '..', '..', 'docs', 'panel-evaluate.png');
@@ -47,16 +46,10 @@ it('issue 29: Versions evaluates the unsaved draft against the published prompts
     { workers: false },
   );
   const browser = await launchChromium();
-  const problems: string[] = [];
   try {
     expect(await saveDispatch(app, 'Route carefully.')).toBe(1);
     expect(await saveDispatch(app, 'Route with care.')).toBe(2);
-    const context = await browser.newContext({ viewport: { width: 1400, height: 1000 }, locale: 'en-US' });
-    context.setDefaultTimeout(15_000);
-    const page = await context.newPage();
-    page.on('pageerror', (err) => problems.push(err.message));
-    await signIn(page, app.url, TOKEN);
-    page.on('console', (m) => (m.type() === 'error' ? problems.push(m.text()) : undefined));
+    const { page, problems } = await signedInPage(browser, app.url, TOKEN);
 
     // No draft yet: the draft's button is off and says why; the older version offers Evaluate.
     await page.getByRole('link', { name: 'Versions', exact: true }).click();
@@ -103,7 +96,10 @@ it('issue 29: Versions evaluates the unsaved draft against the published prompts
     expect(cost[0]).not.toBe('$0.0000');
     expect(cost[2]).toMatch(/^[±+−]\$0\.\d{4} \(too few pairs for an interval\)$/);
     await card.getByText('Too few pairs (1) to tell a difference from chance').waitFor();
-    await shot(page, '61-evaluate');
+    await partShot(page, '61-evaluate', {
+      selector: 'section[aria-labelledby="evaluate-h"]',
+      docs: DOCS_SHOT,
+    });
 
     // The same run through the API: what each arm ran under, and each arm's own trajectory.
     const { run } = (await api(app, 'GET', '/eval/ab')).body;
@@ -134,7 +130,7 @@ it('issue 29: Versions evaluates the unsaved draft against the published prompts
         .locator('table.eval-records tbody tr')
         .evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-arm'))),
     ).resolves.toEqual(['published', 'candidate']);
-    await page.locator('#page').screenshot({ path: join(ARTIFACTS, '62-evaluate-run.png') });
+    await partShot(page, '62-evaluate-run');
     await page.getByRole('link', { name: 'Trajectory of js-slugify #1 · candidate' }).click();
     await page.getByRole('heading', { name: 'js-slugify #1 · candidate' }).waitFor();
     await expect(page.locator('[data-eval-trajectory]').count()).resolves.toBe(1);
@@ -151,13 +147,3 @@ it('issue 29: Versions evaluates the unsaved draft against the published prompts
     rmSync(dir, { recursive: true, force: true });
   }
 });
-
-async function shot(page: Page, name: string) {
-  mkdirSync(ARTIFACTS, { recursive: true });
-  const file = join(ARTIFACTS, `${name}.png`);
-  await page.evaluate(() => {
-    for (const el of document.querySelectorAll<HTMLElement>('.topbar')) el.style.position = 'static';
-  });
-  await page.locator('section[aria-labelledby="evaluate-h"]').screenshot({ path: file });
-  if (process.env.UPDATE_DOCS_SCREENSHOTS === '1') copyFileSync(file, DOCS_SHOT);
-}
