@@ -1,6 +1,6 @@
 import { h } from '../dom.js';
 import { t } from '../i18n.js';
-import { usd } from './eval-bits.js';
+import { pct, usd } from './eval-bits.js';
 
 /**
  * An A/B run's two arms side by side (issue 29): resolved, resolve rate and cost for the
@@ -15,7 +15,7 @@ export function armsComparison(body) {
     const s = arms[arm];
     return {
       resolved: `${s.resolved} / ${s.tasks * s.runs}`,
-      rate: pp(c.resolveRate[arm]),
+      rate: pct(c.resolveRate[arm]),
       cost: usd(c.costUsd[arm]),
       perResolved: usd(s.costPerResolvedUsd),
     };
@@ -24,8 +24,8 @@ export function armsComparison(body) {
   const k = side('candidate');
   const rows = [
     ['resolved', p.resolved, k.resolved, ''],
-    ['rate', p.rate, k.rate, difference(c.resolveRate.difference, (x) => signed(x * 100, 1, ' pp'))],
-    ['cost', p.cost, k.cost, difference(c.costUsd.difference, (x) => signedUsd(x))],
+    ['rate', p.rate, k.rate, difference(c.resolveRate.difference, (x) => signed(x * 100, 1, '', ' pp'))],
+    ['cost', p.cost, k.cost, difference(c.costUsd.difference, (x) => signed(x, 4, '$', ''))],
     ['per-resolved', p.perResolved, k.perResolved, ''],
   ];
   return h(
@@ -70,17 +70,17 @@ export function armsComparison(body) {
   );
 }
 
-/** `draft /tmp/…/draft.json` is the panel's own draft file: "draft" says all a person needs. @param {string | null} name */
-export const candidateName = (name) => (name?.startsWith('draft ') ? t('eval.ab.draft') : (name ?? '—'));
+/**
+ * A candidate as a person reads it: the panel's own draft (`draft`, or `draft /tmp/…/draft.json`
+ * as the run records it) is "the draft"; a saved version keeps its name (`r12`).
+ * @param {string | null} name
+ */
+export const candidateName = (name) =>
+  name === 'draft' || name?.startsWith('draft ') ? t('eval.ab.draft') : (name ?? '—');
 
-/** @param {number} x a share, 0–1 */
-const pp = (x) => `${(x * 100).toFixed(1)} %`;
-
-/** @param {number} x @param {number} digits @param {string} unit */
-const signed = (x, digits, unit) => `${x > 0 ? '+' : x < 0 ? '−' : '±'}${Math.abs(x).toFixed(digits)}${unit}`;
-
-/** @param {number} x */
-const signedUsd = (x) => `${x > 0 ? '+' : x < 0 ? '−' : '±'}$${Math.abs(x).toFixed(4)}`;
+/** A signed amount: `+1.5 pp`, `−$0.0012`, `±0.0 pp`. @param {number} x @param {number} digits @param {string} prefix @param {string} unit */
+const signed = (x, digits, prefix, unit) =>
+  `${x > 0 ? '+' : x < 0 ? '−' : '±'}${prefix}${Math.abs(x).toFixed(digits)}${unit}`;
 
 /** @param {{ mean: number, low: number | null, high: number | null }} d @param {(x: number) => string} fmt */
 function difference(d, fmt) {

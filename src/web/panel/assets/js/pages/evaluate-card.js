@@ -2,7 +2,7 @@ import { request } from '../api.js';
 import { h, notice, replace, when } from '../dom.js';
 import { t } from '../i18n.js';
 import { evalHref } from './eval-bits.js';
-import { armsComparison } from './eval-compare.js';
+import { armsComparison, candidateName } from './eval-compare.js';
 
 /** How often a running evaluation is asked about while its card is shown. */
 const POLL_MS = 2000;
@@ -52,7 +52,7 @@ const refusalDetail = (body) =>
 
 /** @param {any} run `GET /api/eval/ab`'s run */
 async function runView(run) {
-  const candidate = run.candidate === 'draft' ? t('eval.ab.draft') : run.candidate;
+  const candidate = candidateName(run.candidate);
   const lines = run.lines.length
     ? h('pre', { class: 'text eval-ab-lines' }, run.lines.slice(-8).join('\n'))
     : null;
