@@ -49,8 +49,14 @@ async function panelApp(env: Record<string, string>) {
 
 describe('panel "Evaluate": an A/B eval run started from the web process (issue 29)', () => {
   it('starts a run, refuses a second while it runs, and keeps how it ended; the lease goes with it', async () => {
-    const { send, csrf } = await panelApp({ EVAL_ORACLE: '1', EVAL_ONLY: 'js-slugify' });
-    // A panel write without the session's CSRF token starts nothing.
+    const { app, send, csrf } = await panelApp({ EVAL_ORACLE: '1', EVAL_ONLY: 'js-slugify' });
+    // Without a session (an outsider) or without the session's CSRF token, nothing starts.
+    const outsider = await fetch(`${app.url}/api/eval/ab`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ version: 99 }),
+    });
+    expect(outsider.status).toBe(401);
     expect((await send('POST', '/api/eval/ab', { version: 99 })).status).toBe(403);
     expect((await send('GET', '/api/eval/ab')).body.run).toBeNull();
     // A version the product does not have: the run starts, and the eval CLI refuses it quickly.
