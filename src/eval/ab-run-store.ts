@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { Ctx } from '../context.ts';
+import * as lease from '../store/lease.ts';
 
 type StoreCtx = Pick<Ctx, 'redis' | 'keys'>;
 
@@ -20,36 +21,21 @@ export const AbRunState = z.object({
 });
 export type AbRunState = z.infer<typeof AbRunState>;
 
-/** Extends the lease only while `holder` still holds it. */
-const RENEW = `
-if redis.call('GET', KEYS[1]) == ARGV[1] then
-  redis.call('PEXPIRE', KEYS[1], ARGV[2])
-  return 1
-end
-return 0
-`;
-
-/** Deletes the lease only while `holder` still holds it: never a later run's. */
-const RELEASE = `
-if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
-return 0
-`;
-
 /**
  * Owner of `keys.evalAbLease` and `keys.evalAbRun`: one A/B run at a time across web processes
- * (a lease taken with SET NX PX, renewed while the child runs, gone by itself if its process dies),
+ * (a lease, `src/store/lease.ts`, renewed while the child runs, gone by itself if its process dies),
  * and the last run's state.
  */
 export async function takeAbLease(ctx: StoreCtx, holder: string, ttlMs: number): Promise<boolean> {
-  return (await ctx.redis.set(ctx.keys.evalAbLease(), holder, 'PX', ttlMs, 'NX')) === 'OK';
+  return lease.takeLease(ctx.redis, ctx.keys.evalAbLease(), holder, ttlMs);
 }
 
 export async function renewAbLease(ctx: StoreCtx, holder: string, ttlMs: number): Promise<boolean> {
-  return (await ctx.redis.eval(RENEW, 1, ctx.keys.evalAbLease(), holder, ttlMs)) === 1;
+  return lease.renewLease(ctx.redis, ctx.keys.evalAbLease(), holder, ttlMs);
 }
 
 export async function releaseAbLease(ctx: StoreCtx, holder: string): Promise<void> {
-  await ctx.redis.eval(RELEASE, 1, ctx.keys.evalAbLease(), holder);
+  await lease.releaseLease(ctx.redis, ctx.keys.evalAbLease(), holder);
 }
 
 /** Whether some process holds the lease now (a run whose process died stops holding it). */
