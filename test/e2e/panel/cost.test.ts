@@ -1,19 +1,17 @@
-import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { expect, it } from 'vitest';
 import { getPause, pauseLog } from '../../../src/tickets/pause.ts';
-import { ENCRYPT_KEY, VERIFY_TOKEN } from '../../integration/feishu/harness.ts';
+import { ENCRYPT_KEY } from '../../integration/feishu/harness.ts';
 import { executorRequestsOf, handNanos, sumNanos } from '../../integration/stats/cost-kit.ts';
-import { startTestApp, waitFor } from '../../kit/app.ts';
-import { startFakeFeishu } from '../../kit/fake-feishu.ts';
-import { startFakeGitHub } from '../../kit/fake-github.ts';
-import { type RecordedRequest, startFakeLlm, text, toolCalls } from '../../kit/fake-llm.ts';
+import { waitFor } from '../../kit/app.ts';
+import { type RecordedRequest, text, toolCalls } from '../../kit/fake-llm.ts';
 import { groupMention, sendFeishuEvent } from '../../kit/feishu-webhook.ts';
 import { githubPayloads as P, sendGitHubEvent } from '../../kit/github-webhook.ts';
 import { ackAll, continues, openAll, roleOf } from '../../kit/scripted-model.ts';
 import { api, TOKEN } from './api.ts';
-import { ARTIFACTS, launchChromium, shoot, signIn } from './browser.ts';
+import { launchChromium, partShot, shoot, signedInPage } from './browser.ts';
+import { startChannelWorld } from './channel-world.ts';
 
 /** The committed picture in docs/panel.md; rewritten only when `UPDATE_DOCS_SCREENSHOTS=1` asks. */
 const DOCS_SHOT = join(import.meta.dirname, '..', '..', '..', 'docs', 'panel-cost.png');
@@ -64,38 +62,16 @@ it('issue 33 item 5: the Charts page shows the cost the fake provider’s usage 
   timeout: 180_000,
 }, async () => {
   const state = { finish: false };
-  const llm = await startFakeLlm();
+  const world = await startChannelWorld(SECRET);
+  const { llm, feishu, app, ticketOf } = world;
   llm.respond(model(state));
-  const feishu = await startFakeFeishu();
-  const gh = await startFakeGitHub({ botLogin: 'switchyard-bot', token: 'ghp_test' });
-  const app = await startTestApp({
-    ADMIN_TOKEN: TOKEN,
-    LLM_BASE_URL: llm.baseURL,
-    LLM_API_KEY: 'sk-cost-e2e',
-    FEISHU_APP_ID: feishu.appId,
-    FEISHU_APP_SECRET: feishu.appSecret,
-    FEISHU_ENCRYPT_KEY: ENCRYPT_KEY,
-    FEISHU_VERIFICATION_TOKEN: VERIFY_TOKEN,
-    FEISHU_DOMAIN: feishu.url,
-    FEISHU_EVENT_MODE: 'http',
-    GITHUB_WEBHOOK_SECRET: SECRET,
-    GITHUB_TOKEN: 'ghp_test',
-    GITHUB_API_URL: gh.url,
-    GITHUB_BOT_LOGIN: 'switchyard-bot',
-  });
   const browser = await launchChromium();
-  const problems: string[] = [];
   const feishuAsk = async (text: string, chatId: string, messageId: string) => {
     const event = groupMention(text, feishu.bot.openId, { chatId, messageId, senderOpenId: 'ou_alice' });
     expect(
       (await sendFeishuEvent(`${app.url}/webhooks/feishu`, event, { encryptKey: ENCRYPT_KEY })).status,
     ).toBe(200);
   };
-  const ticketOf = async (pred: (t: { id: string; source: string }) => boolean) =>
-    waitFor(
-      async () => (await api(app, 'GET', '/tickets')).body.tickets.find(pred)?.id as string | undefined,
-      'a ticket',
-    );
   const stateOf = async (id: string) => (await api(app, 'GET', `/tickets/${id}`)).body.ticket.state;
   try {
     // A Feishu request in oc_team and a GitHub one on acme/widgets#7, each done in a few requests.
@@ -128,12 +104,7 @@ it('issue 33 item 5: the Charts page shows the cost the fake provider’s usage 
     expect(githubNanos).toBeGreaterThan(0);
     const githubChat = (await api(app, 'GET', `/tickets/${fromGitHub}`)).body.ticket.conversation;
 
-    const context = await browser.newContext({ viewport: { width: 1400, height: 1000 }, locale: 'en-US' });
-    context.setDefaultTimeout(15_000);
-    const page = await context.newPage();
-    page.on('pageerror', (err) => problems.push(err.message));
-    await signIn(page, app.url, TOKEN);
-    page.on('console', (m) => (m.type() === 'error' ? problems.push(m.text()) : undefined));
+    const { page, problems } = await signedInPage(browser, app.url, TOKEN);
     await page.getByRole('navigation', { name: 'Panel pages' }).getByRole('link', { name: 'Charts' }).click();
     await page.goto(`${app.url}/panel/#/charts/7`);
     await page.locator('figure[data-cost-by="tickets"] tbody tr').first().waitFor();
@@ -193,8 +164,7 @@ it('issue 33 item 5: the Charts page shows the cost the fake provider’s usage 
     await page.evaluate(() => {
       for (const el of document.querySelectorAll<HTMLElement>('.topbar')) el.style.position = 'static';
     });
-    await page.locator('.cost-section').screenshot({ path: join(ARTIFACTS, 'cost.png') });
-    if (process.env.UPDATE_DOCS_SCREENSHOTS === '1') copyFileSync(join(ARTIFACTS, 'cost.png'), DOCS_SHOT);
+    await partShot(page, 'cost', { selector: '.cost-section', docs: DOCS_SHOT });
     await held.getByRole('link', { name: runaway }).click();
     await page.getByText(/Paused by budget, .* \(via budget\)/).waitFor();
     await expect(page.locator('[data-cost="ticket"]').textContent()).resolves.toBe(
@@ -219,9 +189,6 @@ it('issue 33 item 5: the Charts page shows the cost the fake provider’s usage 
     expect(problems).toEqual([]);
   } finally {
     await browser.close();
-    await app.close();
-    await gh.close();
-    await feishu.close();
-    await llm.close();
+    await world.close();
   }
 });

@@ -1,14 +1,11 @@
 import { expect, it } from 'vitest';
-import { ENCRYPT_KEY, VERIFY_TOKEN } from '../../integration/feishu/harness.ts';
-import { startTestApp, waitFor } from '../../kit/app.ts';
-import { startFakeFeishu } from '../../kit/fake-feishu.ts';
-import { startFakeGitHub } from '../../kit/fake-github.ts';
-import { startFakeLlm } from '../../kit/fake-llm.ts';
+import { ENCRYPT_KEY } from '../../integration/feishu/harness.ts';
 import { groupMention, sendFeishuEvent } from '../../kit/feishu-webhook.ts';
 import { githubPayloads as P, sendGitHubEvent } from '../../kit/github-webhook.ts';
 import { ackAll, openAll, scriptedModel } from '../../kit/scripted-model.ts';
-import { api, TOKEN } from './api.ts';
-import { launchChromium, shoot, signIn } from './browser.ts';
+import { TOKEN } from './api.ts';
+import { launchChromium, shoot, signedInPage } from './browser.ts';
+import { startChannelWorld } from './channel-world.ts';
 
 const SECRET = 'names-e2e-webhook-secret';
 const ALICE = 'ou_7d8a6e6df7621556ce0d21922b676706';
@@ -17,34 +14,12 @@ const OUTSIDER = 'ou_0c1d2e3f4a5b6c7d8e9f0a1b2c3d4e5f';
 it('issue 33 item 3: ticket pages show a Feishu requester by the name the contact API gives, one it refuses as a shortened open_id, a GitHub login as it is', {
   timeout: 120_000,
 }, async () => {
-  const llm = await startFakeLlm();
+  const world = await startChannelWorld(SECRET);
+  const { llm, feishu, app, ticketOf } = world;
   llm.respond(scriptedModel({ main: openAll, executor: ackAll }));
-  const feishu = await startFakeFeishu();
   // Alice is in the app's contacts range; the outsider is not (Feishu answers 41050).
   feishu.contacts.add(ALICE, { name: 'Alice Zhang' });
-  const gh = await startFakeGitHub({ botLogin: 'switchyard-bot', token: 'ghp_test' });
-  const app = await startTestApp({
-    ADMIN_TOKEN: TOKEN,
-    LLM_BASE_URL: llm.baseURL,
-    LLM_API_KEY: 'k',
-    FEISHU_APP_ID: feishu.appId,
-    FEISHU_APP_SECRET: feishu.appSecret,
-    FEISHU_ENCRYPT_KEY: ENCRYPT_KEY,
-    FEISHU_VERIFICATION_TOKEN: VERIFY_TOKEN,
-    FEISHU_DOMAIN: feishu.url,
-    FEISHU_EVENT_MODE: 'http',
-    GITHUB_WEBHOOK_SECRET: SECRET,
-    GITHUB_TOKEN: 'ghp_test',
-    GITHUB_API_URL: gh.url,
-    GITHUB_BOT_LOGIN: 'switchyard-bot',
-  });
   const browser = await launchChromium();
-  const problems: string[] = [];
-  const ticketOf = (pred: (t: { source: string; owners: { requester: { id: string } } }) => boolean) =>
-    waitFor(
-      async () => (await api(app, 'GET', '/tickets')).body.tickets.find(pred)?.id as string | undefined,
-      'a ticket',
-    );
   const feishuAsk = async (openId: string, chatId: string) => {
     const event = groupMention('please fix the export button', feishu.bot.openId, {
       senderOpenId: openId,
@@ -61,12 +36,7 @@ it('issue 33 item 3: ticket pages show a Feishu requester by the name the contac
     await sendGitHubEvent(app.url, 'issue_comment', P.mentionComment({ author: 'ada' }), { secret: SECRET });
     const fromGitHub = await ticketOf((t) => t.source === 'github');
 
-    const context = await browser.newContext({ viewport: { width: 1400, height: 900 }, locale: 'en-US' });
-    context.setDefaultTimeout(15_000);
-    const page = await context.newPage();
-    page.on('pageerror', (err) => problems.push(err.message));
-    await signIn(page, app.url, TOKEN);
-    page.on('console', (m) => (m.type() === 'error' ? problems.push(m.text()) : undefined));
+    const { page, problems } = await signedInPage(browser, app.url, TOKEN);
     const people = async (id: string) => {
       await page.goto(`${app.url}/panel/#/tickets/${id}`);
       await page.getByRole('heading', { level: 1, name: new RegExp(`^${id}:`) }).waitFor();
@@ -106,9 +76,6 @@ it('issue 33 item 3: ticket pages show a Feishu requester by the name the contac
     expect(problems).toEqual([]);
   } finally {
     await browser.close();
-    await app.close();
-    await gh.close();
-    await feishu.close();
-    await llm.close();
+    await world.close();
   }
 });
