@@ -21,6 +21,11 @@ export async function mainWithinBudget(ctx: Ctx): Promise<boolean> {
   return false;
 }
 
+/** Whether the main session's wait for the budget is still noted (a release drops it). */
+export async function mainHeldForBudget(ctx: Ctx): Promise<boolean> {
+  return (await mainBudgetHold(ctx)) !== undefined;
+}
+
 /** Queues the main session's turn again once the day's budget allows it; true when it did. */
 export async function releaseMainBudgetHold(ctx: Ctx): Promise<boolean> {
   if ((await mainBudgetHold(ctx)) === undefined) return false;

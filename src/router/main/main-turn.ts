@@ -8,7 +8,7 @@ import { renderCard } from '../../cards/render-card.ts';
 import { buildSystemPrompt } from '../../prompts/index.ts';
 import type { Runtime } from '../../runtime.ts';
 import { requestSpend } from '../../safety/budget-gate.ts';
-import { mainWithinBudget } from '../../safety/main-budget.ts';
+import { mainHeldForBudget, mainWithinBudget } from '../../safety/main-budget.ts';
 import { retryPolicyOf } from '../../session/retry-policy.ts';
 import { runTurn } from '../../session/run-turn.ts';
 import type { AnyTool } from '../../session/tool.ts';
@@ -86,8 +86,10 @@ export async function runMainTurn(rt: Runtime, job: Job): Promise<TurnOutcome | 
   } finally {
     await releaseMainLock(ctx, turnId);
     // Candidates and notices that arrived during this turn have waited long enough: no debounce.
-    // (Waiting for the budget, they wait for its release instead.)
-    if (!heldForBudget && rt.models.main && ((await hasCandidates(ctx)) || (await noticesWake(ctx))))
+    // Waiting for the budget, they wait for its release instead — unless the release came while
+    // this turn still held the lock: the turn it queued found the lock taken and did nothing.
+    const held = heldForBudget && (await mainHeldForBudget(ctx));
+    if (!held && rt.models.main && ((await hasCandidates(ctx)) || (await noticesWake(ctx))))
       await scheduleMainTurn(ctx, 0);
   }
 }
@@ -102,6 +104,7 @@ async function routeBatch(
   const { ctx } = rt;
   const sessionId = `main-${batch.turnId}`;
   const tools = mainTools(rt, batch);
+  let first = true;
   return runTurn({
     sessionId,
     turnId: batch.turnId,
@@ -119,7 +122,13 @@ async function routeBatch(
       },
       // Issue 33 item 5: its requests count in the day's cost, and stop when it is spent.
       spendOf: requestSpend(ctx),
+      // The first request goes: the turn checked the budget just before taking its batch, and a
+      // turn stopped before any request would drop the notices it took unread.
       beforeModelRequest: async () => {
+        if (first) {
+          first = false;
+          return proceed;
+        }
         if (await mainWithinBudget(ctx)) return proceed;
         onOverBudget();
         return stopTurn('paused');
