@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import type { Ctx } from '../context.ts';
 import * as lease from '../store/lease.ts';
+import { encodeRecord, readRecord } from '../store/parse-record.ts';
 
-type StoreCtx = Pick<Ctx, 'redis' | 'keys'>;
+type StoreCtx = Pick<Ctx, 'redis' | 'keys'> & Partial<Pick<Ctx, 'log'>>;
 
 /** The panel's A/B eval run as every web process reads it (issue 29). */
 export const AbRunState = z.object({
@@ -44,17 +45,15 @@ export async function abLeaseHeld(ctx: StoreCtx): Promise<boolean> {
 }
 
 export async function writeAbRun(ctx: StoreCtx, state: AbRunState): Promise<void> {
-  await ctx.redis.set(ctx.keys.evalAbRun(), JSON.stringify(state));
+  const key = ctx.keys.evalAbRun();
+  await ctx.redis.set(key, encodeRecord(ctx, AbRunState, state, key));
 }
 
-/** The last run's state, or null before any (or when the stored one no longer parses). */
+/** The last run's state, or null before any (or when the stored one does not read, logged). */
 export async function readAbRun(ctx: StoreCtx): Promise<AbRunState | null> {
-  const raw = await ctx.redis.get(ctx.keys.evalAbRun());
+  const key = ctx.keys.evalAbRun();
+  const raw = await ctx.redis.get(key);
   if (raw === null) return null;
-  try {
-    const parsed = AbRunState.safeParse(JSON.parse(raw));
-    return parsed.success ? parsed.data : null;
-  } catch {
-    return null;
-  }
+  const read = readRecord(ctx, AbRunState, raw, key);
+  return read.ok ? read.value : null;
 }

@@ -4,7 +4,9 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { Ctx } from '../context.ts';
+import { BOT_SECRETS } from '../executor/workspace/command-env.ts';
 import { type AbRunState, releaseAbLease, renewAbLease, takeAbLease, writeAbRun } from './ab-run-store.ts';
 
 type RunCtx = Pick<Ctx, 'redis' | 'keys' | 'config' | 'log'>;
@@ -21,7 +23,7 @@ const KEPT_LINES = 40;
  * checkout); null when neither can run.
  */
 export function evalCli(here = import.meta.url): string[] | null {
-  const dir = dirname(new URL(here).pathname);
+  const dir = dirname(fileURLToPath(here));
   const js = join(dir, 'cli.js');
   if (here.endsWith('.js') && existsSync(js)) return [js];
   try {
@@ -94,8 +96,12 @@ function evalArgs(config: Ctx['config'], spec: string): string[] {
   ];
 }
 
-/** The child's environment: this process's, with the product's Redis and the eval model from config. */
-function childEnv(config: Ctx['config']): NodeJS.ProcessEnv {
+/**
+ * The child's environment: this process's without the bot's own secrets (the run uses only the
+ * eval model; its task worlds are loopback fakes), with the product's Redis and the eval model
+ * from config.
+ */
+export function childEnv(config: Ctx['config'], env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
   const pick = {
     REDIS_URL: config.REDIS_URL,
     KEY_PREFIX: config.KEY_PREFIX,
@@ -109,7 +115,10 @@ function childEnv(config: Ctx['config']): NodeJS.ProcessEnv {
   };
   const set = Object.entries(pick).filter((e): e is [string, string] => e[1] !== undefined);
   // The CLI reads its own environment as `npm run eval` does (PATH, HOME, SANDBOX, LLM_PRICES…).
-  return { ...process.env, ...Object.fromEntries(set) };
+  const own = Object.fromEntries(
+    Object.entries(env).filter(([k]) => !(BOT_SECRETS as readonly string[]).includes(k)),
+  );
+  return { ...own, ...Object.fromEntries(set) };
 }
 
 function runChild(ctx: RunCtx, state: AbRunState, args: string[], cleanup: () => void): void {
@@ -141,7 +150,10 @@ function runChild(ctx: RunCtx, state: AbRunState, args: string[], cleanup: () =>
     }
   }, 1000);
   timer.unref();
-  child.on('close', (code) => {
+  let ended = false;
+  const end = (code: number | null) => {
+    if (ended) return;
+    ended = true;
     clearInterval(timer);
     cleanup();
     if (partial) state.lines = [...state.lines, partial].slice(-KEPT_LINES);
@@ -153,5 +165,11 @@ function runChild(ctx: RunCtx, state: AbRunState, args: string[], cleanup: () =>
     void writeAbRun(ctx, state)
       .then(() => releaseAbLease(ctx, state.id))
       .catch((err) => log.error({ err }, 'eval run end not recorded'));
+  };
+  // A child that cannot start (EAGAIN, EMFILE) is a failed run, not a crash of the web process.
+  child.on('error', (err) => {
+    state.lines = [...state.lines, `the eval run could not start: ${err.message}`].slice(-KEPT_LINES);
+    end(null);
   });
+  child.on('close', (code) => end(code));
 }

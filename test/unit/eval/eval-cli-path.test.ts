@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, expect, it } from 'vitest';
-import { evalCli } from '../../../src/eval/start-ab-run.ts';
+import { loadConfig } from '../../../src/config.ts';
+import { childEnv, evalCli } from '../../../src/eval/start-ab-run.ts';
 
 const dirs: string[] = [];
 afterAll(() => {
@@ -16,7 +17,8 @@ afterAll(() => {
  * from a checkout.
  */
 it('issue 29: a compiled build runs its own cli.js with node; a checkout runs cli.ts through tsx', () => {
-  const built = mkdtempSync(join(tmpdir(), 'eval-cli-'));
+  // A folder with a space and a non-ASCII letter: the file URL escapes both.
+  const built = mkdtempSync(join(tmpdir(), 'eval cli é-'));
   dirs.push(built);
   writeFileSync(join(built, 'cli.js'), '');
   expect(evalCli(pathToFileURL(join(built, 'start-ab-run.js')).href)).toEqual([join(built, 'cli.js')]);
@@ -29,4 +31,32 @@ it('issue 29: a compiled build runs its own cli.js with node; a checkout runs cl
 
   // A compiled file whose cli.js is missing, far from any node_modules: nothing can run it.
   expect(evalCli(pathToFileURL(join('/', 'nowhere', 'start-ab-run.js')).href)).toBeNull();
+});
+
+it("issue 29: the run the panel starts gets the eval model, the product's Redis, and none of the bot's own secrets", () => {
+  const config = loadConfig({
+    ADMIN_TOKEN: 'a'.repeat(40),
+    LLM_API_KEY: 'sk-production',
+    REDIS_URL: 'redis://10.0.0.5:6379',
+    KEY_PREFIX: 'prod',
+    EVAL_LLM_API_KEY: 'sk-eval',
+  });
+  const env = childEnv(config, {
+    PATH: '/usr/bin',
+    HOME: '/home/bot',
+    LLM_API_KEY: 'sk-production',
+    GITHUB_PRIVATE_KEY: '-----BEGIN',
+    FEISHU_APP_SECRET: 'feishu',
+    ADMIN_TOKEN: 'a'.repeat(40),
+    REDIS_URL: 'redis://stale',
+  });
+  expect(env).toMatchObject({
+    PATH: '/usr/bin',
+    HOME: '/home/bot',
+    REDIS_URL: 'redis://10.0.0.5:6379',
+    KEY_PREFIX: 'prod',
+    EVAL_LLM_API_KEY: 'sk-eval',
+  });
+  for (const secret of ['LLM_API_KEY', 'GITHUB_PRIVATE_KEY', 'FEISHU_APP_SECRET', 'ADMIN_TOKEN'])
+    expect(env, secret).not.toHaveProperty(secret);
 });
