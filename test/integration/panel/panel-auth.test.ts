@@ -13,6 +13,11 @@ const WRITES: [method: string, path: string, body: unknown][] = [
   ['POST', '/api/tickets/T-1/resume', {}],
   ['POST', '/api/local/messages', { text: 'hello' }],
   ['POST', '/panel/api/preview', {}],
+  // Issue 33 item 5: who may change a budget; issue 33 item 3: who may resend a delivery;
+  // issue 29: who may start a paid eval run (no eval model here: 422 once let in).
+  ['PUT', '/api/budgets', { dailyUsd: 1 }],
+  ['POST', '/api/tickets/T-1/deliveries/retry', { key: 'status:T-1:edit:1' }],
+  ['POST', '/api/eval/ab', { version: 1 }],
 ];
 
 /**
