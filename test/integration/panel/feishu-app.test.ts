@@ -215,6 +215,24 @@ describe('panel: create the Feishu app by scanning a QR code (issue 33 item 6)',
     });
     expect(bearer.status).toBe(403);
     expect(await bearer.json()).toMatchObject({ code: 'panel_session_required' });
+    // An outsider (no session) is refused, and so is a session's cookie without its CSRF token.
+    const begin = (headers: Record<string, string>) =>
+      fetch(`${app.url}/panel/api/feishu-app/registrations`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers },
+        body: '{}',
+      });
+    expect((await begin({})).status).toBe(401);
+    const signInRes = await fetch(`${app.url}/panel/sign-in`, {
+      method: 'POST',
+      body: new URLSearchParams({ token: TOKEN }),
+      redirect: 'manual',
+    });
+    const cookieOnly = await begin({
+      cookie: (signInRes.headers.get('set-cookie') ?? '').split(';')[0] ?? '',
+    });
+    expect(cookieOnly.status).toBe(403);
+    expect(await cookieOnly.json()).toMatchObject({ code: 'csrf_required' });
     const refused = await panel('POST', '/panel/api/feishu-app/registrations', { name: '<script>' });
     expect(refused.status).toBe(400);
     expect(fake.registration.calls).toHaveLength(0);
