@@ -103,7 +103,9 @@ async function created(
   reg: Registration,
   answer: Extract<PollAnswer, { kind: 'credentials' }>,
 ): Promise<ScanState> {
-  if (!(await endRegistration(ctx, id))) return { status: 'unknown' };
+  // Feishu hands the secret out once per device code: it is shown even when another tab ended the
+  // scan meanwhile (its expiry check), or the app would exist with its secret lost.
+  await endRegistration(ctx, id);
   const brand = answer.brand === 'lark' || answer.brand === 'feishu' ? answer.brand : brandOfBase(reg.base);
   const app: CreatedFeishuApp = {
     appId: answer.appId,
