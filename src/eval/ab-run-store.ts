@@ -39,9 +39,14 @@ export async function releaseAbLease(ctx: StoreCtx, holder: string): Promise<voi
   await lease.releaseLease(ctx.redis, ctx.keys.evalAbLease(), holder);
 }
 
-/** Whether some process holds the lease now (a run whose process died stops holding it). */
-export async function abLeaseHeld(ctx: StoreCtx): Promise<boolean> {
-  return (await ctx.redis.exists(ctx.keys.evalAbLease())) === 1;
+/**
+ * The last run as it stands: a run stored as running whose lease nobody holds (its web process
+ * died) will never finish, and is answered as failed, saying so.
+ */
+export async function currentAbRun(ctx: StoreCtx): Promise<AbRunState | null> {
+  const run = await readAbRun(ctx);
+  if (run?.state !== 'running' || (await ctx.redis.exists(ctx.keys.evalAbLease())) === 1) return run;
+  return { ...run, state: 'failed', lines: [...run.lines, 'the web process running it stopped'] };
 }
 
 export async function writeAbRun(ctx: StoreCtx, state: AbRunState): Promise<void> {

@@ -2,7 +2,7 @@ import type { Hono } from 'hono';
 import { z } from 'zod';
 import type { Ctx } from '../../context.ts';
 import { HttpError } from '../../errors/http-error.ts';
-import { abLeaseHeld, readAbRun } from '../../eval/ab-run-store.ts';
+import { currentAbRun } from '../../eval/ab-run-store.ts';
 import { startAbRun } from '../../eval/start-ab-run.ts';
 import type { ApiRoutes } from '../app.ts';
 import { readBody } from './read-body.ts';
@@ -33,14 +33,6 @@ export function evalAbRoutes(ctx: Pick<Ctx, 'redis' | 'keys' | 'config' | 'log'>
       return c.json({ run: started }, 202);
     });
 
-    api.get('/eval/ab', async (c) => {
-      const run = await readAbRun(ctx);
-      // A run whose web process died holds no lease: it will never finish.
-      if (run?.state === 'running' && !(await abLeaseHeld(ctx)))
-        return c.json({
-          run: { ...run, state: 'failed', lines: [...run.lines, 'the web process running it stopped'] },
-        });
-      return c.json({ run });
-    });
+    api.get('/eval/ab', async (c) => c.json({ run: await currentAbRun(ctx) }));
   };
 }

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { type AbRunState, releaseAbLease, takeAbLease, writeAbRun } from '../../../src/eval/ab-run-store.ts';
 import { startTestApp, type TestApp } from '../../kit/app.ts';
 
 /**
@@ -86,6 +87,30 @@ describe('panel "Evaluate": an A/B eval run started from the web process (issue 
     expect(await ended()).toMatchObject({ state: 'failed', id: next.body.run.id });
     // A finished run's arms, comparison and each arm's trajectory: test/e2e/panel/evaluate.test.ts.
   }, 60_000);
+
+  it('a run left running by a web process that died (its lease gone) is answered as failed, saying so', async () => {
+    const { app, send } = await panelApp({ EVAL_ORACLE: '1' });
+    const orphan: AbRunState = {
+      id: 'orphan',
+      state: 'running',
+      candidate: 'r3',
+      oracle: true,
+      startedAt: new Date().toISOString(),
+      finishedAt: null,
+      exitCode: null,
+      run: null,
+      lines: ['task 1/24 …'],
+    };
+    await writeAbRun(app.ctx, orphan);
+    await takeAbLease(app.ctx, 'orphan', 60_000);
+    expect((await send('GET', '/api/eval/ab')).body.run).toMatchObject({ state: 'running' });
+    await releaseAbLease(app.ctx, 'orphan');
+    expect((await send('GET', '/api/eval/ab')).body.run).toMatchObject({
+      id: 'orphan',
+      state: 'failed',
+      lines: ['task 1/24 …', 'the web process running it stopped'],
+    });
+  });
 
   it('refuses with 422 naming the variables to set when no eval model is configured', async () => {
     const { send, csrf } = await panelApp({});
