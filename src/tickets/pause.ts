@@ -31,14 +31,24 @@ export interface Lift {
   via: Pause['via'];
 }
 
-/** Sets the pause unless one holds, and logs it only then: both or neither. */
+/**
+ * Sets the pause unless one holds, and logs it only then: both or neither. A person's pause
+ * (ARGV[3] = '1') takes the place of a budget's, which lifts itself when the budget allows:
+ * the person's must hold until a person lifts it (R-D2).
+ */
 const PAUSE = `
-if redis.call('SET', KEYS[1], ARGV[1], 'NX') then
+local current = redis.call('GET', KEYS[1])
+if current and ARGV[3] == '1' and cjson.decode(current).via == 'budget' then current = false end
+if not current then
+  redis.call('SET', KEYS[1], ARGV[1])
   redis.call('RPUSH', KEYS[2], ARGV[2])
   return 1
 end
 return 0
 `;
+
+/** The pauses a person makes (a message, the panel's button, the admin API). */
+const BY_PERSON: readonly Pause['via'][] = ['message', 'button', 'api'];
 
 /** Lifts the pause and logs who did, only when there was one. */
 const RESUME = `
@@ -52,7 +62,8 @@ return 0
 /**
  * R-D2: a person's pause is a key with no expiry. It survives every restart and is removed only
  * by `resumeTicket`, which only a person's `/resume` or the API reaches. Returns false when the
- * ticket was already paused (the first pause's author and time are kept). `detail` says more in
+ * ticket was already paused (the first pause's author and time are kept) — except that a person's
+ * pause replaces a budget's, which would otherwise lift itself. `detail` says more in
  * the ticket's pause log (the breaker's limit).
  */
 export async function pauseTicket(
@@ -64,7 +75,7 @@ export async function pauseTicket(
   const event: PauseEvent = { kind: 'pause', at: pause.at, by: pause.by, via: pause.via };
   if (detail) event.detail = detail;
   const keys = [ctx.keys.pause(ticketId), ctx.keys.pauseLog(ticketId)];
-  const args = [JSON.stringify(pause), JSON.stringify(event)];
+  const args = [JSON.stringify(pause), JSON.stringify(event), BY_PERSON.includes(pause.via) ? '1' : '0'];
   return (await ctx.redis.eval(PAUSE, 2, ...keys, ...args)) === 1;
 }
 

@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadCard } from '../../../src/cards/ingest.ts';
-import { pauseLog, pauseTicket, resumeTicket } from '../../../src/tickets/pause.ts';
+import { releaseBudgetHolds } from '../../../src/safety/budget-release.ts';
+import { noteBudgetHold } from '../../../src/stats/budgets.ts';
+import { getPause, pauseLog, pauseTicket, resumeTicket } from '../../../src/tickets/pause.ts';
 import { createTicket } from '../../../src/tickets/ticket-store.ts';
 import { startTestApp, type TestApp } from '../../kit/app.ts';
 import { localMessage, send } from '../routing/helpers.ts';
@@ -32,6 +34,24 @@ describe('issue 17: the pause log', () => {
     expect(await pauseLog(ctx, id)).toEqual([
       { kind: 'pause', at: 1, by: 'ada', via: 'message' },
       { kind: 'resume', at: 3, by: 'bob', via: 'api' },
+    ]);
+  });
+
+  it('R-D2, issue 33 item 5: a person’s pause takes the place of a budget’s, so the budget’s release does not lift it', async () => {
+    const { ctx } = app;
+    const id = await freshTicket('Please pause-log the budget ticket');
+    expect(await pauseTicket(ctx, id, { by: 'budget', at: 1, via: 'budget' })).toBe(true);
+    await noteBudgetHold(ctx, id, 1);
+    expect(await pauseTicket(ctx, id, { by: 'ada', at: 2, via: 'message' })).toBe(true);
+    // A person's pause stays the first one: another person's, or a budget's, does not replace it.
+    expect(await pauseTicket(ctx, id, { by: 'bob', at: 3, via: 'api' })).toBe(false);
+    expect(await pauseTicket(ctx, id, { by: 'budget', at: 4, via: 'budget' })).toBe(false);
+    // No budget is spent: the release would resume a budget's pause, and leaves the person's.
+    expect(await releaseBudgetHolds(ctx)).toEqual([]);
+    expect(await getPause(ctx, id)).toMatchObject({ by: 'ada', via: 'message' });
+    expect((await pauseLog(ctx, id)).map((e) => `${e.kind} ${e.via}`)).toEqual([
+      'pause budget',
+      'pause message',
     ]);
   });
 
