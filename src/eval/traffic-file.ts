@@ -64,7 +64,13 @@ export function writeManifest(dir: string, manifest: RecordingManifest): void {
 export function readManifest(dir: string): RecordingManifest | string {
   const file = join(dir, 'recording.json');
   if (!existsSync(file)) return `${dir} is not a recording (no recording.json; make one with --record)`;
-  const parsed = RecordingManifest.safeParse(JSON.parse(readFileSync(file, 'utf8')));
+  let json: unknown;
+  try {
+    json = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (err) {
+    return `${file} is not JSON (${(err as Error).message})`;
+  }
+  const parsed = RecordingManifest.safeParse(json);
   return parsed.success ? parsed.data : `${file}: ${z.prettifyError(parsed.error)}`;
 }
 
