@@ -110,7 +110,6 @@ export function markdownTable(records: EvalRecord[], s: RunSummary): string {
 
 const signed = (x: number, unit: (v: number) => string) => `${x < 0 ? '−' : '+'}${unit(Math.abs(x))}`;
 const points = (x: number) => `${(x * 100).toFixed(1)} points`;
-const dollars = (x: number) => `$${x.toFixed(4)}`;
 
 function withInterval(d: Interval, unit: (v: number) => string): string {
   const around =
@@ -138,6 +137,6 @@ export function armsTable(
     row('published'),
     row('candidate'),
     '',
-    `candidate − published over ${c.pairs} paired task runs${left}: resolve rate ${withInterval(c.resolveRate.difference, points)}; cost per task run ${withInterval(c.costUsd.difference, dollars)}`,
+    `candidate − published over ${c.pairs} paired task runs${left}: resolve rate ${withInterval(c.resolveRate.difference, points)}; cost per task run ${withInterval(c.costUsd.difference, usd)}`,
   ].join('\n');
 }
