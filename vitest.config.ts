@@ -8,7 +8,7 @@ const TRACING = ['test/integration/tracing/**/*.test.ts', 'test/unit/tracing/**/
 
 export default defineConfig({
   test: {
-    globalSetup: ['test/setup/redis-server.ts'],
+    globalSetup: ['test/setup/node-compile-cache.ts', 'test/setup/redis-server.ts'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',

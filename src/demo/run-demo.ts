@@ -4,6 +4,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { sourceNodeArgs } from '../cli/source-node.ts';
 import { probeSandbox } from '../executor/sandbox/probe-sandbox.ts';
 import { freePort } from '../net/free-port.ts';
 import { dropKeysUnder, findOrStartRedis, type StartedRedis } from '../store/local-redis-server.ts';
@@ -181,7 +182,7 @@ const pick = (env: NodeJS.ProcessEnv, names: string[]): Record<string, string> =
  * killed outright takes it along with the group.
  */
 function spawnBot(env: Record<string, string>, cwd: string): ChildProcess {
-  return spawn(process.execPath, ['--import', import.meta.resolve('tsx'), join(root, 'src/main.ts')], {
+  return spawn(process.execPath, [...sourceNodeArgs(), join(root, 'src/main.ts')], {
     cwd,
     env,
     stdio: ['ignore', 'inherit', 'inherit'],

@@ -5,13 +5,19 @@
  */
 export class HttpError extends Error {
   override name = 'HttpError' as const;
+  readonly status: 400 | 401 | 403 | 404 | 409 | 413 | 422 | 429 | 503;
+  readonly code: string;
+  readonly extra: Record<string, unknown>;
   constructor(
-    readonly status: 400 | 401 | 403 | 404 | 409 | 413 | 422 | 429 | 503,
-    readonly code: string,
+    status: HttpError['status'],
+    code: string,
     message: string,
-    readonly extra: Record<string, unknown> = {},
+    extra: Record<string, unknown> = {},
   ) {
     super(message);
+    this.status = status;
+    this.code = code;
+    this.extra = extra;
   }
 }
 

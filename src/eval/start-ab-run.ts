@@ -19,13 +19,18 @@ const KEPT_LINES = 40;
 
 /**
  * How this process runs the eval CLI beside it: the compiled `cli.js` with node itself where the
- * product runs compiled (the Docker image, which has no tsx), else `cli.ts` through tsx (a
- * checkout); null when neither can run.
+ * product runs compiled (the Docker image, which has no tsx), else `cli.ts` — with node itself
+ * where it strips types, through tsx (a checkout's dev dependency) where it does not; null when
+ * none can run.
  */
-export function evalCli(here = import.meta.url): string[] | null {
+export function evalCli(
+  here = import.meta.url,
+  stripsTypes = Boolean(process.features.typescript),
+): string[] | null {
   const dir = dirname(fileURLToPath(here));
   const js = join(dir, 'cli.js');
   if (here.endsWith('.js') && existsSync(js)) return [js];
+  if (here.endsWith('.ts') && stripsTypes) return [join(dir, 'cli.ts')];
   try {
     const tsx = createRequire(here).resolve('tsx/package.json');
     return [join(dirname(tsx), 'dist', 'cli.mjs'), join(dir, 'cli.ts')];

@@ -46,11 +46,12 @@ export interface EvalTask extends TaskSpec {
 /** A task folder that cannot be used, with the reason in words. */
 export class EvalTaskError extends Error {
   override name = 'EvalTaskError' as const;
-  constructor(
-    readonly taskId: string,
-    readonly reason: string,
-  ) {
+  readonly taskId: string;
+  readonly reason: string;
+  constructor(taskId: string, reason: string) {
     super(`task ${taskId}: ${reason}`);
+    this.taskId = taskId;
+    this.reason = reason;
   }
 }
 

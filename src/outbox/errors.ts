@@ -6,13 +6,14 @@
 export class DeliveryError extends Error {
   override name = 'DeliveryError' as const;
   readonly code = 'delivery_failed';
-  constructor(
-    message: string,
-    readonly permanent: boolean,
-    readonly retryAfterMs?: number,
-    readonly status?: number,
-  ) {
+  readonly permanent: boolean;
+  readonly retryAfterMs: number | undefined;
+  readonly status: number | undefined;
+  constructor(message: string, permanent: boolean, retryAfterMs?: number, status?: number) {
     super(message);
+    this.permanent = permanent;
+    this.retryAfterMs = retryAfterMs;
+    this.status = status;
   }
 }
 

@@ -25,11 +25,10 @@ export interface FeishuItem {
 /** A Feishu read that failed: the API's business code and words, for the model and the logs. */
 export class FeishuReadError extends Error {
   override name = 'FeishuReadError' as const;
-  constructor(
-    readonly code: number,
-    msg: string,
-  ) {
+  readonly code: number;
+  constructor(code: number, msg: string) {
     super(`Feishu answered ${code}: ${msg}`);
+    this.code = code;
   }
 }
 

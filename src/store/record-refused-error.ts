@@ -5,12 +5,13 @@
 export class RecordRefusedError extends Error {
   override name = 'RecordRefusedError' as const;
   readonly code = 'record_refused' as const;
-  constructor(
-    /** The Redis key it was to be written to. */
-    readonly key: string,
-    /** What failed, for people (`z.prettifyError`). */
-    readonly problem: string,
-  ) {
+  /** The Redis key it was to be written to. */
+  readonly key: string;
+  /** What failed, for people (`z.prettifyError`). */
+  readonly problem: string;
+  constructor(key: string, problem: string) {
     super(`not written to ${key}: ${problem}`);
+    this.key = key;
+    this.problem = problem;
   }
 }

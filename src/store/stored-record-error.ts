@@ -5,13 +5,14 @@
 export class StoredRecordError extends Error {
   override name = 'StoredRecordError' as const;
   readonly code = 'invalid_record' as const;
-  constructor(
-    /** The Redis key (and field, for a hash) it was read from. */
-    readonly key: string,
-    /** What failed, for people (`z.prettifyError`, or the JSON syntax error). */
-    readonly problem: string,
-  ) {
+  /** The Redis key (and field, for a hash) it was read from. */
+  readonly key: string;
+  /** What failed, for people (`z.prettifyError`, or the JSON syntax error). */
+  readonly problem: string;
+  constructor(key: string, problem: string) {
     super(`stored record ${key} is invalid: ${problem}`);
+    this.key = key;
+    this.problem = problem;
   }
 }
 

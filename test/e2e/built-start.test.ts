@@ -7,6 +7,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { waitFor } from '../kit/app.ts';
 import { freePort } from '../kit/local-net.ts';
 import { freshPrefix, redisUrl } from '../kit/redis.ts';
+import { NODE_TS } from '../kit/source-node.ts';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 // Inside the checkout, so the compiled files resolve packages from its node_modules as in the image.
@@ -15,14 +16,10 @@ const running: { child: ChildProcess; exited: Promise<number | null> }[] = [];
 const ADMIN_TOKEN = 'a'.repeat(40);
 
 beforeAll(() => {
-  const build = spawnSync(
-    process.execPath,
-    ['--import', 'tsx', join(root, 'scripts/build.ts'), out, '--no-check'],
-    {
-      cwd: root,
-      encoding: 'utf8',
-    },
-  );
+  const build = spawnSync(process.execPath, [...NODE_TS, join(root, 'scripts/build.ts'), out, '--no-check'], {
+    cwd: root,
+    encoding: 'utf8',
+  });
   if (build.status !== 0) throw new Error(`npm run build failed:\n${build.stdout}${build.stderr}`);
   writeFileSync(join(out, 'empty.env'), '');
 }, 240_000);

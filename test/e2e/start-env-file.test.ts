@@ -7,6 +7,7 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { waitFor } from '../kit/app.ts';
 import { freePort } from '../kit/local-net.ts';
 import { ownedPrefixes, redisUrl, testRedis } from '../kit/redis.ts';
+import { NODE_TS, nodeCacheEnv } from '../kit/source-node.ts';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const dirs: string[] = [];
@@ -30,16 +31,16 @@ afterEach(async () => {
 afterAll(() => Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true }))));
 
 /**
- * The real entry point (`tsx src/main.ts`, what `npm start` runs) in a directory holding only the
+ * The real entry point (`src/main.ts`, what `npm start` runs) in a directory holding only the
  * given `.env`, with nothing in the environment but PATH/HOME and `env`.
  */
 async function startIn(dotenv: string, env: Record<string, string> = {}) {
   const cwd = await mkdtemp(join(tmpdir(), 'sy-start-'));
   dirs.push(cwd);
   await writeFile(join(cwd, '.env'), dotenv);
-  const child = spawn(join(root, 'node_modules/.bin/tsx'), [join(root, 'src/main.ts')], {
+  const child = spawn(process.execPath, [...NODE_TS, join(root, 'src/main.ts')], {
     cwd,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...env },
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...nodeCacheEnv(), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
   });

@@ -1,17 +1,15 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { Redis } from 'ioredis';
 import { afterEach, describe, expect, it } from 'vitest';
 import { waitFor } from '../kit/app.ts';
 import { freePort, redisAnswersAt } from '../kit/local-net.ts';
 import { freshPrefix, redisUrl } from '../kit/redis.ts';
+import { NODE_TS, nodeCacheEnv } from '../kit/source-node.ts';
 
 const MAIN = new URL('../../src/main.ts', import.meta.url).pathname;
-const TSX = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
 
 interface Bot {
   child: ChildProcess;
@@ -21,18 +19,19 @@ interface Bot {
 }
 
 /**
- * The bot as `npm start` runs it (node with tsx), in a fresh working directory (where `./data/`
+ * The bot as `npm start` runs it, in a fresh working directory (where `./data/`
  * goes) with only the given variables; `LOCAL_REDIS_PORT` is a free port, never the 6379 the
  * machine's own Redis holds.
  */
 function startBot(env: Record<string, string>): Bot {
   const dir = mkdtempSync(join(tmpdir(), 'sy-local-redis-'));
   writeFileSync(join(dir, 'empty.env'), '');
-  const child = spawn(process.execPath, ['--import', TSX, MAIN], {
+  const child = spawn(process.execPath, [...NODE_TS, MAIN], {
     cwd: dir,
     env: {
       PATH: process.env.PATH ?? '',
       HOME: process.env.HOME ?? '/tmp',
+      ...nodeCacheEnv(),
       ENV_FILE: join(dir, 'empty.env'),
       LOG_LEVEL: 'info',
       STARTUP_DOCTOR: 'off',

@@ -8,13 +8,13 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { waitFor } from '../kit/app.ts';
 import { freePort } from '../kit/local-net.ts';
 import { freshPrefix, redisUrl } from '../kit/redis.ts';
+import { NODE_TS, nodeCacheEnv } from '../kit/source-node.ts';
 
 /**
- * Issue 32: start-up that says what to do. Each case runs the real process (`tsx src/main.ts`, what
+ * Issue 32: start-up that says what to do. Each case runs the real process (`src/main.ts`, what
  * `npm start` runs) with nothing but the given variables and reads what it prints.
  */
 const root = fileURLToPath(new URL('../../', import.meta.url));
-const tsx = join(root, 'node_modules/.bin/tsx');
 const dir = await mkdtemp(join(tmpdir(), 'startup-'));
 const emptyEnv = join(dir, 'empty.env');
 await writeFile(emptyEnv, '');
@@ -28,13 +28,16 @@ interface Run {
 }
 const running: Run[] = [];
 
-function start(env: Record<string, string>, command: string[] = [tsx, 'src/main.ts']): Run {
+const node = [process.execPath, ...NODE_TS];
+
+function start(env: Record<string, string>, command: string[] = [...node, 'src/main.ts']): Run {
   const [file, ...args] = command;
-  const child = spawn(file ?? tsx, args, {
+  const child = spawn(file ?? process.execPath, args, {
     cwd: root,
     env: {
       PATH: process.env.PATH ?? '',
       HOME: process.env.HOME ?? '/tmp',
+      ...nodeCacheEnv(),
       ENV_FILE: emptyEnv,
       KEY_PREFIX: freshPrefix(),
       ROLE: 'web',
@@ -111,7 +114,7 @@ describe('issue 32: start-up that says what to do (the real process)', () => {
     const busy = await listening();
     try {
       // script(1) gives the process a terminal; its output is what the terminal shows.
-      const cmd = `${tsx} src/main.ts`;
+      const cmd = `${node.join(' ')} src/main.ts`;
       const run = start({ REDIS_URL: redisUrl(), PORT: String(busy.port), TERM: 'dumb' }, [
         'script',
         '-qefc',
@@ -204,7 +207,7 @@ describe('issue 32: start-up that says what to do (the real process)', () => {
 
   it('npm run doctor with no model key: a problem, exit 1', async () => {
     const run = start({ REDIS_URL: redisUrl(), SANDBOX: 'none', DOCTOR_LANG: 'en' }, [
-      tsx,
+      ...node,
       'scripts/doctor.ts',
     ]);
     expect(await run.exited).toBe(1);

@@ -58,7 +58,10 @@ export function encodeFrame(f: Frame): Buffer {
 
 class Reader {
   pos = 0;
-  constructor(readonly buf: Buffer) {}
+  readonly buf: Buffer;
+  constructor(buf: Buffer) {
+    this.buf = buf;
+  }
   get done() {
     return this.pos >= this.buf.length;
   }

@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { TEST_RETRY_ENV } from './app.ts';
+import { NODE_TS, nodeCacheEnv } from './source-node.ts';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -15,12 +16,13 @@ export interface BotProcess {
 
 /** The real product as its own process (`npm start` without npm), for crash and scale-out tests. */
 export function startBotProcess(env: Record<string, string>): BotProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  const child = spawn(process.execPath, [...NODE_TS, 'src/main.ts'], {
     cwd: root,
     // The start-up doctor would add model and GitHub calls the tests count; a test asks for it.
     env: {
       PATH: process.env.PATH ?? '',
       HOME: process.env.HOME ?? '/tmp',
+      ...nodeCacheEnv(),
       LOG_LEVEL: 'warn',
       STARTUP_DOCTOR: 'off',
       ...TEST_RETRY_ENV,

@@ -20,11 +20,12 @@ export class LinePager {
   private keptBytes = 0;
   private lineBytes = 0;
   private ended = true;
+  private readonly offset: number;
+  private readonly limit: number;
 
-  constructor(
-    private readonly offset = 1,
-    private readonly limit = READ_DEFAULT_LINES,
-  ) {
+  constructor(offset = 1, limit = READ_DEFAULT_LINES) {
+    this.offset = offset;
+    this.limit = limit;
     this.want = Math.min(limit, READ_MAX_LINES);
   }
 

@@ -4,7 +4,10 @@ export class CappedBuffer {
   private headLen = 0;
   private tail = Buffer.alloc(0);
   dropped = 0;
-  constructor(private readonly cap: number) {}
+  private readonly cap: number;
+  constructor(cap: number) {
+    this.cap = cap;
+  }
 
   push(b: Buffer): void {
     const half = Math.floor(this.cap / 2);

@@ -6,10 +6,12 @@ export class MalformedToolCallError extends Error {
   override name = 'MalformedToolCallError' as const;
   readonly code = 'malformed_tool_call' as const;
 
-  constructor(
-    readonly toolName: string,
-    readonly args: string,
-  ) {
+  readonly toolName: string;
+  readonly args: string;
+
+  constructor(toolName: string, args: string) {
     super(`the model sent tool call "${toolName}" with arguments that are not JSON: ${args.slice(0, 200)}`);
+    this.toolName = toolName;
+    this.args = args;
   }
 }

@@ -7,7 +7,10 @@ export class ProviderCutError extends Error {
   override name = 'ProviderCutError' as const;
   readonly code = 'answer_cut_by_provider' as const;
 
-  constructor(readonly finishReason: string) {
+  readonly finishReason: string;
+
+  constructor(finishReason: string) {
     super(`the provider stopped the answer (${finishReason})`);
+    this.finishReason = finishReason;
   }
 }

@@ -8,10 +8,12 @@ export class TruncatedAnswerError extends Error {
   override name = 'TruncatedAnswerError' as const;
   readonly code = 'answer_truncated' as const;
 
-  constructor(
-    readonly toolName: string,
-    readonly stopReason: string,
-  ) {
+  readonly toolName: string;
+  readonly stopReason: string;
+
+  constructor(toolName: string, stopReason: string) {
     super(`the model's answer stopped (${stopReason}) inside tool call "${toolName}"`);
+    this.toolName = toolName;
+    this.stopReason = stopReason;
   }
 }

@@ -6,11 +6,10 @@
  */
 export class StoreSchemaError extends Error {
   override name = 'StoreSchemaError' as const;
-  constructor(
-    readonly code: 'store_too_new' | 'bad_version' | 'migration_timeout' | 'migration_lock_lost',
-    message: string,
-  ) {
+  readonly code: 'store_too_new' | 'bad_version' | 'migration_timeout' | 'migration_lock_lost';
+  constructor(code: StoreSchemaError['code'], message: string) {
     super(message);
+    this.code = code;
   }
 }
 

@@ -23,6 +23,7 @@ import {
 } from '../../kit/fake-llm.ts';
 import { freePort } from '../../kit/local-net.ts';
 import { type LocalRedis, startRedisServer } from '../../kit/redis-server.ts';
+import { NODE_TS, nodeCacheEnv } from '../../kit/source-node.ts';
 import { startBotProcess } from '../../kit/worker-process.ts';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
@@ -50,10 +51,10 @@ function doctorProcess(args: string[], env: Record<string, string>): Promise<{ c
   return new Promise((resolve) => {
     execFile(
       process.execPath,
-      ['--import', 'tsx', 'scripts/doctor.ts', ...args],
+      [...NODE_TS, 'scripts/doctor.ts', ...args],
       {
         cwd: root,
-        env: { ...baseEnv(), ...env },
+        env: { ...baseEnv(), ...nodeCacheEnv(), ...env },
         timeout: 60_000,
       },
       (err, stdout, stderr) => resolve({ code: err ? Number(err.code ?? 1) : 0, out: `${stdout}${stderr}` }),

@@ -13,10 +13,10 @@ afterAll(() => {
 
 /**
  * Issue 29: the panel's Evaluate runs the eval CLI beside the web process — compiled JavaScript
- * with node where the product runs compiled (the Docker image has no tsx), TypeScript through tsx
- * from a checkout.
+ * with node where the product runs compiled (the Docker image has no tsx), TypeScript from a
+ * checkout: with node itself where it strips types, else through tsx.
  */
-it('issue 29: a compiled build runs its own cli.js with node; a checkout runs cli.ts through tsx', () => {
+it('issue 29: a compiled build runs its own cli.js with node; a checkout runs cli.ts (through tsx where node cannot strip types)', () => {
   // A folder with a space and a non-ASCII letter: the file URL escapes both.
   const built = mkdtempSync(join(tmpdir(), 'eval cli é-'));
   dirs.push(built);
@@ -24,7 +24,8 @@ it('issue 29: a compiled build runs its own cli.js with node; a checkout runs cl
   expect(evalCli(pathToFileURL(join(built, 'start-ab-run.js')).href)).toEqual([join(built, 'cli.js')]);
 
   const source = fileURLToPath(new URL('../../../src/eval/start-ab-run.ts', import.meta.url));
-  const [tsx, cli, ...rest] = evalCli(pathToFileURL(source).href) ?? [];
+  expect(evalCli(pathToFileURL(source).href, true)).toEqual([join(dirname(source), 'cli.ts')]);
+  const [tsx, cli, ...rest] = evalCli(pathToFileURL(source).href, false) ?? [];
   expect(tsx).toMatch(/node_modules\/tsx\/dist\/cli\.mjs$/);
   expect(cli).toBe(join(dirname(source), 'cli.ts'));
   expect(rest).toEqual([]);

@@ -3,6 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { NODE_TS } from '../../kit/source-node.ts';
 
 const tmps: string[] = [];
 afterEach(() => {
@@ -20,9 +21,9 @@ function tree(files: Record<string, string>): string {
   return root;
 }
 
-/** Runs the real lint step (`tsx scripts/check-imports.ts`) on a tree. */
+/** Runs the real lint step (`scripts/check-imports.ts`) on a tree. */
 function runCheck(root: string) {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/check-imports.ts', '--root', root], {
+  const r = spawnSync(process.execPath, [...NODE_TS, 'scripts/check-imports.ts', '--root', root], {
     encoding: 'utf8',
   });
   return { code: r.status, out: `${r.stdout}${r.stderr}` };

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { findCastParses } from '../../../scripts/store-access/find-cast-parses.ts';
 import { findRedisUses } from '../../../scripts/store-access/find-redis-uses.ts';
+import { NODE_TS } from '../../kit/source-node.ts';
 
 const FIXTURE = 'test/fixtures/store-access';
 const tmps: string[] = [];
@@ -12,15 +13,11 @@ afterEach(() => {
   for (const d of tmps.splice(0)) rmSync(d, { recursive: true, force: true });
 });
 
-/** Runs the real lint step (`tsx scripts/check-store-access.ts`) on a tree. */
+/** Runs the real lint step (`scripts/check-store-access.ts`) on a tree. */
 function runCheck(root: string) {
-  const r = spawnSync(
-    process.execPath,
-    ['--import', 'tsx', 'scripts/check-store-access.ts', '--root', root],
-    {
-      encoding: 'utf8',
-    },
-  );
+  const r = spawnSync(process.execPath, [...NODE_TS, 'scripts/check-store-access.ts', '--root', root], {
+    encoding: 'utf8',
+  });
   return { code: r.status, out: `${r.stdout}${r.stderr}` };
 }
 

@@ -1,0 +1,10 @@
+/**
+ * The arguments node needs before a `.ts` file of this checkout: none where this Node strips
+ * types itself (22.18 and later, 23.6 and later — the sources use only erasable syntax, which
+ * tsconfig's `erasableSyntaxOnly` keeps so), else tsx's loader (a dev dependency). Node's own
+ * stripping starts a process in about half the CPU time tsx takes.
+ */
+export function sourceNodeArgs(): string[] {
+  if (process.features.typescript) return [];
+  return ['--import', import.meta.resolve('tsx')];
+}
