@@ -11,13 +11,50 @@
  *   people see ("Trojan Source").
  * - C0/C1 control characters other than tab and newlines.
  *
- * `<details>` bodies are kept: a reader can open them, so they are visible text. Idempotent.
+ * `<details>` bodies are kept: a reader can open them, so they are visible text. Idempotent: what
+ * taking one thing out joins into another (`<!<!-- x -->-->`, `<!\u200B-- x -->`, a surrogate
+ * pair around a comment) is taken out too, passes repeating until nothing changes.
  */
 export function sanitizeUntrusted(text: string): string {
-  return text
-    .replace(/<!--[\s\S]*?(?:-->|$)/g, '')
-    .replace(INVISIBLE, '')
-    .replace(/\r\n?/g, '\n');
+  let out = text.replace(/\r\n?/g, '\n');
+  for (;;) {
+    const next = withoutComments(out.replace(INVISIBLE, ''));
+    if (next === out) return out;
+    out = next;
+  }
+}
+
+const OPEN = '<!--';
+const CLOSE = '-->';
+
+/**
+ * HTML comments out in one pass, an unterminated one taking the rest — and a comment that only
+ * opens once another is gone, where the text kept before it ends in `<`, `<!` or `<!-` and the
+ * text after it goes on with the rest of `<!--`.
+ */
+function withoutComments(text: string): string {
+  let out = '';
+  let at = 0;
+  for (;;) {
+    const open = text.indexOf(OPEN, at);
+    if (open === -1) return out + text.slice(at);
+    out += text.slice(at, open);
+    let end = text.indexOf(CLOSE, open + OPEN.length);
+    for (;;) {
+      if (end === -1) return out;
+      at = end + CLOSE.length;
+      const kept = openerPrefix(out);
+      if (!kept || !text.startsWith(OPEN.slice(kept), at)) break;
+      out = out.slice(0, -kept);
+      end = text.indexOf(CLOSE, at + OPEN.length - kept);
+    }
+  }
+}
+
+/** How many characters at the end of `s` begin a comment opener (`<`, `<!`, `<!-`), or 0. */
+function openerPrefix(s: string): number {
+  for (const n of [3, 2, 1]) if (s.endsWith(OPEN.slice(0, n))) return n;
+  return 0;
 }
 
 /** Whole runs at once (`(?:…)+`): one replacement per run, not per character (issue 14). */

@@ -39,6 +39,14 @@ describe('hidden markup is stripped before text reaches a model (issue 8)', () =
     expect(sanitizeUntrusted('line\r\nnext\ttab')).toBe('line\nnext\ttab');
   });
 
+  it('what taking one thing out joins into another is taken out too (found by the property below, seed -686389820)', () => {
+    expect(sanitizeUntrusted('<!<!-- x -->-->')).toBe('');
+    expect(sanitizeUntrusted('a <<!-- x -->!-- hidden --> b')).toBe('a  b');
+    expect(sanitizeUntrusted('a <!\u200B-- hidden --> b')).toBe('a  b');
+    expect(sanitizeUntrusted('a \uDB40<!-- x -->\uDC41 b')).toBe('a  b');
+    expect(sanitizeUntrusted('keep <!- this -> and <! that >')).toBe('keep <!- this -> and <! that >');
+  });
+
   it('property: the result has no hidden characters or comments, is idempotent, and plain text passes unchanged', () => {
     const piece = fc.oneof(
       fc.string(),

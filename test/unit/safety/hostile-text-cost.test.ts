@@ -58,6 +58,11 @@ function hostileShapes(): Record<string, string> {
       for (const end of ['', '!x', '\n'])
         shapes[`${JSON.stringify(pre)} + ${JSON.stringify(run)}×n + ${JSON.stringify(end)}`] =
           pre + run.repeat(Math.floor(N / run.length)) + end;
+  // Comments nested so that each taken out joins the next one's opener, through a tag character
+  // that only forms once the comment inside it is gone: sanitizeUntrusted repeats its passes.
+  const levels = Math.floor(N / 16);
+  shapes['("<!" + tag half)×n + comment + (tag half + "-- x -->")×n'] =
+    `${'<!\uDB40'.repeat(levels)}<!-- -->${'\uDC41-- x -->'.repeat(levels)}`;
   return shapes;
 }
 
