@@ -40,11 +40,14 @@ describe('hidden markup is stripped before text reaches a model (issue 8)', () =
   });
 
   it('what taking one thing out joins into another is taken out too (found by the property below, seed -686389820)', () => {
-    expect(sanitizeUntrusted('<!<!-- x -->-->')).toBe('');
-    expect(sanitizeUntrusted('a <<!-- x -->!-- hidden --> b')).toBe('a  b');
-    expect(sanitizeUntrusted('a <!\u200B-- hidden --> b')).toBe('a  b');
-    expect(sanitizeUntrusted('a \uDB40<!-- x -->\uDC41 b')).toBe('a  b');
-    expect(sanitizeUntrusted('keep <!- this -> and <! that >')).toBe('keep <!- this -> and <! that >');
+    const joins: [string, string][] = [
+      ['<!<!-- x -->-->', ''],
+      ['a <<!-- x -->!-- hidden --> b', 'a  b'],
+      ['a <!\u200B-- hidden --> b', 'a  b'],
+      ['a \uDB40<!-- x -->\uDC41 b', 'a  b'],
+      ['keep <!- this -> and <! that >', 'keep <!- this -> and <! that >'],
+    ];
+    for (const [text, seen] of joins) expect(sanitizeUntrusted(text), JSON.stringify(text)).toBe(seen);
   });
 
   it('property: the result has no hidden characters or comments, is idempotent, and plain text passes unchanged', () => {
