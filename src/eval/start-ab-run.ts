@@ -1,10 +1,10 @@
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { sourceNodeArgs } from '../cli/source-node.ts';
 import type { Ctx } from '../context.ts';
 import { BOT_SECRETS } from '../executor/workspace/command-env.ts';
 import { type AbRunState, releaseAbLease, renewAbLease, takeAbLease, writeAbRun } from './ab-run-store.ts';
@@ -30,10 +30,9 @@ export function evalCli(
   const dir = dirname(fileURLToPath(here));
   const js = join(dir, 'cli.js');
   if (here.endsWith('.js') && existsSync(js)) return [js];
-  if (here.endsWith('.ts') && stripsTypes) return [join(dir, 'cli.ts')];
+  if (!here.endsWith('.ts')) return null;
   try {
-    const tsx = createRequire(here).resolve('tsx/package.json');
-    return [join(dirname(tsx), 'dist', 'cli.mjs'), join(dir, 'cli.ts')];
+    return [...sourceNodeArgs(stripsTypes), join(dir, 'cli.ts')];
   } catch {
     return null;
   }
