@@ -55,7 +55,7 @@ export async function runCli(
     return 0;
   }
   try {
-    return await run(command, parsed, say);
+    return await run(command, parsed, say, io);
   } catch (err) {
     if (err instanceof UsageError || err instanceof ConfigError) return fail(err.message, 1);
     throw err;
@@ -90,6 +90,7 @@ async function run(
   command: Command,
   parsed: ReturnType<typeof parse>,
   say: (t: string) => void,
+  io: CliIo,
 ): Promise<number> {
   const { values, positionals } = parsed as {
     values: Record<string, string | boolean | undefined>;
@@ -102,8 +103,8 @@ async function run(
     case 'doctor':
       // The doctor reads its language from its arguments, as `npm run doctor -- --lang zh-CN`.
       return doctorCli(values.lang ? ['--lang', String(values.lang)] : [], process.env, {
-        stdout: (text) => process.stdout.write(text),
-        stderr: (text) => process.stderr.write(text),
+        stdout: (text) => io.out.write(text),
+        stderr: (text) => io.err.write(text),
       });
     case 'demo': {
       const demo = new URL('../../scripts/demo.ts', import.meta.url);
