@@ -21,9 +21,10 @@ RUN npm run build
 
 FROM ${NODE_IMAGE}
 # bubblewrap runs repository code; passt (pasta) and iproute2 give it egress without the host (R-H3).
-# chromium and fonts: the screenshot tool's browser, run inside the sandbox (issue 15), with
-# Chinese glyphs from fonts-wqy-zenhei (issue 16; 16 MB, against 91 MB for fonts-noto-cjk).
-RUN apt-get update && apt-get install -y --no-install-recommends git ca-certificates bubblewrap passt iproute2 chromium fonts-dejavu-core fonts-wqy-zenhei && rm -rf /var/lib/apt/lists/*
+# chromium-headless-shell and fonts: the screenshot tool's browser, run inside the sandbox (issue
+# 15; the headless shell draws a page for about half the full browser's CPU), with Chinese glyphs
+# from fonts-wqy-zenhei (issue 16; 16 MB, against 91 MB for fonts-noto-cjk).
+RUN apt-get update && apt-get install -y --no-install-recommends git ca-certificates bubblewrap passt iproute2 chromium-headless-shell fonts-dejavu-core fonts-wqy-zenhei && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force

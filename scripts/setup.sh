@@ -21,13 +21,15 @@ tools=(
   "go golang-go the Go tasks of the eval suite (npm run eval -- --validate)"
 )
 
-# The panel's browser tests use CHROMIUM_PATH, else the first of these (test/e2e/panel/browser.ts).
+# The panel's browser tests and the screenshot tool use CHROMIUM_PATH, else the first of these
+# (test/e2e/panel/browser.ts, src/executor/screenshot/screenshot-run.ts). Debian's headless shell
+# first: the same pages for about half the CPU of the full browser (bench/README.md, 3 Dec).
 chromium_at() {
   if [ -n "${CHROMIUM_PATH:-}" ]; then
     [ -x "$CHROMIUM_PATH" ] && echo "$CHROMIUM_PATH"
     return 0
   fi
-  for p in /usr/bin/chromium /usr/bin/chromium-browser /snap/bin/chromium; do
+  for p in /usr/bin/chromium-headless-shell /usr/bin/chromium /usr/bin/chromium-browser /snap/bin/chromium; do
     [ -x "$p" ] && { echo "$p"; return 0; }
   done
   return 0
@@ -90,9 +92,23 @@ else
   say "chromium: missing (the panel's browser tests${CHROMIUM_PATH:+; CHROMIUM_PATH=$CHROMIUM_PATH})"
   missing+=(chromium)
 fi
+# A full Chromium where Debian offers the headless shell beside it: the shell is what is wanted.
+headless_shell_offered() {
+  [ -z "${CHROMIUM_PATH:-}" ] && command -v apt-cache >/dev/null 2>&1 &&
+    apt-cache show chromium-headless-shell >/dev/null 2>&1
+}
+case "$(chromium_at)" in
+  "" | /usr/bin/chromium-headless-shell) ;;
+  *)
+    if headless_shell_offered; then
+      say "chromium-headless-shell: missing (the browser tests and screenshots at about half the CPU of $(chromium_at))"
+      missing+=(chromium-headless-shell)
+    fi
+    ;;
+esac
 
 # Chinese glyphs for the zh-CN panel and its screenshots (issue 16): WenQuanYi Zen Hei, 16 MB
-# installed against 91 MB for fonts-noto-cjk. fontconfig comes with chromium.
+# installed against 91 MB for fonts-noto-cjk; it brings fontconfig (fc-list).
 if command -v fc-list >/dev/null 2>&1 && [ -n "$(fc-list :lang=zh family 2>/dev/null | head -n 1)" ]; then
   say "CJK font: present ($(fc-list :lang=zh family | head -n 1))"
 else
@@ -120,9 +136,14 @@ if [ "${#missing[@]}" -gt 0 ]; then
   fi
   sudo=""
   [ "$(id -u)" -ne 0 ] && sudo="sudo"
-  # Ubuntu has no `chromium` deb; its `chromium-browser` (a snap) gives /snap/bin/chromium.
-  if [[ " ${missing[*]} " == *" chromium "* ]] && ! apt-cache show chromium >/dev/null 2>&1; then
-    missing=("${missing[@]/#chromium/chromium-browser}")
+  # Debian: the headless shell is the browser to install. Ubuntu has neither deb; its
+  # `chromium-browser` (a snap) gives /snap/bin/chromium.
+  if [[ " ${missing[*]} " == *" chromium "* ]]; then
+    if apt-cache show chromium-headless-shell >/dev/null 2>&1; then
+      missing=("${missing[@]/#chromium/chromium-headless-shell}")
+    elif ! apt-cache show chromium >/dev/null 2>&1; then
+      missing=("${missing[@]/#chromium/chromium-browser}")
+    fi
   fi
   say "installing with apt-get: ${missing[*]}"
   $sudo apt-get update -qq

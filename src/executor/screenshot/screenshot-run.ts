@@ -57,9 +57,13 @@ const READ_TIMEOUT_MS = 10_000;
 const INSIDE = '/opt/switchyard';
 const DRIVER = fileURLToPath(new URL('./shoot-page.mjs', import.meta.url));
 const PLAYWRIGHT = dirname(createRequire(import.meta.url).resolve('playwright-core/package.json'));
-const CHROMIUMS = ['/usr/bin/chromium', '/usr/bin/chromium-browser'];
+/**
+ * Debian's headless shell first: it renders a page as the full browser does at about half the
+ * CPU (no browser UI behind the page; bench/README.md, 3 Dec), and the screenshot is headless.
+ */
+const CHROMIUMS = ['/usr/bin/chromium-headless-shell', '/usr/bin/chromium', '/usr/bin/chromium-browser'];
 
-/** `CHROMIUM_PATH`, else Debian's or Ubuntu's Chromium where it exists. */
+/** `CHROMIUM_PATH`, else Debian's headless shell, Debian's or Ubuntu's Chromium where it exists. */
 export function chromiumPath(config: Pick<Config, 'CHROMIUM_PATH'>): string | undefined {
   return config.CHROMIUM_PATH ?? CHROMIUMS.find((p) => existsSync(p));
 }

@@ -116,7 +116,15 @@ describe('Dockerfile and the bot services', async () => {
       expect(bot.init).toBe(true);
     }
     const apt = final.find((l) => l.includes('apt-get install')) ?? '';
-    for (const pkg of ['bubblewrap', 'passt', 'iproute2', 'git', 'ca-certificates']) {
+    // The screenshot tool's browser: the headless shell, the first place chromiumPath looks.
+    for (const pkg of [
+      'bubblewrap',
+      'passt',
+      'iproute2',
+      'git',
+      'ca-certificates',
+      'chromium-headless-shell',
+    ]) {
       expect(apt.split(/\s+/)).toContain(pkg);
     }
   });
