@@ -127,6 +127,8 @@ describe('trusted content comes from the base branch’s committed tree (issue 1
     expect(res.status).toBe(202);
     await flow.done();
     const out = flow.results[1]?.join() ?? '';
+    // The acknowledgement went out first (R-C2): a failure here names what the reply answered.
+    expect(flow.results[0]).toEqual([expect.stringMatching(/^reply queued to github-/)]);
     // The fork's tree is what the checkout holds now …
     expect(out).toContain('FORK-AGENTS');
     expect(flow.results[2]?.join()).toContain('FORK-SKILL');
