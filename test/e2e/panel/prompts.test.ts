@@ -2,7 +2,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../kit/app.ts';
 import { api, TOKEN } from './api.ts';
-import { launchChromium, shoot, signIn } from './browser.ts';
+import { launchChromium, shoot, signIn, signInThroughForm } from './browser.ts';
 
 const SCRIPT = '<script>window.__pwned = 1</script><img src=x onerror="window.__pwned = 2">';
 
@@ -66,7 +66,7 @@ describe('panel: prompt settings and versions', () => {
     await expect(page.getByRole('alert').filter({ hasText: 'not right' }).textContent()).resolves.toContain(
       'not right',
     );
-    await signIn(page, app.url, TOKEN);
+    await signInThroughForm(page, app.url, TOKEN);
     const [cookie] = await context.cookies();
     expect(cookie).toMatchObject({ name: 'sy_panel', httpOnly: true, sameSite: 'Strict', path: '/' });
     expect(cookie?.value).not.toContain(TOKEN);
