@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { startTestApp, type TestApp, waitFor } from '../../kit/app.ts';
@@ -39,11 +39,23 @@ const git = (cwd: string, ...args: string[]) =>
     },
   }).trim();
 
-/** A bare repository with one commit on `main`, served to executors as a `file://` clone_url. */
-export function makeBareRepo(
-  root: string,
-  files: Record<string, string>,
-): { bare: string; url: string; git: (...a: string[]) => string } {
+/**
+ * The bare repositories made so far in this worker, by their files: each is made once with git
+ * (init, commit, push: about nine processes, each a fork of this large worker) and copied after.
+ */
+const madeRepos = new Map<string, string>();
+let madeRoot: string | undefined;
+
+function madeRepo(files: Record<string, string>): string {
+  const key = JSON.stringify(Object.entries(files).sort(([a], [b]) => (a < b ? -1 : 1)));
+  const made = madeRepos.get(key);
+  if (made) return made;
+  if (!madeRoot) {
+    const dir = mkdtempSync(join(tmpdir(), 'sy-repos-'));
+    process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+    madeRoot = dir;
+  }
+  const root = join(madeRoot, String(madeRepos.size));
   const bare = join(root, 'origin.git');
   const seed = join(root, 'seed');
   mkdirSync(seed, { recursive: true });
@@ -56,6 +68,23 @@ export function makeBareRepo(
   git(seed, 'add', '-A');
   git(seed, 'commit', '-q', '-m', 'initial');
   git(seed, 'push', '-q', bare, 'main');
+  madeRepos.set(key, root);
+  return root;
+}
+
+/**
+ * A bare repository of its own with one commit on `main` holding `files`, served to executors as a
+ * `file://` clone_url, and beside it the `seed` clone that pushed it: copies of the pair this
+ * worker made for the same files.
+ */
+export function makeBareRepo(
+  root: string,
+  files: Record<string, string>,
+): { bare: string; url: string; git: (...a: string[]) => string } {
+  const bare = join(root, 'origin.git');
+  const made = madeRepo(files);
+  cpSync(join(made, 'origin.git'), bare, { recursive: true });
+  cpSync(join(made, 'seed'), join(root, 'seed'), { recursive: true });
   return { bare, url: `file://${bare}`, git: (...a) => git(bare, ...a) };
 }
 
