@@ -14,6 +14,8 @@ import { trajectoryFileSchema } from './trajectory-schema.ts';
 /** A run folder's name as `makeRunFolder` makes them: one name, never a path. */
 export const RUN_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
 const MAX_RUNS = 200;
+/** Results files read at once when listing: each may be up to `RESULTS_CAP`, 200 of them 6 GiB. */
+export const LIST_READS_AT_ONCE = 8;
 const RESULTS_CAP = 32 * 2 ** 20;
 const TRAJECTORY_CAP = 64 * 2 ** 20;
 
@@ -38,8 +40,28 @@ export async function listRuns(root: string): Promise<{ exists: boolean; runs: R
     .sort()
     .reverse()
     .slice(0, MAX_RUNS);
-  const runs = await Promise.all(names.map(async (run) => listing(run, await readRun(root, run))));
+  const runs = await mapAtMost(names, LIST_READS_AT_ONCE, async (run) =>
+    listing(run, await readRun(root, run)),
+  );
   return { exists: true, runs: runs.filter((r) => r !== null) };
+}
+
+/** `fn` over `items` with at most `n` calls under way at once; the answers in the items' order. */
+export async function mapAtMost<T, R>(
+  items: readonly T[],
+  n: number,
+  fn: (item: T) => Promise<R>,
+): Promise<R[]> {
+  const out = new Array<R>(items.length);
+  let next = 0;
+  const lane = async () => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await fn(items[i] as T);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(n, items.length) }, lane));
+  return out;
 }
 
 function listing(run: string, r: Read<ShownResults>): RunListing | null {
