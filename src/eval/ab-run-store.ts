@@ -55,7 +55,7 @@ export async function writeAbRun(ctx: StoreCtx, state: AbRunState): Promise<void
 }
 
 /** The last run's state, or null before any (or when the stored one does not read, logged). */
-export async function readAbRun(ctx: StoreCtx): Promise<AbRunState | null> {
+async function readAbRun(ctx: StoreCtx): Promise<AbRunState | null> {
   const key = ctx.keys.evalAbRun();
   const raw = await ctx.redis.get(key);
   if (raw === null) return null;

@@ -9,7 +9,7 @@ import { type Validation, validateTask, validationLine } from './validate.ts';
 export const DEFAULT_TASKS = resolve(import.meta.dirname, '../../eval/tasks');
 
 /** Where `results.json` goes, one folder per run (gitignored). */
-export const DEFAULT_RESULTS = resolve(import.meta.dirname, '../../eval/results');
+const DEFAULT_RESULTS = resolve(import.meta.dirname, '../../eval/results');
 
 const USAGE = `usage: npm run eval -- [--validate | --oracle | --replay DIR] [--record DIR] [--prompts VERSION|FILE]
                         [--tasks DIR] [--only id,...] [--concurrency N] [--repeat k] [--timeout S]

@@ -30,7 +30,7 @@ export interface PlanArgs {
 }
 
 /** The product's model settings from `EVAL_LLM_*`, or why they are missing. */
-export function evalModelEnv(env: NodeJS.ProcessEnv): Record<string, string> | string {
+function evalModelEnv(env: NodeJS.ProcessEnv): Record<string, string> | string {
   const map = {
     EVAL_LLM_API_KEY: 'LLM_API_KEY',
     EVAL_LLM_BASE_URL: 'LLM_BASE_URL',

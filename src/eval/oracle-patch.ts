@@ -24,7 +24,7 @@ interface FilePatch {
 }
 
 /** Splits a unified diff (`git diff` output) into files and hunks. */
-export function parsePatch(patch: string): FilePatch[] {
+function parsePatch(patch: string): FilePatch[] {
   const files: FilePatch[] = [];
   let file: FilePatch | undefined;
   let hunk: { old: string[]; new: string[] } | undefined;

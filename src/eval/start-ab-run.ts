@@ -42,7 +42,7 @@ export function evalCli(
 export type StartRefusal = { code: 'eval_not_configured' | 'eval_running'; message: string };
 
 /** The variables to set, or null when the run has a model (the oracle, or `EVAL_LLM_*`). */
-export function evalModelMissing(config: Ctx['config']): string | null {
+function evalModelMissing(config: Ctx['config']): string | null {
   if (config.EVAL_ORACLE || config.EVAL_LLM_API_KEY) return null;
   return 'no model is configured for eval: set EVAL_LLM_API_KEY (and EVAL_LLM_PROVIDER, EVAL_LLM_MODEL, EVAL_LLM_BASE_URL as needed), or EVAL_ORACLE=1 for the scripted oracle';
 }

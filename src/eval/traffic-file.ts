@@ -51,7 +51,7 @@ export type Exchange = z.infer<typeof Exchange>;
 export type RecordedResponse = z.infer<typeof Response>;
 
 /** The file of one task run's exchanges; the label (`<task>-<run>`) is made safe for a path. */
-export function exchangesFile(dir: string, label: string): string {
+function exchangesFile(dir: string, label: string): string {
   return join(dir, 'exchanges', `${label.replace(/[^A-Za-z0-9._@-]/g, '_')}.jsonl`);
 }
 

@@ -21,7 +21,7 @@ export interface TrajectoryFile {
 }
 
 /** The file's name within the run folder; a task id with other characters is made safe for a path. */
-export function trajectoryName(task: string, run: number): string {
+function trajectoryName(task: string, run: number): string {
   return `${TRAJECTORIES}/${task.replace(/[^A-Za-z0-9._-]/g, '_')}-${run}.json`;
 }
 

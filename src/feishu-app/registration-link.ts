@@ -5,7 +5,7 @@ import { feishuAddons } from '../channels/feishu/app-needs.ts';
  * The `addons` query value, encoded as the platform reads it (the pinned SDK's `encodeAddons`):
  * JSON, gzip, then URL-safe base64 without padding.
  */
-export function encodeAddons(addons: unknown): string {
+function encodeAddons(addons: unknown): string {
   return gzipSync(Buffer.from(JSON.stringify(addons), 'utf8')).toString('base64url');
 }
 
