@@ -12,9 +12,13 @@ export async function deliveryLost(
   ctx: Pick<Ctx, 'redis' | 'keys' | 'queues'>,
   key: string,
 ): Promise<boolean> {
-  if (await isSent(ctx, key)) return false;
   const job = await ctx.queues.outbox.getJob(outboxJobId(key));
   if (!job) return false;
   const state = await job.getState();
-  return state === 'failed' || state === 'completed';
+  if (state !== 'failed' && state !== 'completed') return false;
+  // The sent record is read after the job's state: a delivery records its sending before its job
+  // completes, so one that finished while this looked is seen sent. Read first, a delivery ending
+  // in between looked unsent and completed, lost (R-C2 then refused work after an acknowledgement
+  // whose reply was on its way).
+  return !(await isSent(ctx, key));
 }
