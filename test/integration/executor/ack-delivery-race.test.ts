@@ -23,7 +23,7 @@ beforeEach(async () => {
   // A worker that takes jobs only when asked (BullMQ's manual processing): the test is the outbox.
   worker = new Worker(app.ctx.queues.outbox.name, null, {
     connection: app.ctx.redis.duplicate(),
-    prefix: app.ctx.queues.outbox.opts.prefix,
+    prefix: app.ctx.keys.queuePrefix,
   });
 });
 afterEach(async () => {
