@@ -12,13 +12,15 @@ export async function deliveryLost(
   ctx: Pick<Ctx, 'redis' | 'keys' | 'queues'>,
   key: string,
 ): Promise<boolean> {
+  // Sent already: the common answer, in one read (the R-C2 gate asks before every work step).
+  if (await isSent(ctx, key)) return false;
   const job = await ctx.queues.outbox.getJob(outboxJobId(key));
   if (!job) return false;
   const state = await job.getState();
   if (state !== 'failed' && state !== 'completed') return false;
-  // The sent record is read after the job's state: a delivery records its sending before its job
-  // completes, so one that finished while this looked is seen sent. Read first, a delivery ending
-  // in between looked unsent and completed, lost (R-C2 then refused work after an acknowledgement
+  // Read again after the job's state: a delivery records its sending before its job completes,
+  // so one that finished since the first read is seen sent. Without it, a delivery ending in
+  // between looked unsent and completed, lost (R-C2 then refused work after an acknowledgement
   // whose reply was on its way).
   return !(await isSent(ctx, key));
 }

@@ -3,7 +3,7 @@ import type { Redis } from 'ioredis';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Ctx } from '../../../src/context.ts';
 import { deliveryLost } from '../../../src/outbox/delivery-lost.ts';
-import { enqueueEffect } from '../../../src/outbox/enqueue.ts';
+import { enqueueEffect, outboxJobId } from '../../../src/outbox/enqueue.ts';
 import { recordSent } from '../../../src/outbox/sent-records.ts';
 import { startTestApp, type TestApp } from '../../kit/app.ts';
 
@@ -72,6 +72,8 @@ describe('an acknowledgement’s delivery finishing while R-C2 looks (deliveryLo
   it('is not lost when the reply goes out between the two reads', async () => {
     const sending = await replyBeingSent();
     expect(await deliveryLost(readingThen(sending.finish), KEY)).toBe(false);
+    // The delivery did finish between the reads (the check above was not answered before it).
+    expect(await app.ctx.queues.outbox.getJobState(outboxJobId(KEY))).toBe('completed');
   });
 
   it('is not lost while it is being sent, nor once sent; lost when its job completed unsent', async () => {
