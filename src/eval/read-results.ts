@@ -1,5 +1,6 @@
 import { readdir, stat } from 'node:fs/promises';
 import type { z } from 'zod';
+import { mapAtMost } from './map-at-most.ts';
 import { insideFolder, readFolderFile } from './results-folder-file.ts';
 import { resultsFileSchema, type ShownRecord, type ShownResults } from './results-schema.ts';
 import { trajectoryFileSchema } from './trajectory-schema.ts';
@@ -44,24 +45,6 @@ export async function listRuns(root: string): Promise<{ exists: boolean; runs: R
     listing(run, await readRun(root, run)),
   );
   return { exists: true, runs: runs.filter((r) => r !== null) };
-}
-
-/** `fn` over `items` with at most `n` calls under way at once; the answers in the items' order. */
-export async function mapAtMost<T, R>(
-  items: readonly T[],
-  n: number,
-  fn: (item: T) => Promise<R>,
-): Promise<R[]> {
-  const out = new Array<R>(items.length);
-  let next = 0;
-  const lane = async () => {
-    while (next < items.length) {
-      const i = next++;
-      out[i] = await fn(items[i] as T);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(n, items.length) }, lane));
-  return out;
 }
 
 function listing(run: string, r: Read<ShownResults>): RunListing | null {

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { SandboxConfig } from '../executor/sandbox/sandbox-settings.ts';
+import { mapAtMost } from './map-at-most.ts';
 import { runTask } from './run-task.ts';
 import type { EvalTask } from './task.ts';
 import type { TaskRecord } from './task-record.ts';
@@ -31,26 +32,20 @@ export async function runAll(tasks: EvalTask[], opts: RunAllOptions): Promise<Ta
     tasks.map((task) => ({ task, run: i + 1 })),
   ).flat();
   const total = queue.length;
-  const records: TaskRecord[] = [];
-  await Promise.all(
-    Array.from({ length: Math.min(opts.concurrency, total) }, async () => {
-      for (let next = queue.shift(); next; next = queue.shift()) {
-        const { task, run } = next;
-        const ran = await runTask(task, run, {
-          world: opts.world,
-          prefix: `eval-${runId}-${task.id}-${run}`,
-          sandbox: opts.sandbox,
-          timeoutMs: opts.timeoutMs,
-          checkTimeoutMs: opts.checkTimeoutMs,
-        }).catch((err: unknown) => failed(task, run, err));
-        const r = keepTrajectory(ran, opts.folder);
-        records.push(r);
-        opts.onRecord(r, records.length, total);
-      }
-    }),
-  );
-  const order = new Map(tasks.map((t, i) => [t.id, i]));
-  return records.sort((a, b) => a.run - b.run || (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0));
+  let done = 0;
+  // In the queue's order: run by run, each in the tasks' order.
+  return mapAtMost(queue, opts.concurrency, async ({ task, run }) => {
+    const ran = await runTask(task, run, {
+      world: opts.world,
+      prefix: `eval-${runId}-${task.id}-${run}`,
+      sandbox: opts.sandbox,
+      timeoutMs: opts.timeoutMs,
+      checkTimeoutMs: opts.checkTimeoutMs,
+    }).catch((err: unknown) => failed(task, run, err));
+    const r = keepTrajectory(ran, opts.folder);
+    opts.onRecord(r, ++done, total);
+    return r;
+  });
 }
 
 function failed(task: EvalTask, run: number, err: unknown): TaskRecord {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { LIST_READS_AT_ONCE, mapAtMost } from '../../../src/eval/read-results.ts';
+import { mapAtMost } from '../../../src/eval/map-at-most.ts';
+import { LIST_READS_AT_ONCE } from '../../../src/eval/read-results.ts';
 
 /**
  * The Eval page's list (`GET /api/eval/runs`) reads up to 200 results files of up to 32 MiB each:
