@@ -7,7 +7,7 @@ import { sourceNodeArgs } from '../../src/cli/source-node.ts';
 export const NODE_TS = sourceNodeArgs();
 
 /**
- * Node's compile cache (test/setup/redis-server.ts names one for the run) for a child given only
+ * Node's compile cache (test/setup/node-compile-cache.ts names one for the run) for a child given only
  * a few variables: each of the suite's many node processes then compiles the product once.
  */
 export function nodeCacheEnv(): Record<string, string> {

@@ -1,22 +1,17 @@
 import { copyFileSync, existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Browser, chromium, type Page } from 'playwright-core';
+import { chromiumPath } from '../../../src/executor/screenshot/screenshot-run.ts';
 
 /**
- * `CHROMIUM_PATH`, else Debian's headless shell, Debian's Chromium, Ubuntu's (a snap behind
- * `chromium-browser`): the places `npm run setup` installs to and looks in (issue 16), in its
- * order. The headless shell draws the same pages for about half the CPU of the full browser in
- * headless mode (the panel's tests: 202 s against 356 s of machine CPU, bench/README.md).
+ * The browser the product's screenshot tool would use (`chromiumPath`: `CHROMIUM_PATH`, else
+ * Debian's headless shell, Debian's or Ubuntu's Chromium), else Ubuntu's snap: the places
+ * `npm run setup` installs to and looks in (issue 16), in its order. The headless shell draws the
+ * same pages for about half the CPU of the full browser (bench/README.md).
  */
 export const CHROMIUM_PATH =
-  process.env.CHROMIUM_PATH ??
-  [
-    '/usr/bin/chromium-headless-shell',
-    '/usr/bin/chromium',
-    '/usr/bin/chromium-browser',
-    '/snap/bin/chromium',
-  ].find((p) => existsSync(p)) ??
-  '/usr/bin/chromium-headless-shell';
+  chromiumPath(process.env.CHROMIUM_PATH ? { CHROMIUM_PATH: process.env.CHROMIUM_PATH } : {}) ??
+  (existsSync('/snap/bin/chromium') ? '/snap/bin/chromium' : '/usr/bin/chromium-headless-shell');
 
 export const ARTIFACTS = join(import.meta.dirname, '..', '..', 'artifacts', 'panel');
 
