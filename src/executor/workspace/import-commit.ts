@@ -3,8 +3,8 @@ import { lstat, mkdir, readdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Ctx } from '../../context.ts';
 import { assertOwnGitDir } from './checkout-git.ts';
-import { localHostEnv, mirrorLocal, mirrorRoot } from './mirror.ts';
-import { GitError, git } from './run-git.ts';
+import { mirrorLocal, mirrorRoot } from './mirror.ts';
+import { GitError } from './run-git.ts';
 
 const SHA = /^[0-9a-f]{40}$/;
 
@@ -49,9 +49,7 @@ export async function importCommit(
   await mkdir(tmp, { recursive: true });
   const scratch = join(tmp, `import-${randomUUID().slice(0, 8)}`);
   try {
-    await git(localHostEnv(ctx), tmp, ['init', '-q', '--bare', scratch]);
-    await writeFile(join(scratch, 'objects', 'info', 'alternates'), `${objects}\n`);
-    await git({ ...localHostEnv(ctx), GIT_DIR: scratch }, scratch, ['update-ref', 'refs/heads/import', sha]);
+    await writeScratchRepo(scratch, objects, sha);
     await mirrorLocal(
       ctx,
       repo,
@@ -61,4 +59,18 @@ export async function importCommit(
   } finally {
     await rm(scratch, { recursive: true, force: true });
   }
+}
+
+/**
+ * The scratch repository as files, with no git process: what `git init --bare` and `update-ref`
+ * would leave that a fetch reads (HEAD, the one branch, the borrowed object store), and no config
+ * at all. The commit's objects are checked where they land (fsck in the mirror's fetch), so a
+ * sha the checkout lacks fails there.
+ */
+async function writeScratchRepo(scratch: string, objects: string, sha: string): Promise<void> {
+  await mkdir(join(scratch, 'objects', 'info'), { recursive: true });
+  await mkdir(join(scratch, 'refs', 'heads'), { recursive: true });
+  await writeFile(join(scratch, 'HEAD'), 'ref: refs/heads/import\n');
+  await writeFile(join(scratch, 'objects', 'info', 'alternates'), `${objects}\n`);
+  await writeFile(join(scratch, 'refs', 'heads', 'import'), `${sha}\n`);
 }

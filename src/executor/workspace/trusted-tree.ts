@@ -11,15 +11,29 @@ export interface TreeEntry {
   size: number;
 }
 
-/** Files read from trusted trees, by `mirror:commit:path` (a commit's content never changes). */
-const cache = new Map<string, string | null>();
+const SHA = /^[0-9a-f]{40}$/;
 const CACHE_MAX = 500;
 
-const remember = (key: string, value: string | null) => {
-  if (cache.size >= CACHE_MAX) cache.delete(cache.keys().next().value ?? '');
-  cache.set(key, value);
-  return value;
-};
+/**
+ * What a mirror answered about objects named by their id — a blob's text, a commit's folder
+ * listing, that a commit exists — kept by `mirror:id…`: what an id names never changes, so each
+ * is asked of git once (every turn reads AGENTS.md and the project layer's folders again).
+ */
+function boundedCache<T>() {
+  const entries = new Map<string, T>();
+  return {
+    get: (key: string) => entries.get(key),
+    remember(key: string, value: T): T {
+      if (entries.size >= CACHE_MAX) entries.delete(entries.keys().next().value ?? '');
+      entries.set(key, value);
+      return value;
+    },
+  };
+}
+
+const blobs = boundedCache<string | null>();
+const listings = boundedCache<TreeEntry[]>();
+const commits = boundedCache<string>();
 
 /**
  * The commit trusted content is read from (issue 13 "Untrusted checkout content", issue 15): the
@@ -29,8 +43,19 @@ const remember = (key: string, value: string | null) => {
  */
 export async function trustedCommit(ctx: Ctx, ws: Workspace): Promise<string | undefined> {
   const want = ws.baseSha ?? `refs/heads/${ws.base}`;
-  const has = () =>
-    mirrorLocal(ctx, ws.repo, ['rev-parse', '--verify', '--quiet', `${want}^{commit}`]).catch(() => '');
+  // A commit id's answer is kept once found; a branch name's is asked each time (the branch moves).
+  const key = ws.baseSha && SHA.test(ws.baseSha) ? `${mirrorDir(ctx, ws.repo)}:${ws.baseSha}` : undefined;
+  const known = key && commits.get(key);
+  if (known) return known;
+  const has = async () => {
+    const sha = await mirrorLocal(ctx, ws.repo, [
+      'rev-parse',
+      '--verify',
+      '--quiet',
+      `${want}^{commit}`,
+    ]).catch(() => '');
+    return key && sha ? commits.remember(key, sha) : sha;
+  };
   const found = await has();
   if (found) return found;
   await fetchIntoMirror(ctx, ws, [`+refs/heads/${ws.base}:refs/heads/${ws.base}`]).catch((err: unknown) =>
@@ -47,8 +72,16 @@ export async function listTree(
   folder: string,
 ): Promise<TreeEntry[]> {
   const spec = folder ? `${commit}:${folder}` : commit;
-  const out = await mirrorLocal(ctx, ws.repo, ['ls-tree', '-z', '--long', spec]).catch(() => '');
-  return out
+  const key = SHA.test(commit) ? `${mirrorDir(ctx, ws.repo)}:${spec}` : undefined;
+  const known = key && listings.get(key);
+  if (known) return known;
+  // A folder the commit lacks is as lasting as its files, once the commit itself is known here.
+  const absent = (err: unknown) =>
+    key && commits.get(`${mirrorDir(ctx, ws.repo)}:${commit}`) && /Not a valid object name/.test(String(err))
+      ? ''
+      : undefined;
+  const out = await mirrorLocal(ctx, ws.repo, ['ls-tree', '-z', '--long', spec]).catch(absent);
+  const entries = (out ?? '')
     .split('\0')
     .filter(Boolean)
     .map((line) => {
@@ -56,6 +89,8 @@ export async function listTree(
       const [mode = '', type = '', object = '', size = ''] = meta.trim().split(/\s+/);
       return { name, mode, type, object, size: Number(size) || 0 };
     });
+  // A listing git could not give for another reason is asked again next time.
+  return key && out !== undefined ? listings.remember(key, entries) : entries;
 }
 
 /** A regular file's text from a committed tree, or why not (a link, a folder, too large). */
@@ -70,8 +105,11 @@ export async function readTreeFile(
   if (entry.size > maxBytes) return { ok: false, why: `is over ${maxBytes} bytes` };
   const key = `${mirrorDir(ctx, ws.repo)}:${entry.object}`;
   const text =
-    cache.get(key) ??
-    remember(key, await mirrorLocal(ctx, ws.repo, ['cat-file', 'blob', entry.object]).catch(() => null));
+    blobs.get(key) ??
+    blobs.remember(
+      key,
+      await mirrorLocal(ctx, ws.repo, ['cat-file', 'blob', entry.object]).catch(() => null),
+    );
   return text === null ? { ok: false, why: 'cannot be read' } : { ok: true, text };
 }
 

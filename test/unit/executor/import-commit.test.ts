@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -46,5 +46,18 @@ describe('importing a checkout’s commit into the host’s mirror (issue 13, R-
     writeFileSync(join(c.dir, '.git'), `gitdir: ${join(other.dir, '.git')}\n`);
     await expect(importCommit(ctx, 'acme/web', c.dir, 'T4', other.sha)).rejects.toThrow(/not a directory/);
     await expect(importCommit(ctx, 'acme/web', other.dir, 'T5', 'HEAD')).rejects.toThrow(/not a commit id/);
+  });
+
+  it('R-H4: a commit id the checkout does not hold fails with git’s words, and no ref lands in the mirror', async () => {
+    const c = checkout('lacking');
+    const missing = 'f'.repeat(40);
+    await expect(importCommit(ctx, 'acme/web', c.dir, 'T6', missing)).rejects.toThrow(
+      new RegExp(`git fetch failed \\(exit \\d+\\): .*${missing}`),
+    );
+    expect(() =>
+      git(mirrorDir(ctx, 'acme/web'), 'rev-parse', '--verify', '--quiet', 'refs/sy/tickets/T6'),
+    ).toThrow();
+    // The scratch repository went with the failure.
+    expect(readdirSync(join(ctx.config.WORKSPACE_DIR, 't-import', '.mirrors', '.tmp'))).toEqual([]);
   });
 });
