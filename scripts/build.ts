@@ -26,6 +26,8 @@ const RUNTIME_FILES = [
   'src/web/panel/assets',
   // The screenshot tool's driver: plain JavaScript that node runs inside the sandbox (issue 15).
   'src/executor/screenshot/shoot-page.mjs',
+  // The spawn host: plain JavaScript the worker forks to start its programs.
+  'src/executor/spawn-host/spawn-host.mjs',
   // The eval tasks the panel's Evaluate runs by default (src/eval/cli.ts DEFAULT_TASKS).
   'eval/tasks',
 ];

@@ -2,8 +2,8 @@
  * Git over smart HTTP for a loopback GitHub: the demo's (`npm run demo`, `local-github.ts`) and the
  * test kit's fake, through the real `git http-backend`.
  */
-import { spawn } from 'node:child_process';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { hostedSpawn } from '../executor/spawn-host/hosted-spawn.ts';
 
 /** What a git request asks for: reading (upload-pack) or writing (receive-pack). */
 export type GitAccess = 'read' | 'write';
@@ -65,7 +65,7 @@ export async function serveGit(
     res.end(r.text);
     return r.status;
   }
-  const child = spawn('git', ['http-backend'], {
+  const child = hostedSpawn('git', ['http-backend'], {
     env: {
       PATH: process.env.PATH ?? '',
       GIT_CONFIG_NOSYSTEM: '1',
@@ -85,9 +85,9 @@ export async function serveGit(
     },
     stdio: ['pipe', 'pipe', 'ignore'],
   });
-  req.pipe(child.stdin);
+  if (child.stdin) req.pipe(child.stdin);
   const chunks: Buffer[] = [];
-  child.stdout.on('data', (b: Buffer) => chunks.push(b));
+  child.stdout?.on('data', (b: Buffer) => chunks.push(b));
   await new Promise<void>((resolve) => child.on('close', () => resolve()));
   const out = Buffer.concat(chunks);
   const sep = out.indexOf('\r\n\r\n') >= 0 ? out.indexOf('\r\n\r\n') : out.indexOf('\n\n');

@@ -1,8 +1,8 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { hostedSpawn } from '../spawn-host/hosted-spawn.ts';
 
 /**
  * The sandbox's side of its user-mode network: an address in the benchmarking range (RFC 2544),
@@ -60,13 +60,15 @@ function hostAddresses(): string[] {
 
 function run(file: string, args: string[], input?: string): Promise<{ code: number | null; err: string }> {
   return new Promise((resolve) => {
-    const child = spawn(file, args, { stdio: [input === undefined ? 'ignore' : 'pipe', 'ignore', 'pipe'] });
+    const child = hostedSpawn(file, args, {
+      stdio: [input === undefined ? 'ignore' : 'pipe', 'ignore', 'pipe'],
+    });
     let err = '';
     child.stderr?.on('data', (b: Buffer) => {
       err += b.toString();
     });
-    child.on('error', (e) => resolve({ code: null, err: e.message }));
-    child.on('close', (code) => resolve({ code, err: err.trim() }));
+    child.on('error', (e: Error) => resolve({ code: null, err: e.message }));
+    child.on('close', (code: number | null) => resolve({ code, err: err.trim() }));
     if (input !== undefined) child.stdin?.end(input);
   });
 }

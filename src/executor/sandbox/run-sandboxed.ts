@@ -1,5 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import type { Readable, Writable } from 'node:stream';
+import { type HostedChild, type HostedStdio, hostedSpawn } from '../spawn-host/hosted-spawn.ts';
 import { CappedBuffer } from '../workspace/capped-buffer.ts';
 import { type ProcessResult, whenAborted } from '../workspace/run-process.ts';
 import { bwrapArgs, type SandboxBind } from './bwrap-args.ts';
@@ -95,16 +94,16 @@ async function runIn(s: SandboxSettings, cmd: SandboxCommand, cg?: SandboxCgroup
   child.stderr?.on('data', (b: Buffer) => out.push(b));
   let spawnError = '';
   const exited = new Promise<number | null>((resolve) => {
-    child.on('error', (err) => {
+    child.on('error', (err: Error) => {
       spawnError = err.message;
       resolve(null);
     });
-    child.on('close', (code) => resolve(code));
+    child.on('close', (code: number | null) => resolve(code));
   });
   let killedFor: SandboxLimit | undefined;
   const kill = (why?: SandboxLimit) => {
     killedFor ??= why;
-    killGroup(child);
+    child.killGroup();
   };
   const timer = setTimeout(() => kill('time'), cmd.timeoutMs);
   let stopped = false;
@@ -119,7 +118,7 @@ async function runIn(s: SandboxSettings, cmd: SandboxCommand, cg?: SandboxCgroup
     if (network === 'egress') {
       const childPid = await childPidOf(child, exited);
       stopNet = await attachEgress(childPid);
-      (child.stdio[BLOCK_FD] as Writable).write('1');
+      child.stdio[BLOCK_FD]?.write('1');
     }
   } catch (err) {
     kill();
@@ -139,7 +138,7 @@ async function runIn(s: SandboxSettings, cmd: SandboxCommand, cg?: SandboxCgroup
   unwatch();
   clearInterval(poll);
   stopNet?.();
-  killGroup(child);
+  child.killGroup();
   const events = (await cg?.events()) ?? { oomKills: 0, forkFails: 0 };
   const diskBytes = cmd.writable ? await diskUsage(cmd.checkout) : undefined;
   const output = out.text();
@@ -169,17 +168,12 @@ async function runIn(s: SandboxSettings, cmd: SandboxCommand, cg?: SandboxCgroup
 const ENTER_CGROUPS =
   'IFS=:; for d in $SY_CGROUPS; do echo $$ > "$d/cgroup.procs" || exit 97; done; unset SY_CGROUPS; exec bwrap "$@"';
 
-function startBwrap(args: string[], cg: SandboxCgroup | undefined, egress: boolean): ChildProcess {
+function startBwrap(args: string[], cg: SandboxCgroup | undefined, egress: boolean): HostedChild {
   const PATH = process.env.PATH ?? '/usr/bin:/bin';
-  const opts = {
-    detached: true,
-    stdio: (egress ? ['ignore', 'pipe', 'pipe', 'pipe', 'pipe'] : ['ignore', 'pipe', 'pipe']) as (
-      | 'ignore'
-      | 'pipe'
-    )[],
-  };
-  if (!cg) return spawn('bwrap', args, { ...opts, env: { PATH } });
-  return spawn('sh', ['-c', ENTER_CGROUPS, 'sh', ...args], {
+  const stdio: HostedStdio = egress ? ['ignore', 'pipe', 'pipe', 'pipe', 'pipe'] : ['ignore', 'pipe', 'pipe'];
+  const opts = { detached: true, stdio };
+  if (!cg) return hostedSpawn('bwrap', args, { ...opts, env: { PATH } });
+  return hostedSpawn('sh', ['-c', ENTER_CGROUPS, 'sh', ...args], {
     ...opts,
     env: { PATH, SY_CGROUPS: cg.dirs.join(':') },
   });
@@ -194,10 +188,10 @@ function rlimitSigns(output: string): SandboxLimit[] {
 }
 
 /** bwrap writes `{"child-pid": N, …}` on its info fd once the namespaces exist, then waits. */
-function childPidOf(child: ChildProcess, exited: Promise<number | null>): Promise<number> {
+function childPidOf(child: HostedChild, exited: Promise<number | null>): Promise<number> {
   return new Promise((resolve, reject) => {
     let text = '';
-    (child.stdio[INFO_FD] as Readable).on('data', (b: Buffer) => {
+    child.stdio[INFO_FD]?.on('data', (b: Buffer) => {
       text += b.toString();
       const pid = /"child-pid"\s*:\s*(\d+)/.exec(text)?.[1];
       if (pid) resolve(Number(pid));
@@ -212,14 +206,4 @@ function watchDisk(dir: string, capBytes: number, over: () => void): NodeJS.Time
       if (used > capBytes) over();
     });
   }, DISK_POLL_MS);
-}
-
-/** bwrap runs in a process group of its own; its sandbox's init dies with it (`--die-with-parent`). */
-function killGroup(child: ChildProcess): void {
-  if (child.pid === undefined) return;
-  try {
-    process.kill(-child.pid, 'SIGKILL');
-  } catch {
-    // already gone
-  }
 }

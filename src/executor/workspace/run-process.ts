@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { hostedSpawn } from '../spawn-host/hosted-spawn.ts';
 import { CappedBuffer } from './capped-buffer.ts';
 
 export interface ProcessResult {
@@ -38,7 +38,7 @@ export function runProcess(file: string, args: string[], opts: RunProcessOptions
   const out = new CappedBuffer(cap);
   const stdout = new CappedBuffer(cap);
   return new Promise((resolve, reject) => {
-    const child = spawn(file, args, {
+    const child = hostedSpawn(file, args, {
       cwd: opts.cwd,
       env: opts.env,
       detached: true,
@@ -48,11 +48,11 @@ export function runProcess(file: string, args: string[], opts: RunProcessOptions
     let stopped = false;
     const timer = setTimeout(() => {
       timedOut = true;
-      killGroup(child.pid);
+      child.killGroup();
     }, opts.timeoutMs);
     const unwatch = whenAborted(opts.signal, () => {
       stopped = true;
-      killGroup(child.pid);
+      child.killGroup();
     });
     child.stdout?.on('data', (b: Buffer) => {
       out.push(b);
@@ -65,11 +65,11 @@ export function runProcess(file: string, args: string[], opts: RunProcessOptions
       unwatch();
       reject(err);
     });
-    child.on('close', (code) => {
+    child.on('close', (code: number | null) => {
       clearTimeout(timer);
       unwatch();
       // Children that outlived the shell (a backgrounded server) go with it.
-      killGroup(child.pid);
+      child.killGroup();
       resolve({
         exitCode: timedOut ? null : code,
         timedOut,
@@ -91,13 +91,4 @@ export function whenAborted(signal: AbortSignal | undefined, fn: () => void): ()
   }
   signal.addEventListener('abort', fn, { once: true });
   return () => signal.removeEventListener('abort', fn);
-}
-
-function killGroup(pid: number | undefined): void {
-  if (pid === undefined) return;
-  try {
-    process.kill(-pid, 'SIGKILL');
-  } catch {
-    // already gone
-  }
 }
