@@ -61,7 +61,8 @@ describe('the spawn host', () => {
   });
 
   it('passes stdin, stdout and stderr through, with the exit status, the directory and only the given environment', async () => {
-    const script = 'cat; echo "to stderr" >&2; pwd; if [ -n "$HOME" ]; then echo home=set; else echo home=unset; fi; exit 3';
+    const script =
+      'cat; echo "to stderr" >&2; pwd; if [ -n "$HOME" ]; then echo home=set; else echo home=unset; fi; exit 3';
     const r = await runProcess('sh', ['-c', script], { ...opts, cwd: '/tmp', stdin: 'hello\n' });
     expect(r.exitCode).toBe(3);
     expect(r.stdout).toBe('hello\n/tmp\nhome=unset\n');
