@@ -8,7 +8,7 @@ import { executorSessionId } from '../tickets/ticket-keys.ts';
 import { listTickets } from '../tickets/ticket-store.ts';
 import { type ShownStep, ticketTrajectory } from '../web/api/ticket-trajectory.ts';
 import { stepsCostNanos } from './task-cost.ts';
-import { branchesOf, gitAt } from './task-repo.ts';
+import { branchesOf, gitIn } from './task-repo.ts';
 import type { TaskWorld } from './task-world.ts';
 
 /**
@@ -57,7 +57,7 @@ export async function observe(w: TaskWorld, startBranches: Map<string, string>):
     acks: ticket ? acksOf(steps, ticket.openedBy) : 0,
     branch,
     pr: pull ? (pull.draft ? 'draft' : 'ready') : 'none',
-    scratchFiles: branch ? scratchIn(w, branch) : [],
+    scratchFiles: branch ? await scratchIn(w, branch) : [],
     modelRequests: steps.filter((s) => s.kind === 'model').length,
     promptTokens: sum((u) => u.promptTokens),
     cacheHitTokens: sum((u) => u.cacheHitTokens),
@@ -102,13 +102,13 @@ async function pushedBranch(
   ticketId: string | undefined,
   start: Map<string, string>,
 ): Promise<string | null> {
-  const now = branchesOf(w.bare, w.dir);
+  const now = await branchesOf(w.bare, w.dir);
   const ws = ticketId ? await loadWorkspace(w.ctx, ticketId) : undefined;
   if (ws && now.has(ws.branch) && now.get(ws.branch) !== start.get(ws.branch)) return ws.branch;
   return [...now].find(([b, sha]) => start.get(b) !== sha)?.[0] ?? null;
 }
 
-function scratchIn(w: TaskWorld, branch: string): string[] {
-  const names = gitAt(w.bare, w.dir, 'diff', '--name-only', '--diff-filter=A', `main...${branch}`);
+async function scratchIn(w: TaskWorld, branch: string): Promise<string[]> {
+  const names = await gitIn(w.bare, w.dir, 'diff', '--name-only', '--diff-filter=A', `main...${branch}`);
   return names.split('\n').filter((f) => f && scratchReason(f));
 }

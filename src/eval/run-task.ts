@@ -8,7 +8,7 @@ import { type Conversation, sendFollowup, sendRequest } from './send-request.ts'
 import { progressMark, type Settled, waitToSettle } from './settle.ts';
 import type { EvalTask } from './task.ts';
 import type { TaskRecord } from './task-record.ts';
-import { branchesOf, gitAt } from './task-repo.ts';
+import { branchesOf, gitIn } from './task-repo.ts';
 import { startTaskWorld, type TaskWorld, type WorldOptions } from './task-world.ts';
 
 /**
@@ -33,7 +33,7 @@ export async function runTask(entry: EvalTask, run: number, opts: RunOptions): P
   const prompts = arm?.settings ? { prompts: arm.settings } : {};
   const w = await startTaskWorld(task, { ...opts.world, prefix: opts.prefix, label, ...prompts });
   try {
-    const start = branchesOf(w.bare, w.dir);
+    const start = await branchesOf(w.bare, w.dir);
     const deadline = Date.now() + opts.timeoutMs;
     let before = await progressMark(w);
     const at: Conversation = await sendRequest(w, task.channel, task.request);
@@ -94,7 +94,7 @@ async function checkBranch(
   const checkout = join(dir, 'check');
   const home = join(dir, 'check-home');
   mkdirSync(home, { recursive: true });
-  gitAt(dir, dir, 'clone', '-q', '--branch', branch ?? 'main', bare, checkout);
+  await gitIn(dir, dir, 'clone', '-q', '--branch', branch ?? 'main', bare, checkout);
   const r = await runCheck(opts.sandbox, checkout, home, task.check, opts.checkTimeoutMs);
   const tail = r.output.trim().split('\n').slice(-3).join(' | ').slice(-300);
   return { exit: r.timedOut ? null : r.exitCode, tail };

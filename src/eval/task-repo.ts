@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { cpSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { git } from '../executor/workspace/run-git.ts';
 
 /**
  * A task's repository for a run: `repo/` committed as its first commit on `main` in a bare
@@ -19,35 +20,47 @@ const GIT_ENV = (home: string) => ({
   GIT_COMMITTER_EMAIL: 'person@switchyard.invalid',
 });
 
+/** git at once, for callers that cannot wait (the oracle's patch, read while a reply is built). */
 export function gitAt(cwd: string, home: string, ...args: string[]): string {
   return execFileSync('git', args, { cwd, encoding: 'utf8', env: GIT_ENV(home), stdio: 'pipe' }).trim();
+}
+
+/** git through the executor's spawn host: the runner's process (the web process's, or a test's) is not forked. */
+export function gitIn(cwd: string, home: string, ...args: string[]): Promise<string> {
+  return git(GIT_ENV(home), cwd, args);
 }
 
 /** The person's branch a `github-pr-comment` task's pull request comes from. */
 export const PERSON_BRANCH = 'person/work';
 
 /** Makes `<root>/repo.git` from `repoDir`; with `personBranch`, pushes that branch too. */
-export function makeTaskRepo(root: string, repoDir: string, personBranch: boolean): string {
+export async function makeTaskRepo(root: string, repoDir: string, personBranch: boolean): Promise<string> {
   const bare = join(root, 'repo.git');
   const seed = join(root, 'seed');
   mkdirSync(seed, { recursive: true });
   cpSync(repoDir, seed, { recursive: true, verbatimSymlinks: true });
-  gitAt(root, root, 'init', '-q', '--bare', '-b', 'main', bare);
-  gitAt(seed, root, 'init', '-q', '-b', 'main');
-  gitAt(seed, root, 'add', '-A');
-  gitAt(seed, root, 'commit', '-q', '-m', 'start');
-  gitAt(seed, root, 'push', '-q', bare, 'main');
+  await gitIn(root, root, 'init', '-q', '--bare', '-b', 'main', bare);
+  await gitIn(seed, root, 'init', '-q', '-b', 'main');
+  await gitIn(seed, root, 'add', '-A');
+  await gitIn(seed, root, 'commit', '-q', '-m', 'start');
+  await gitIn(seed, root, 'push', '-q', bare, 'main');
   if (personBranch) {
-    gitAt(seed, root, 'checkout', '-q', '-b', PERSON_BRANCH);
-    gitAt(seed, root, 'commit', '-q', '--allow-empty', '-m', 'Work in progress');
-    gitAt(seed, root, 'push', '-q', bare, PERSON_BRANCH);
+    await gitIn(seed, root, 'checkout', '-q', '-b', PERSON_BRANCH);
+    await gitIn(seed, root, 'commit', '-q', '--allow-empty', '-m', 'Work in progress');
+    await gitIn(seed, root, 'push', '-q', bare, PERSON_BRANCH);
   }
   return bare;
 }
 
 /** Every branch of the bare repository with its head commit. */
-export function branchesOf(bare: string, home: string): Map<string, string> {
-  const out = gitAt(bare, home, 'for-each-ref', '--format=%(refname:short) %(objectname)', 'refs/heads');
+export async function branchesOf(bare: string, home: string): Promise<Map<string, string>> {
+  const out = await gitIn(
+    bare,
+    home,
+    'for-each-ref',
+    '--format=%(refname:short) %(objectname)',
+    'refs/heads',
+  );
   return new Map(
     out
       .split('\n')

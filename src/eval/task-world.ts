@@ -97,7 +97,7 @@ async function build(
 ): Promise<TaskWorld> {
   const repo = `eval/${task.id}`;
   const chatId = `oc_eval_${randomBytes(6).toString('hex')}`;
-  const bare = makeTaskRepo(dir, task.repoDir, task.channel === 'github-pr-comment');
+  const bare = await makeTaskRepo(dir, task.repoDir, task.channel === 'github-pr-comment');
   const token = `ghp_eval${secret()}`;
   const github = await startEvalGitHub({ repo, bare, token, botLogin: 'switchyard-eval[bot]' });
   closers.push(() => github.close());

@@ -7,7 +7,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { waitFor } from '../kit/app.ts';
 import { freePort } from '../kit/local-net.ts';
 import { freshPrefix, redisUrl } from '../kit/redis.ts';
-import { NODE_TS } from '../kit/source-node.ts';
+import { NODE_TS, nodeCacheEnv } from '../kit/source-node.ts';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 // Inside the checkout, so the compiled files resolve packages from its node_modules as in the image.
@@ -40,6 +40,8 @@ const baseEnv = () => ({
   KEY_PREFIX: freshPrefix(),
   STARTUP_DOCTOR: 'off',
   SANDBOX: 'none',
+  // Node's compile cache for the run: the built files are compiled once for every process here.
+  ...nodeCacheEnv(),
 });
 
 /** `node dist/src/main.js`, the image's command: no tsx, nothing read from the sources. */
