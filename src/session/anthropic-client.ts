@@ -1,7 +1,8 @@
-import Anthropic from '@anthropic-ai/sdk';
+import type Anthropic from '@anthropic-ai/sdk';
 import type { Message } from '@anthropic-ai/sdk/resources/messages/messages';
 import { fromAnthropicMessage } from './anthropic-reply.ts';
 import { toAnthropicParams } from './anthropic-request.ts';
+import { loadAnthropicSdk } from './anthropic-sdk.ts';
 import type { AnthropicThinking } from './anthropic-thinking.ts';
 import type { ModelClient } from './model-client.ts';
 import { withScopedSignal } from './scoped-signal.ts';
@@ -29,17 +30,23 @@ export interface AnthropicClientOptions {
  * retried, 400 not).
  */
 export function createAnthropicClient(opts: AnthropicClientOptions): ModelClient {
-  const client = new Anthropic({
-    baseURL: opts.baseURL.replace(/\/+$/, '').replace(/\/v1$/, ''),
-    apiKey: opts.apiKey,
-    maxRetries: 0,
-    timeout: opts.timeoutMs ?? 120_000,
-  });
+  let made: Promise<Anthropic> | undefined;
+  const connect = () =>
+    (made ??= loadAnthropicSdk().then(
+      ({ default: Sdk }) =>
+        new Sdk({
+          baseURL: opts.baseURL.replace(/\/+$/, '').replace(/\/v1$/, ''),
+          apiKey: opts.apiKey,
+          maxRetries: 0,
+          timeout: opts.timeoutMs ?? 120_000,
+        }),
+    ));
   return {
     model: opts.model,
     maxTokens: opts.maxTokens,
     async complete(req, signal) {
       const params = toAnthropicParams(req, opts.model, opts.maxTokens, opts.thinking);
+      const client = await connect();
       const message = await withScopedSignal(
         signal,
         async (options): Promise<Pick<Message, 'content' | 'stop_reason' | 'usage'>> =>

@@ -1,8 +1,5 @@
-import {
-  APIError as AnthropicAPIError,
-  APIConnectionError as AnthropicConnectionError,
-} from '@anthropic-ai/sdk';
 import { APIConnectionError, APIError } from 'openai';
+import { anthropicSdkIfLoaded } from './anthropic-sdk.ts';
 import { IncompleteStreamError } from './errors/incomplete-stream-error.ts';
 import { MalformedToolCallError } from './errors/malformed-tool-call-error.ts';
 import { ProviderCutError } from './errors/provider-cut-error.ts';
@@ -66,10 +63,11 @@ export function retryDelay(
 export function isTransient(err: unknown): boolean {
   if (err instanceof MalformedToolCallError || err instanceof APIConnectionError) return true;
   // A tool call cut at the output cap is the turn's to handle (one retry with a note, issue 28).
-  if (err instanceof AnthropicConnectionError) return true;
+  const anthropic = anthropicSdkIfLoaded();
+  if (anthropic && err instanceof anthropic.APIConnectionError) return true;
   if (err instanceof IncompleteStreamError || err instanceof ProviderCutError) return true;
   // An error event in the middle of an Anthropic stream (after the 200) has no status, only a type.
-  if (err instanceof AnthropicAPIError && err.status === undefined)
+  if (anthropic && err instanceof anthropic.APIError && err.status === undefined)
     return ['overloaded_error', 'api_error', 'rate_limit_error', 'timeout_error'].includes(err.type ?? '');
   const status = httpStatus(err);
   // Anthropic's 529 `overloaded_error` falls under >= 500.
@@ -80,7 +78,11 @@ export function isTransient(err: unknown): boolean {
 function httpError(
   err: unknown,
 ): { status: number; headers: Headers | undefined; message: string } | undefined {
-  if ((err instanceof APIError || err instanceof AnthropicAPIError) && err.status !== undefined)
+  const anthropic = anthropicSdkIfLoaded();
+  if (
+    (err instanceof APIError || (anthropic && err instanceof anthropic.APIError)) &&
+    err.status !== undefined
+  )
     return { status: err.status, headers: err.headers, message: err.message };
   return undefined;
 }

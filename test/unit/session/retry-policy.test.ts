@@ -1,6 +1,6 @@
-import { APIError as AnthropicAPIError } from '@anthropic-ai/sdk';
 import { APIConnectionTimeoutError, APIError } from 'openai';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { loadAnthropicSdk } from '../../../src/session/anthropic-sdk.ts';
 import { MalformedToolCallError } from '../../../src/session/errors/malformed-tool-call-error.ts';
 import { defaultRetryPolicy, isTransient, retryDelay } from '../../../src/session/retry-policy.ts';
 
@@ -51,6 +51,11 @@ describe('retryDelay', () => {
 });
 
 describe('retry policy for the Anthropic SDK (issue 12, R-H1)', () => {
+  // As in the product, where the SDK's errors exist once a client's first request loaded it.
+  let AnthropicAPIError: Awaited<ReturnType<typeof loadAnthropicSdk>>['APIError'];
+  beforeAll(async () => {
+    AnthropicAPIError = (await loadAnthropicSdk()).APIError;
+  });
   const anthropic = (status: number, type: string) =>
     AnthropicAPIError.generate(status, { type: 'error', error: { type, message: 'x' } }, 'x', new Headers());
 
