@@ -5,7 +5,7 @@ import { addTicketRefs } from '../../tickets/ticket-store.ts';
 import { ciChangeAskedBy } from '../ci-change-asked.ts';
 import { localGit } from '../sandbox/local-git.ts';
 import type { TurnScope } from '../turn-scope.ts';
-import { ciEntryOf, ciPathspecs, namesOfZ } from '../workspace/ci-config-paths.ts';
+import { ciEntryOf, namesOfZ } from '../workspace/ci-config-paths.ts';
 import { confinePath } from '../workspace/confine-path.ts';
 import { commitOfCall, recordCommit } from '../workspace/delivery-records.ts';
 import { remoteSha } from '../workspace/mirror.ts';
@@ -61,7 +61,8 @@ async function commitOrUnpushed(
   if (!staged.ok) return staged;
   const names = (specs: string[]) =>
     local.run(['diff', '--cached', '-z', '--no-renames', '--name-only', '--', ...specs]);
-  if ((await names(staged.specs)) === '') {
+  const stagedNames = await names(staged.specs);
+  if (stagedNames === '') {
     const head = await local.head();
     const none = await nothingToPush(scope, ws, local, head);
     if (!none) return { ok: true, sha: head, committed: false };
@@ -71,9 +72,8 @@ async function commitOrUnpushed(
     return { ok: false, why: `nothing to commit${where} and nothing to push: ${none}${hint}` };
   }
   // Issue 31: a CI change nobody with the right asked for is not even committed.
-  const ci = staged.specs.length
-    ? namesOfZ(await names(staged.specs)).filter((f) => ciEntryOf(config.CI_CONFIG_PATHS, f))
-    : namesOfZ(await names(ciPathspecs(config.CI_CONFIG_PATHS)));
+  // The staged names already read, matched as the pathspecs would (`ciEntryOf`: a file or a folder, any case).
+  const ci = namesOfZ(stagedNames).filter((f) => ciEntryOf(config.CI_CONFIG_PATHS, f));
   if (ci.length && !(await ask.mayChangeCi(ci))) return { ok: false, why: ciRefusal(ws.repo, ci, false) };
   const only = staged.specs.length ? ['--', ...staged.specs] : [];
   await local.run(['commit', '-q', '-m', ask.message, ...only], { writable: true });
