@@ -14,8 +14,25 @@ import { spawn } from 'node:child_process';
 /** Children still running, by the parent's id: `{ child, detached }`. */
 const children = new Map();
 
+/**
+ * Messages written to the channel but not yet taken by the parent. A child writing faster than
+ * the parent reads (`yes` for two minutes) has its pipes paused past HIGH and resumed below LOW,
+ * so its output waits in the kernel's pipe, not in this process's memory.
+ */
+let inFlight = 0;
+const HIGH = 32;
+const LOW = 8;
+const paused = new Set();
+
 const send = (msg) => {
-  if (process.connected) process.send(msg);
+  if (!process.connected) return;
+  inFlight++;
+  process.send(msg, () => {
+    inFlight--;
+    if (inFlight > LOW) return;
+    for (const stream of paused) stream.resume();
+    paused.clear();
+  });
 };
 
 function start(m) {
@@ -30,7 +47,12 @@ function start(m) {
   children.set(m.id, { child, detached: m.detached });
   if (child.pid !== undefined) send({ t: 'spawned', id: m.id, pid: child.pid });
   child.stdio.forEach((stream, fd) => {
-    stream?.on('data', (data) => send({ t: 'data', id: m.id, fd, data }));
+    stream?.on('data', (data) => {
+      send({ t: 'data', id: m.id, fd, data });
+      if (inFlight < HIGH) return;
+      stream.pause();
+      paused.add(stream);
+    });
     // A child that closes its end early (EPIPE) is the child's business, as with a direct spawn.
     stream?.on('error', () => {});
   });

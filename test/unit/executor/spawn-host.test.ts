@@ -105,6 +105,28 @@ describe('the spawn host', () => {
     expect(next.exitCode).toBe(0);
   });
 
+  it('a program that writes faster than this process reads waits in its pipe, not in the host’s memory', async () => {
+    const child = hostedSpawn('yes', [], { detached: true, env, stdio: ['ignore', 'pipe', 'ignore'] });
+    const closed = new Promise((resolve) => child.on('close', resolve));
+    let got = 0;
+    child.stdout?.on('data', (b: Buffer) => {
+      got += b.length;
+    });
+    const host = parentOf(await started(child));
+    const rssMb = () =>
+      Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${host}/status`, 'utf8'))?.[1]) / 1024;
+    await new Promise((r) => setTimeout(r, 200));
+    const before = rssMb();
+    // This process reads nothing for a second and a half; the host must not read on for it.
+    const end = Date.now() + 1500;
+    while (Date.now() < end) {}
+    const during = rssMb();
+    child.killGroup();
+    await closed;
+    expect(got).toBeGreaterThan(0);
+    expect(during - before).toBeLessThan(48);
+  });
+
   it('when the process that asked dies, even by SIGKILL, the host kills what it started and leaves', async () => {
     const code = `
       import { hostedSpawn } from ${JSON.stringify(new URL('../../../src/executor/spawn-host/hosted-spawn.ts', import.meta.url).href)};
