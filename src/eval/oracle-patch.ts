@@ -1,7 +1,7 @@
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { gitAt } from './task-repo.ts';
+import { gitIn } from './task-repo.ts';
 
 /**
  * The oracle's edits (issue 29 `--oracle`): `solution.patch` turned into calls of the executor's
@@ -61,14 +61,14 @@ function parsePatch(patch: string): FilePatch[] {
 const lines = (ls: string[]) => (ls.length ? `${ls.join('\n')}\n` : '');
 
 /** The calls that make `repoDir` what `patch` makes it, in order. Throws when the patch does not apply. */
-export function oracleEdits(repoDir: string, patch: string): ToolCall[] {
+export async function oracleEdits(repoDir: string, patch: string): Promise<ToolCall[]> {
   const work = mkdtempSync(join(tmpdir(), 'switchyard-oracle-'));
   try {
     cpSync(repoDir, work, { recursive: true, verbatimSymlinks: true });
     const patchFile = join(work, '.oracle.patch');
     writeFileSync(patchFile, patch);
-    gitAt(work, work, 'init', '-q');
-    gitAt(work, work, 'apply', '--whitespace=nowarn', patchFile);
+    await gitIn(work, work, 'init', '-q');
+    await gitIn(work, work, 'apply', '--whitespace=nowarn', patchFile);
     rmSync(patchFile);
     return parsePatch(patch).flatMap((f) => callsFor(f, repoDir, work));
   } finally {

@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import { cpSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { git } from '../executor/workspace/run-git.ts';
@@ -19,11 +18,6 @@ const GIT_ENV = (home: string) => ({
   GIT_COMMITTER_NAME: 'Eval Person',
   GIT_COMMITTER_EMAIL: 'person@switchyard.invalid',
 });
-
-/** git at once, for callers that cannot wait (the oracle's patch, read while a reply is built). */
-export function gitAt(cwd: string, home: string, ...args: string[]): string {
-  return execFileSync('git', args, { cwd, encoding: 'utf8', env: GIT_ENV(home), stdio: 'pipe' }).trim();
-}
 
 /** git through the executor's spawn host: the runner's process (the web process's, or a test's) is not forked. */
 export function gitIn(cwd: string, home: string, ...args: string[]): Promise<string> {

@@ -203,7 +203,7 @@ async function startOracle(
   closers: (() => Promise<unknown> | unknown)[],
 ): Promise<Record<string, string>> {
   const apiKey = `sk-oracle-${secret()}`;
-  const edits = task.patch.trim() ? oracleEdits(task.repoDir, task.patch) : [];
+  const edits = task.patch.trim() ? await oracleEdits(task.repoDir, task.patch) : [];
   const server = await startDemoModel({
     apiKey,
     repo: task.id,
