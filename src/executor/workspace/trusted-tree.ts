@@ -33,7 +33,8 @@ function boundedCache<T>() {
 
 const blobs = boundedCache<string | null>();
 const listings = boundedCache<TreeEntry[]>();
-const commits = boundedCache<string>();
+/** Commits (by `mirror:id`) found in their mirror, whose objects the host's git never prunes. */
+const presentCommits = boundedCache<true>();
 
 /**
  * The commit trusted content is read from (issue 13 "Untrusted checkout content", issue 15): the
@@ -43,10 +44,9 @@ const commits = boundedCache<string>();
  */
 export async function trustedCommit(ctx: Ctx, ws: Workspace): Promise<string | undefined> {
   const want = ws.baseSha ?? `refs/heads/${ws.base}`;
-  // A commit id's answer is kept once found; a branch name's is asked each time (the branch moves).
+  // A commit id found once is there for good; a branch name is asked each time (the branch moves).
   const key = ws.baseSha && SHA.test(ws.baseSha) ? `${mirrorDir(ctx, ws.repo)}:${ws.baseSha}` : undefined;
-  const known = key && commits.get(key);
-  if (known) return known;
+  if (key && presentCommits.get(key)) return ws.baseSha;
   const has = async () => {
     const sha = await mirrorLocal(ctx, ws.repo, [
       'rev-parse',
@@ -54,7 +54,8 @@ export async function trustedCommit(ctx: Ctx, ws: Workspace): Promise<string | u
       '--quiet',
       `${want}^{commit}`,
     ]).catch(() => '');
-    return key && sha ? commits.remember(key, sha) : sha;
+    if (key && sha) presentCommits.remember(key, true);
+    return sha;
   };
   const found = await has();
   if (found) return found;
@@ -72,12 +73,13 @@ export async function listTree(
   folder: string,
 ): Promise<TreeEntry[]> {
   const spec = folder ? `${commit}:${folder}` : commit;
-  const key = SHA.test(commit) ? `${mirrorDir(ctx, ws.repo)}:${spec}` : undefined;
+  const mirror = mirrorDir(ctx, ws.repo);
+  const key = SHA.test(commit) ? `${mirror}:${spec}` : undefined;
   const known = key && listings.get(key);
   if (known) return known;
   // A folder the commit lacks is as lasting as its files, once the commit itself is known here.
   const absent = (err: unknown) =>
-    key && commits.get(`${mirrorDir(ctx, ws.repo)}:${commit}`) && /Not a valid object name/.test(String(err))
+    key && presentCommits.get(`${mirror}:${commit}`) && /Not a valid object name/.test(String(err))
       ? ''
       : undefined;
   const out = await mirrorLocal(ctx, ws.repo, ['ls-tree', '-z', '--long', spec]).catch(absent);
