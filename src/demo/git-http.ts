@@ -85,10 +85,20 @@ export async function serveGit(
     },
     stdio: ['pipe', 'pipe', 'ignore'],
   });
+  // It could not start, or the spawn host that started it was lost: GitHub's answer to a failing backend.
+  let failed: Error | undefined;
+  child.on('error', (err: Error) => {
+    failed = err;
+  });
   if (child.stdin) req.pipe(child.stdin);
   const chunks: Buffer[] = [];
   child.stdout?.on('data', (b: Buffer) => chunks.push(b));
   await new Promise<void>((resolve) => child.on('close', () => resolve()));
+  if (failed) {
+    res.writeHead(502, { 'content-type': 'text/plain' });
+    res.end(`git http-backend failed: ${failed.message}\n`);
+    return 502;
+  }
   const out = Buffer.concat(chunks);
   const sep = out.indexOf('\r\n\r\n') >= 0 ? out.indexOf('\r\n\r\n') : out.indexOf('\n\n');
   const headerText = out.subarray(0, Math.max(sep, 0)).toString('utf8');

@@ -109,6 +109,21 @@ describe('npm run demo: its GitHub and model keep the real contracts', () => {
     expect(page).toContain('draft');
   });
 
+  it('a git request whose backend cannot start answers 502 with the reason, and the server goes on', async () => {
+    const info = `${gh.url}/git/${SAMPLE_REPO}.git/info/refs?service=git-upload-pack`;
+    const auth = { authorization: `Basic ${Buffer.from(`x-access-token:${TOKEN}`).toString('base64')}` };
+    const path = process.env.PATH;
+    process.env.PATH = dir; // no git here: the backend's start fails (ENOENT)
+    try {
+      const res = await fetch(info, { headers: auth });
+      expect(res.status).toBe(502);
+      expect(await res.text()).toMatch(/^git http-backend failed: .*ENOENT/);
+    } finally {
+      process.env.PATH = path;
+    }
+    expect((await fetch(info, { headers: auth })).status).toBe(200);
+  });
+
   it('the scripted model answers 401 to a wrong key, and opens a ticket for each card of a main turn', async () => {
     const model = await startDemoModel({ apiKey: 'sk-right', repo: SAMPLE_REPO });
     try {
