@@ -1,6 +1,9 @@
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { runSandboxed } from '../../../src/executor/sandbox/run-sandboxed.ts';
 import { hostedSpawn } from '../../../src/executor/spawn-host/hosted-spawn.ts';
 import { runProcess } from '../../../src/executor/workspace/run-process.ts';
 import { NODE_TS } from '../../kit/source-node.ts';
@@ -58,6 +61,40 @@ describe('the spawn host', () => {
     expect(parentOf(host)).toBe(process.pid);
     // One host serves every program.
     expect(Number((await runProcess('sh', ['-c', 'echo $PPID'], opts)).stdout.trim())).toBe(host);
+  });
+
+  it('what the host starts, a sandboxed command included, holds no descriptor of the host’s channel to this process', async () => {
+    // Sockets a program holds, by descriptor: its stdout and stderr are sockets (libuv's pipes);
+    // anything else would be the channel over which the host takes orders and reports output.
+    const sockets = (listing: string) =>
+      listing
+        .split('\n')
+        .filter((l) => l.includes('socket:'))
+        .map((l) => Number(/ (\d+) -> /.exec(l)?.[1]));
+    const direct = await runProcess('sh', ['-c', 'ls -l /proc/$$/fd'], opts);
+    expect(sockets(direct.stdout)).toEqual([1, 2]);
+    const checkout = mkdtempSync(join(tmpdir(), 'sy-spawn-host-'));
+    try {
+      const settings = {
+        mode: 'bwrap',
+        network: 'none',
+        memoryMb: 512,
+        pids: 64,
+        diskMb: 64,
+        tmpMb: 16,
+      } as const;
+      const boxed = await runSandboxed(settings, {
+        checkout,
+        writable: false,
+        argv: ['sh', '-c', 'ls -l /proc/$$/fd'],
+        env,
+        timeoutMs: 20_000,
+      });
+      expect(boxed.exitCode, boxed.output).toBe(0);
+      expect(sockets(boxed.stdout)).toEqual([1, 2]);
+    } finally {
+      rmSync(checkout, { recursive: true, force: true });
+    }
   });
 
   it('passes stdin, stdout and stderr through, with the exit status, the directory and only the given environment', async () => {
