@@ -69,7 +69,9 @@ async function resumeToDone(w: World, ticket: string): Promise<string[]> {
   return (await botMessages(w.app.ctx)).filter((m) => m.op === 'local.reply').map((m) => m.text);
 }
 
-describe('pause means now (issue 28, R-D2)', () => {
+// Each test chains bounded waits (a world started, a command begun, a pause, a resume to done)
+// that together exceed the default 30 s when the machine is loaded; the waits keep their bounds.
+describe('pause means now (issue 28, R-D2)', { timeout: 90_000 }, () => {
   let w: World;
   beforeEach(async () => {
     w = await startWorld();
