@@ -1,4 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { reportsOf } from '../../../src/tickets/reports.ts';
+import { listTickets } from '../../../src/tickets/ticket-store.ts';
 import { waitFor } from '../../kit/app.ts';
 import { type RecordedRequest, text, toolCalls } from '../../kit/fake-llm.ts';
 import { cardsIn, continues, inputOf, openAll, roleOf } from '../../kit/scripted-model.ts';
@@ -42,6 +44,19 @@ describe('a turn out of requests while working continues (issue 28)', () => {
       (m) => m.op === 'local.reply' && /budget ran out|ran out/.test(m.text),
     );
 
+  /** The executor's requests (how each ended) and the ticket's reports, for a failure message. */
+  async function story(): Promise<string> {
+    const steps = w.llm.requests
+      .filter((r) => roleOf(r) === 'executor')
+      .map((r) => {
+        const last = r.messages.at(-1);
+        return `${last?.role}: ${(last?.content ?? '').slice(0, 120)}`;
+      });
+    const tickets = await listTickets(w.app.ctx);
+    const reports = await Promise.all(tickets.map((t) => reportsOf(w.app.ctx, t.id)));
+    return JSON.stringify({ steps, reports, asked: await asked() }, null, 1);
+  }
+
   it('issue 28: out of requests after reporting working → a fresh turn with the host note, and nobody is asked', async () => {
     let fresh = 0;
     const inputs = turns(
@@ -80,7 +95,8 @@ describe('a turn out of requests while working continues (issue 28)', () => {
     );
     await send(w.app.ctx, localMessage('Please audit everything in acme/web'));
     await waitFor(async () => (await asked()).length > 0, 'the requester asked', 60_000);
-    expect(inputs).toHaveLength(4);
+    // Seen once in a loaded full run: asked after the first turn. What the turns did says why.
+    expect(inputs, await story()).toHaveLength(4);
     expect(inputs.slice(1).every((i) => i.includes('[host] Your previous turn'))).toBe(true);
   }, 90_000);
 });
