@@ -143,6 +143,30 @@ describe('issue 32: start-up that says what to do (the real process)', () => {
     expect(logLines(run.out()).filter((l) => /connection error/.test(l.msg))).toEqual([]);
   }, 150_000);
 
+  it('a refused configuration answers before the product loads: nothing past the configuration is imported', async () => {
+    // A resolve hook in the process lists every module it loads, printed at exit.
+    const hook = join(dir, 'list-modules.mjs');
+    await writeFile(
+      hook,
+      [
+        "import { registerHooks } from 'node:module';",
+        'const urls = [];',
+        'registerHooks({ resolve(s, c, next) { const r = next(s, c); urls.push(r.url); return r; } });',
+        "process.on('exit', () => process.stderr.write('modules ' + JSON.stringify(urls) + '\\n'));",
+      ].join('\n'),
+    );
+    const run = start({ REDIS_URL: redisUrl(), PORT: 'abc' }, [...node, '--import', hook, 'src/main.ts']);
+    expect(await run.exited).toBe(1);
+    const [said, listed] = run.err().trim().split('\n');
+    expect(said).toBe('Bad configuration: PORT must be a number');
+    const urls = JSON.parse(listed?.replace(/^modules /, '') ?? '[]') as string[];
+    // The hook saw the configuration load (so an empty list cannot pass), and nothing behind it.
+    expect(urls.some((u) => u.endsWith('/src/config.ts'))).toBe(true);
+    expect(
+      urls.filter((u) => /\/src\/start-bot\.ts$|\/node_modules\/(bullmq|@larksuiteoapi|hono)\//.test(u)),
+    ).toEqual([]);
+  }, 60_000);
+
   it('each refused configuration exits 1 with one line saying what is wrong', async () => {
     const dup = join(dir, 'dup.env');
     await writeFile(dup, 'PORT=4000\nLOG_LEVEL=info\nPORT=4001\n');
