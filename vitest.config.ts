@@ -21,8 +21,8 @@ export default defineConfig({
     sequence: { shuffle: true },
     // Issue 32: test files and the product load through Node's own `import` (its type stripping, as
     // `npm start` runs them, with the compile cache) instead of Vite's module runner: no transform
-    // step, and the import time vitest reports about halves (53 s to 26–32 s over a whole run). The tests use neither
-    // vi.mock nor import.meta.vitest, which need the runner or its loader.
+    // step, and the import time vitest reports about halves (53 s to 26–32 s over a whole run).
+    // The tests use neither vi.mock nor import.meta.vitest, which need the runner or its loader.
     experimental: { viteModuleRunner: false, nodeLoader: false },
     projects: [
       // Issue 32: the other files share each worker's module graph (`isolate: false`): importing the
