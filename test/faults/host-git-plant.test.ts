@@ -1,4 +1,5 @@
 import { readdirSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { scheduleTurn } from '../../src/executor/schedule-turn.ts';
 import { executorFlow, sendReviewComment, startWorld, type World } from '../integration/executor/harness.ts';
@@ -96,6 +97,11 @@ describe('nothing in a checkout’s .git runs on the host (issue 31, R-H3, R-H4)
     expect(pwned()).toEqual([]);
 
     // A review comment on the PR: resolving it as fixed reads the commit time with `git log`.
+    // That time is in whole seconds and resolving allows a second's slack, so the comment arrives
+    // over two seconds after the commit, as a reviewer's would; on a fast machine the whole flow
+    // above takes less, and the commit would count as made after the comment.
+    const committedAt = Number(w.repo.git('log', '-1', '--format=%ct', `refs/heads/${branch}`)) * 1000;
+    await sleep(Math.max(0, committedAt + 2_100 - Date.now()));
     const ticket = await ticketOpenedBy(w.app.ctx, card);
     const c = w.gh.addReviewComment('acme/web', pr, {
       body: 'Please keep the old name',
