@@ -23,6 +23,7 @@ const BENCHES: [file: string, fn: string][] = [
   ['./bad-habits.ts', 'benchBadHabits'],
   ['./tracing.ts', 'benchTracing'],
   ['./scale-out.ts', 'benchScaleOut'],
+  ['./machine.ts', 'benchMachine'],
 ];
 
 const fmt = (n: number | undefined) =>
