@@ -30,6 +30,20 @@ export async function startBot(config: Config, localRedis: LocalRedis['started']
   // Issue 17: before anything can start a span; nothing is loaded when no endpoint is set.
   const tracing = await startTracing(config);
   const ctx = createContext(config, { log, defaultMetrics: true });
+  announce(ctx, Boolean(tracing));
+  await migrateOrExit(ctx);
+  const rt = await createRuntime(ctx);
+  const stops = await startServices(ctx, rt);
+  // In the background: start-up never waits for outside services (issue 12).
+  startupDoctor(ctx, rt);
+  stopOnSignals(ctx, stops, async () => {
+    await localRedis?.stop();
+    await tracing?.shutdown().catch((err) => log.warn({ err }, 'tracing shutdown failed'));
+  });
+}
+
+/** One line of what is on and off, and what is off for want of a setting said as what to set. */
+function announce({ config, log }: Ctx, tracing: boolean): void {
   const channels = [
     feishuLine(config),
     config.githubEnabled
@@ -41,16 +55,24 @@ export async function startBot(config: Config, localRedis: LocalRedis['started']
   log.info({ channels }, `channels: ${channels.join(', ')}`);
   // Issue 32: what is off for want of a setting is said as what to set.
   for (const line of startupWarnings(config)) log.warn(line);
+}
 
-  // Issue 20: the stored data is brought to this release's schema before anything reads it.
+/** Issue 20: the stored data is brought to this release's schema before anything reads it. */
+async function migrateOrExit(ctx: Ctx): Promise<void> {
   const migrated = await migrateStore(ctx).catch((err: Error) => {
-    log.fatal({ err: { name: err.name, message: err.message } }, 'cannot migrate the stored data');
+    ctx.log.fatal({ err: { name: err.name, message: err.message } }, 'cannot migrate the stored data');
     process.exit(1);
   });
-  if (migrated.applied.length) log.info(migrated, 'stored data migrated');
+  if (migrated.applied.length) ctx.log.info(migrated, 'stored data migrated');
+}
 
+/**
+ * What this ROLE runs — workers, the HTTP server, the Feishu long connection, the samplers — and
+ * the steps that stop them, in the order shutdown takes them: requests stop first.
+ */
+async function startServices(ctx: Ctx, rt: Runtime): Promise<(() => Promise<unknown>)[]> {
+  const { config } = ctx;
   const stops: (() => Promise<unknown>)[] = [];
-  const rt = await createRuntime(ctx);
   if (config.ROLE !== 'web') {
     await logSandbox(ctx.log, ctx.config);
     const workers = await startWorkers(ctx, rt);
@@ -71,9 +93,15 @@ export async function startBot(config: Config, localRedis: LocalRedis['started']
   if (config.ROLE !== 'worker') stops.unshift(startDepthSampler(ctx).stop);
   // Issue 31: a warning before a full Redis (noeviction) refuses writes; web processes watch.
   if (config.ROLE !== 'worker') stops.unshift(startMemoryWatch(ctx).stop);
-  // In the background: start-up never waits for outside services (issue 12).
-  startupDoctor(ctx, rt);
+  return stops;
+}
 
+/**
+ * SIGTERM or SIGINT: each stop in turn (a failed one logged, the rest still run), the context,
+ * then `last`; exit 0, or 1 when it all takes past SHUTDOWN_GRACE_MS.
+ */
+function stopOnSignals(ctx: Ctx, stops: (() => Promise<unknown>)[], last: () => Promise<void>): void {
+  const { config, log } = ctx;
   let stopping = false;
   const shutdown = async (signal: string) => {
     if (stopping) return;
@@ -83,8 +111,7 @@ export async function startBot(config: Config, localRedis: LocalRedis['started']
     force.unref();
     for (const stop of stops) await stop().catch((err) => log.error({ err }, 'shutdown step failed'));
     await closeContext(ctx);
-    await localRedis?.stop();
-    await tracing?.shutdown().catch((err) => log.warn({ err }, 'tracing shutdown failed'));
+    await last();
     process.exit(0);
   };
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
