@@ -4,9 +4,7 @@ import { join } from 'node:path';
 import type { Ctx } from '../../context.ts';
 import { assertOwnGitDir } from './checkout-git.ts';
 import { mirrorLocal, mirrorRoot } from './mirror.ts';
-import { GitError } from './run-git.ts';
-
-const SHA = /^[0-9a-f]{40}$/;
+import { GitError, isCommitId } from './run-git.ts';
 
 /**
  * The checkout's object store, if it is one the host may read: a real directory of the
@@ -43,7 +41,7 @@ export async function importCommit(
   sha: string,
   ref = `refs/sy/tickets/${ticketId}`,
 ) {
-  if (!SHA.test(sha)) throw new GitError(`refused: "${sha}" is not a commit id`);
+  if (!isCommitId(sha)) throw new GitError(`refused: "${sha}" is not a commit id`);
   const objects = await checkoutObjects(dir);
   const { tmp } = mirrorRoot(ctx);
   await mkdir(tmp, { recursive: true });

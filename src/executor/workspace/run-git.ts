@@ -1,5 +1,10 @@
 import { type ProcessResult, runProcess } from './run-process.ts';
 
+/** A whole commit id as git prints it (SHA-1, lower case): never a ref name, an option or a prefix. */
+export function isCommitId(s: string): boolean {
+  return /^[0-9a-f]{40}$/.test(s);
+}
+
 export class GitError extends Error {
   override name = 'GitError' as const;
   readonly code = 'git_failed';

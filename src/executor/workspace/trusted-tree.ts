@@ -1,5 +1,6 @@
 import type { Ctx } from '../../context.ts';
 import { fetchIntoMirror, mirrorDir, mirrorLocal } from './mirror.ts';
+import { isCommitId } from './run-git.ts';
 import type { Workspace } from './workspace.ts';
 
 /** One entry of a committed tree: a regular file (`100644`/`100755`) is the only kind read. */
@@ -11,7 +12,6 @@ export interface TreeEntry {
   size: number;
 }
 
-const SHA = /^[0-9a-f]{40}$/;
 const CACHE_MAX = 500;
 
 /**
@@ -45,7 +45,7 @@ const presentCommits = boundedCache<true>();
 export async function trustedCommit(ctx: Ctx, ws: Workspace): Promise<string | undefined> {
   const want = ws.baseSha ?? `refs/heads/${ws.base}`;
   // A commit id found once is there for good; a branch name is asked each time (the branch moves).
-  const key = ws.baseSha && SHA.test(ws.baseSha) ? `${mirrorDir(ctx, ws.repo)}:${ws.baseSha}` : undefined;
+  const key = ws.baseSha && isCommitId(ws.baseSha) ? `${mirrorDir(ctx, ws.repo)}:${ws.baseSha}` : undefined;
   if (key && presentCommits.get(key)) return ws.baseSha;
   const has = async () => {
     const sha = await mirrorLocal(ctx, ws.repo, [
@@ -74,7 +74,7 @@ export async function listTree(
 ): Promise<TreeEntry[]> {
   const spec = folder ? `${commit}:${folder}` : commit;
   const mirror = mirrorDir(ctx, ws.repo);
-  const key = SHA.test(commit) ? `${mirror}:${spec}` : undefined;
+  const key = isCommitId(commit) ? `${mirror}:${spec}` : undefined;
   const known = key && listings.get(key);
   if (known) return known;
   // A folder the commit lacks is as lasting as its files, once the commit itself is known here.

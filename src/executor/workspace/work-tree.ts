@@ -1,7 +1,7 @@
 import type { Config } from '../../config.ts';
 import { localGitEnv } from '../sandbox/local-git.ts';
 import { runOnCheckout } from '../sandbox/sandbox-command.ts';
-import { GitError } from './run-git.ts';
+import { GitError, isCommitId } from './run-git.ts';
 import type { Workspace } from './workspace-record.ts';
 
 /** The checkout's state as git sees it: its work tree as a tree object, HEAD, its tree and branch. */
@@ -16,8 +16,6 @@ export interface WorkTree {
   /** The work-in-progress commit of `tree` on HEAD, when asked for. */
   wip?: string;
 }
-
-const SHA = /^[0-9a-f]{40}$/;
 
 /**
  * The work tree as a tree object, through a temporary index (a copy of the checkout's, so only
@@ -59,7 +57,7 @@ export async function workTree(
     .split('\n')
     .map((l) => l.trim());
   const shas = [tree, head, headTree, ...(opts.wip ? [wip] : [])];
-  if (got.result.exitCode !== 0 || !shas.every((s) => SHA.test(s)))
+  if (got.result.exitCode !== 0 || !shas.every(isCommitId))
     throw new GitError(`reading the work tree failed: ${got.result.output.trim().slice(-400)}`);
   return { tree, headRef, head, headTree, ...(opts.wip ? { wip } : {}) };
 }
