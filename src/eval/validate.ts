@@ -31,13 +31,8 @@ const GIT_ENV = {
   GIT_COMMITTER_EMAIL: 'eval@switchyard.invalid',
 };
 
-async function git(dir: string, args: string[], stdin?: string) {
-  return runProcess('git', args, {
-    cwd: dir,
-    env: GIT_ENV,
-    timeoutMs: 30_000,
-    ...(stdin === undefined ? {} : { stdin }),
-  });
+async function git(dir: string, args: string[]) {
+  return runProcess('git', args, { cwd: dir, env: GIT_ENV, timeoutMs: 30_000 });
 }
 
 /**
@@ -54,26 +49,41 @@ export async function validateTask(task: EvalTask, opts: ValidateOptions): Promi
   }
 }
 
-async function validateIn(root: string, task: EvalTask, opts: ValidateOptions): Promise<Validation> {
-  const dir = join(root, 'checkout');
-  const home = join(root, 'home');
+/**
+ * `repo/` copied to `root/<name>` and committed as its first commit. Host git touches a checkout
+ * only here, before any of the task's code has run in it: a check runs in the sandbox with its
+ * checkout writable, and what it writes into `.git` (a filter, `core.fsmonitor`, a hook) would
+ * run on the host under the next host git there (R-H3, R-H4).
+ */
+async function freshCheckout(
+  root: string,
+  name: string,
+  task: EvalTask,
+): Promise<string | { reason: string }> {
+  const dir = join(root, name);
   await cp(task.repoDir, dir, { recursive: true, verbatimSymlinks: true });
-  await mkdir(home);
   for (const args of [
     ['init', '-q', '-b', 'main'],
     ['add', '-A'],
     ['commit', '-q', '-m', 'start'],
   ]) {
     const r = await git(dir, args);
-    if (r.exitCode !== 0)
-      return { id: task.id, ok: false, reason: `git ${args[0]} failed: ${r.output.trim()}` };
+    if (r.exitCode !== 0) return { reason: `git ${args[0]} failed: ${r.output.trim()}` };
   }
-  const timed = async (): Promise<[CheckOutcome, number]> => {
+  return dir;
+}
+
+async function validateIn(root: string, task: EvalTask, opts: ValidateOptions): Promise<Validation> {
+  const home = join(root, 'home');
+  await mkdir(home);
+  const start = await freshCheckout(root, 'before', task);
+  if (typeof start !== 'string') return { id: task.id, ok: false, ...start };
+  const timed = async (dir: string): Promise<[CheckOutcome, number]> => {
     const t0 = performance.now();
     const r = await runCheck(opts.sandbox, dir, home, task.check, opts.checkTimeoutMs);
     return [r, Math.round((performance.now() - t0) / 100) / 10];
   };
-  const [before, beforeSeconds] = await timed();
+  const [before, beforeSeconds] = await timed(start);
   const seconds = opts.checkTimeoutMs / 1000;
   if (before.timedOut)
     return { id: task.id, ok: false, reason: `check ran past ${seconds} s on repo/`, beforeSeconds };
@@ -94,11 +104,11 @@ async function validateIn(root: string, task: EvalTask, opts: ValidateOptions): 
       beforeSeconds,
     };
   }
-  // The check's own leftovers (caches, build output) go before the patch, as in a fresh checkout.
-  await git(dir, ['clean', '-fdxq']);
-  await git(dir, ['checkout', '-q', '--', '.']);
+  // The patch goes on a checkout of its own, which no check has run in.
+  const patched = await freshCheckout(root, 'after', task);
+  if (typeof patched !== 'string') return { id: task.id, ok: false, ...patched, beforeSeconds };
   await writeFile(join(root, 'solution.patch'), task.patch);
-  const applied = await git(dir, ['apply', '--whitespace=nowarn', join(root, 'solution.patch')]);
+  const applied = await git(patched, ['apply', '--whitespace=nowarn', join(root, 'solution.patch')]);
   if (applied.exitCode !== 0) {
     return {
       id: task.id,
@@ -107,7 +117,7 @@ async function validateIn(root: string, task: EvalTask, opts: ValidateOptions): 
       beforeSeconds,
     };
   }
-  const [after, afterSeconds] = await timed();
+  const [after, afterSeconds] = await timed(patched);
   if (after.timedOut) {
     return {
       id: task.id,

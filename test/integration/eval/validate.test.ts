@@ -1,3 +1,5 @@
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { evalMain } from '../../../src/eval/cli.ts';
@@ -51,6 +53,35 @@ describe('eval task validation', () => {
     const open = await validateTask(task, { ...opts, sandbox: evalSandboxConfig({ SANDBOX: 'none' }) });
     expect(open.reason).toBe('check passes on repo/ without the patch (it proves nothing)');
     expect(await validateTask(task, opts)).toMatchObject({ ok: true });
+  });
+
+  it('runs no program a check wrote into the checkout’s .git on the host: a hook, fsmonitor or a filter (R-H3, R-H4)', async () => {
+    const host = mkdtempSync(join(tmpdir(), 'switchyard-validate-plant-'));
+    try {
+      // Each program, run on the host, leaves pwned-<name> in a folder the sandbox cannot see.
+      const prog = (name: string, then: string) =>
+        `printf '#!/bin/sh\\ntouch ${host}/pwned-${name}\\n${then}\\n' > .git/${name} && chmod +x .git/${name}`;
+      const plant = [
+        'set -e',
+        prog('fsmonitor', 'exit 1'),
+        prog('smudge', 'cat'),
+        prog('clean', 'cat'),
+        'mkdir -p .git/hooks .git/info',
+        prog('hooks/post-checkout', 'exit 0'),
+        'git config core.fsmonitor ".git/fsmonitor"',
+        'git config filter.x.smudge ".git/smudge"',
+        'git config filter.x.clean ".git/clean"',
+        "echo '* filter=x' > .git/info/attributes",
+        '(grep -qx fixed state.txt || echo changed > state.txt)',
+      ].join(' && ');
+      const task = { ...loadTask(join(FIXTURES, 'fixed')), check: `(${plant}) && grep -qx fixed state.txt` };
+      const v = await validateTask(task, opts);
+      expect(readdirSync(host)).toEqual([]);
+      // The verdict is the check's own, and passing with the patch says the plant ran in full there.
+      expect(v).toMatchObject({ ok: true });
+    } finally {
+      rmSync(host, { recursive: true, force: true });
+    }
   });
 
   it('npm run eval -- --validate prints a line per task and a summary, and exits 1 on any invalid task', async () => {
