@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { extname, join, normalize, sep } from 'node:path';
@@ -59,8 +60,19 @@ export async function serveAsset(
   } catch {
     return c.notFound();
   }
-  // The files change only with a release; revalidating each load keeps a tab from mixing versions.
-  return new Response(new Uint8Array(body), {
-    headers: { 'content-type': type, 'cache-control': 'no-cache', ...securityHeaders(formTargets) },
+  // The files change only with a release; revalidating each load keeps a tab from mixing versions,
+  // and the tag makes that check a 304 with no body instead of the file again.
+  const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 22)}"`;
+  const headers = { etag, 'cache-control': 'no-cache', ...securityHeaders(formTargets) };
+  if (matchesTag(c.req.header('if-none-match'), etag)) return new Response(null, { status: 304, headers });
+  return new Response(new Uint8Array(body), { headers: { 'content-type': type, ...headers } });
+}
+
+/** If-None-Match's weak comparison (RFC 9110 13.1.2): a listed tag, `W/` or not, or `*`. */
+function matchesTag(header: string | undefined, etag: string): boolean {
+  if (!header) return false;
+  return header.split(',').some((t) => {
+    const tag = t.trim();
+    return tag === '*' || tag.replace(/^W\//, '') === etag;
   });
 }

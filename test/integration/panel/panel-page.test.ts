@@ -41,6 +41,32 @@ describe('panel page: static assets and escaping', () => {
     }
   });
 
+  it('a reload revalidates each file by its tag: 304 with no body while it is unchanged, the file when the tag differs', async () => {
+    const url = `${app.url}/panel/assets/js/main.js`;
+    const first = await fetch(url);
+    const body = await first.text();
+    const etag = first.headers.get('etag') ?? '';
+    expect(etag).toMatch(/^"[\w-]{22}"$/);
+    expect(first.headers.get('cache-control')).toBe('no-cache');
+    expect(body).toBe(await readFile(join(ASSETS_DIR, 'js/main.js'), 'utf8'));
+    for (const tag of [etag, `W/${etag}`, `"other", ${etag}`, '*']) {
+      const again = await fetch(url, { headers: { 'if-none-match': tag } });
+      expect(again.status, tag).toBe(304);
+      expect(await again.text(), tag).toBe('');
+      expect(again.headers.get('etag'), tag).toBe(etag);
+      expect(again.headers.get('content-security-policy'), tag).toMatch(/script-src 'self'/);
+    }
+    for (const tag of ['"other"', `${etag.slice(0, -2)}"`, `${etag}x`, '']) {
+      const changed = await fetch(url, { headers: { 'if-none-match': tag } });
+      expect(changed.status, tag).toBe(200);
+      expect(await changed.text(), tag).toBe(body);
+    }
+    // Each file has a tag of its own: the page's is not the script's.
+    const page = await fetch(`${app.url}/panel/`, { headers: { 'if-none-match': etag } });
+    expect(page.status).toBe(200);
+    expect(page.headers.get('etag')).not.toBe(etag);
+  });
+
   it('the preview assembles a draft in R-E7 order with its section boundaries, and names what a save would refuse', async () => {
     const preview = async (body: unknown) => {
       const res = await fetch(`${app.url}/panel/api/preview`, {
