@@ -1,82 +1,10 @@
-import { copyFileSync, cpSync, existsSync, lstatSync, mkdtempSync, readlinkSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { lstatSync, readlinkSync } from 'node:fs';
+import { etcSnapshot } from './etc-snapshot.ts';
 
 /** Where the checkout appears inside the sandbox, whatever its path on the host (R-H3). */
 export const SANDBOX_CHECKOUT = '/workspace';
 /** The command's private HOME (a tmpfs, gone with the sandbox). */
 export const SANDBOX_HOME = '/home/sandbox';
-
-/**
- * What of `/etc` a command sees: name resolution, certificates, the dynamic loader and the
- * language runtimes' own settings. An allow-list, not a deny-list, so a secret some package drops
- * into `/etc` later (`shadow`, `ssh/` host keys, a database's password file) stays out (R-H3).
- */
-const ETC_ALLOWED = [
-  'alternatives',
-  'bash.bashrc',
-  'ca-certificates',
-  'ca-certificates.conf',
-  // Issue 15: the screenshot tool's Chromium (Debian's launcher reads its flags there) and fonts.
-  'chromium',
-  'chromium.d',
-  'debian_version',
-  'fonts',
-  'gai.conf',
-  'group',
-  'host.conf',
-  'hostname',
-  'hosts',
-  'inputrc',
-  'java-17-openjdk',
-  'ld.so.cache',
-  'ld.so.conf',
-  'ld.so.conf.d',
-  'locale.alias',
-  'localtime',
-  'mime.types',
-  'nsswitch.conf',
-  'os-release',
-  'passwd',
-  'perl',
-  'profile',
-  'profile.d',
-  'protocols',
-  'python3',
-  'python3.11',
-  'resolv.conf',
-  'services',
-  'ssl',
-  'timezone',
-];
-
-const DEREFERENCED = new Set(['resolv.conf', 'hosts', 'hostname']);
-let etc: string | undefined;
-
-/**
- * A copy of the allowed part of `/etc`, made once per process (symlinks kept as links, the host's
- * TLS private keys left out). A change to the host's `/etc` reaches sandboxes after a restart.
- */
-export function etcSnapshot(): string {
-  if (etc) return etc;
-  const root = mkdtempSync(join(tmpdir(), 'switchyard-etc-'));
-  process.once('exit', () => rmSync(root, { recursive: true, force: true }));
-  const dir = join(root, 'etc');
-  for (const name of ETC_ALLOWED) {
-    const src = `/etc/${name}`;
-    if (!existsSync(src)) continue;
-    // resolv.conf and hosts are often links into /run (systemd-resolved), absent in the sandbox.
-    if (DEREFERENCED.has(name)) copyFileSync(src, join(dir, name));
-    else
-      cpSync(src, join(dir, name), {
-        recursive: true,
-        verbatimSymlinks: true,
-        filter: (from) => !from.startsWith('/etc/ssl/private'),
-      });
-  }
-  etc = dir;
-  return dir;
-}
 
 /** Top-level system folders bound read-only; on merged-/usr systems the `/bin`-like ones are links. */
 const SYSTEM_DIRS = ['/usr', '/bin', '/sbin', '/lib', '/lib32', '/lib64', '/libx32'];

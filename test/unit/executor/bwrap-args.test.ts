@@ -1,7 +1,8 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { bwrapArgs, etcSnapshot, SANDBOX_CHECKOUT } from '../../../src/executor/sandbox/bwrap-args.ts';
+import { bwrapArgs, SANDBOX_CHECKOUT } from '../../../src/executor/sandbox/bwrap-args.ts';
+import { etcSnapshot } from '../../../src/executor/sandbox/etc-snapshot.ts';
 
 const spec = (writable: boolean) =>
   bwrapArgs({
