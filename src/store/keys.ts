@@ -126,6 +126,8 @@ export function createKeys(prefix: string) {
     ticketPr: (id: string) => k('ticket', id, 'pr'),
     /** Commits made by a tool call, by idempotency key, so a resumed call does not commit twice. */
     ticketCommits: (id: string) => k('ticket', id, 'commits'),
+    /** Commits the bot pushed to the ticket's branch: hash sha → when it first pushed it (ms, R-C7). */
+    ticketPushes: (id: string) => k('ticket', id, 'pushes'),
     /** Rounds per automated reviewer on a PR: hash `login` → count; `turn:<id>:<login>` marks counted (R-C7). */
     prBotRounds: (repo: string, number: number) => k('pr', repo.toLowerCase(), number, 'bot-rounds'),
     /** Cards of a turn that are noted, not worked (an automated reviewer past its three rounds, R-C7). */

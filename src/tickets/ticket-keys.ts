@@ -29,6 +29,7 @@ export function ticketOwnKeys(keys: Keys, id: string): string[] {
     keys.ticketScreenshotImages(id),
     keys.ticketPr(id),
     keys.ticketCommits(id),
+    keys.ticketPushes(id),
     keys.ticketStatus(id),
     keys.statusMessage(id),
     keys.outboxByTicket(id),

@@ -9,7 +9,7 @@ import { isCardOwner } from '../../tickets/ownership.ts';
 import type { TurnScope } from '../turn-scope.ts';
 import { headAndTree, passingFor } from '../verified-head.ts';
 import { isNoted } from '../workspace/bot-rounds.ts';
-import { ticketPr, verifications } from '../workspace/delivery-records.ts';
+import { pushedAt, ticketPr, verifications } from '../workspace/delivery-records.ts';
 import { githubAccess } from '../workspace/github-access.ts';
 import { inWorkspace } from '../workspace/work-gate.ts';
 import { gitIn } from '../workspace/workspace.ts';
@@ -86,8 +86,13 @@ export function resolveReviewThreadTool(scope: TurnScope) {
 async function notFixed(scope: TurnScope, card: TriggerCard, g: ReturnType<typeof gitIn>) {
   const head = await g.head();
   if ((await g.remoteHead()) !== head) return 'HEAD is not pushed';
-  const committedAt = Number(await g.run(['log', '-1', '--format=%ct', 'HEAD'])) * 1000;
-  if (committedAt + 1000 < card.receivedAt) return 'no commit since the comment arrived';
+  // When the bot pushed HEAD, by its own clock: a commit's dates are whatever its maker set (a
+  // `git commit` in run_command can date it 2099). A HEAD pushed before pushes were noted has only
+  // its commit time.
+  const at =
+    (await pushedAt(scope.rt.ctx, scope.ticket.id, head)) ??
+    Number(await g.run(['log', '-1', '--format=%ct', 'HEAD'])) * 1000;
+  if (at + 1000 < card.receivedAt) return 'no commit since the comment arrived';
   // Issue 28: a verification counts for the commit whose files it ran on.
   const runs = await verifications(scope.rt.ctx, scope.ticket.id);
   if (!passingFor(runs, await headAndTree(g))) return 'no passing verification at HEAD';

@@ -92,3 +92,17 @@ export const commitOfCall = (ctx: C, ticketId: string, callKey: string): Promise
 export async function recordCommit(ctx: C, ticketId: string, callKey: string, sha: string): Promise<void> {
   await ctx.redis.hset(ctx.keys.ticketCommits(ticketId), callKey, sha);
 }
+
+/**
+ * Notes that the bot pushed `sha` to the ticket's branch at `at` (the first push counts): by this
+ * host's clock, which a commit's own dates, set by whoever made it, are not (R-C7).
+ */
+export async function recordPush(ctx: C, ticketId: string, sha: string, at: number): Promise<void> {
+  await ctx.redis.hsetnx(ctx.keys.ticketPushes(ticketId), sha, String(at));
+}
+/** When the bot first pushed `sha` to the ticket's branch; undefined when it never did. */
+export async function pushedAt(ctx: C, ticketId: string, sha: string): Promise<number | undefined> {
+  const raw = await ctx.redis.hget(ctx.keys.ticketPushes(ticketId), sha);
+  const at = raw === null ? Number.NaN : Number(raw);
+  return Number.isFinite(at) ? at : undefined;
+}

@@ -1,5 +1,6 @@
 import type { Ctx } from '../../context.ts';
 import { ciEntryOf, ciPathspecs, namesOfZ, WORKFLOWS_DIR } from './ci-config-paths.ts';
+import { recordPush } from './delivery-records.ts';
 import { importCommit } from './import-commit.ts';
 import { mirrorLocal, mirrorNet } from './mirror.ts';
 import type { Workspace } from './workspace.ts';
@@ -35,6 +36,7 @@ export async function pushBranch(
     `${sha}:refs/heads/${ws.branch}`,
   ]);
   await mirrorLocal(ctx, ws.repo, ['update-ref', `refs/heads/${ws.branch}`, sha]);
+  await recordPush(ctx, ticketId, sha, ctx.now());
   return { ok: true };
 }
 
