@@ -72,7 +72,8 @@ let etc: string | undefined;
  * reaches the sandboxes of processes started after it.
  */
 export function etcSnapshot(): string {
-  etc ??= sharedSnapshot() ?? privateSnapshot();
+  // Made again if it went (a /tmp cleaner, or another process dropping a copy long unused).
+  if (!etc || !existsSync(etc)) etc = sharedSnapshot() ?? privateSnapshot();
   return etc;
 }
 
@@ -92,9 +93,11 @@ function sharedSnapshot(): string | undefined {
   const own = lstatSync(base);
   if (!own.isDirectory() || own.uid !== uid || (own.mode & 0o077) !== 0) return undefined;
   const made = join(base, stateOfEtc());
-  if (existsSync(made)) return join(made, 'etc');
-  dropAbandoned(base);
-  // Built aside and renamed into place, so no process ever binds a half-made copy.
+  const dir = join(made, 'etc');
+  if (existsSync(dir)) return dir;
+  dropOld(base);
+  // Built aside and renamed into place (over an emptied folder too), so no process ever binds a
+  // half-made copy.
   const building = mkdtempSync(join(base, 'building-'));
   copyEtc(join(building, 'etc'));
   try {
@@ -102,10 +105,11 @@ function sharedSnapshot(): string | undefined {
   } catch (err) {
     rmSync(building, { recursive: true, force: true });
     const code = (err as NodeJS.ErrnoException).code;
-    // Another process made it first.
     if (code !== 'ENOTEMPTY' && code !== 'EEXIST') throw err;
+    // Another process made it first; a folder holding something else leaves this one to its own copy.
+    if (!existsSync(dir)) return undefined;
   }
-  return join(made, 'etc');
+  return dir;
 }
 
 /** A copy of this process's own, removed at its exit. */
@@ -149,13 +153,17 @@ function stateOfEtc(): string {
   return hash.digest('hex').slice(0, 32);
 }
 
-/** Copies a killed process was still building: ten minutes is far past any copy's time. */
-function dropAbandoned(base: string): void {
-  const before = Date.now() - 10 * 60_000;
+/**
+ * Copies a killed process was still building (ten minutes is far past any copy's time), and
+ * copies of earlier states of `/etc` made over a week ago: a process still using one makes the
+ * current state's copy at its next command.
+ */
+function dropOld(base: string): void {
+  const now = Date.now();
   for (const name of readdirSync(base)) {
-    if (!name.startsWith('building-')) continue;
     const path = join(base, name);
-    if ((lstatSync(path, { throwIfNoEntry: false })?.mtimeMs ?? Infinity) < before)
+    const age = now - (lstatSync(path, { throwIfNoEntry: false })?.mtimeMs ?? now);
+    if (age > (name.startsWith('building-') ? 10 * 60_000 : 7 * 24 * 3_600_000))
       rmSync(path, { recursive: true, force: true });
   }
 }

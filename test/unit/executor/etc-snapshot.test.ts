@@ -77,17 +77,39 @@ describe('the sandbox’s /etc: one copy per machine, user and state of /etc (R-
     expect(readdirSync(elsewhere)).toEqual([]);
   });
 
-  it('a copy a killed process left half-built goes once it is ten minutes old; a newer one is left to its maker', () => {
+  it('half-built copies go after ten minutes and copies of earlier states of /etc after a week; newer ones stay', () => {
     mkdirSync(base, { mode: 0o700 });
-    const old = join(base, 'building-old');
-    const recent = join(base, 'building-recent');
-    mkdirSync(join(old, 'etc'), { recursive: true });
-    mkdirSync(join(recent, 'etc'), { recursive: true });
-    const longAgo = new Date(Date.now() - 11 * 60_000);
-    utimesSync(old, longAgo, longAgo);
+    const at = (path: string, minutes: number) => {
+      mkdirSync(join(path, 'etc'), { recursive: true });
+      const then = new Date(Date.now() - minutes * 60_000);
+      utimesSync(path, then, then);
+      return path;
+    };
+    const abandoned = at(join(base, 'building-old'), 11);
+    const building = at(join(base, 'building-recent'), 1);
+    const lastMonth = at(join(base, 'a'.repeat(32)), 8 * 24 * 60);
+    const lastWeek = at(join(base, 'b'.repeat(32)), 6 * 24 * 60);
     const made = snapshotIn(tmp);
     expect(made.startsWith(`${base}/`)).toBe(true);
-    expect(existsSync(old)).toBe(false);
-    expect(existsSync(recent)).toBe(true);
+    expect([abandoned, building, lastMonth, lastWeek].map(existsSync)).toEqual([false, true, false, true]);
+  });
+
+  it('a process whose copy went makes it again at its next command', () => {
+    const script = [
+      `const { etcSnapshot } = await import(${JSON.stringify(MODULE)});`,
+      `const { rmSync, existsSync } = await import('node:fs');`,
+      'const first = etcSnapshot();',
+      `rmSync(first, { recursive: true });`,
+      'const again = etcSnapshot();',
+      'console.log(JSON.stringify({ first, again, there: existsSync(again + "/passwd") }));',
+    ].join('\n');
+    const r = spawnSync(process.execPath, [...NODE_TS, '--input-type=module', '-e', script], {
+      env: { PATH: process.env.PATH ?? '', TMPDIR: tmp, ...nodeCacheEnv() },
+      encoding: 'utf8',
+    });
+    expect(r.stderr).toBe('');
+    const out = JSON.parse(r.stdout) as { first: string; again: string; there: boolean };
+    expect(out.again.startsWith(`${base}/`)).toBe(true);
+    expect(out.there).toBe(true);
   });
 });
