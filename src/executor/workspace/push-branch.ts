@@ -41,10 +41,12 @@ export async function pushBranch(
 }
 
 /**
- * The CI configuration files that the commits up to `sha` not yet at GitHub change (as far as the
- * mirror knows GitHub: its branches, the base and the ticket's branch as last pushed, and PR
- * heads). Every such commit counts, not only the net change, and a merge counts for what it
- * changes against all its parents (`-c`): a clean merge of the base adds nothing of its own.
+ * The CI configuration files that the commits up to `sha` not yet on the repository's branches
+ * change (as far as the mirror knows them: the base and the ticket's branch as last pushed). PR
+ * heads do not count as the repository's own: GitHub keeps a fork's under `refs/pull/`, and its
+ * commits pushed to a branch would run as the repository's CI, with its secrets. Every such commit
+ * counts, not only the net change, and a merge counts for what it changes against all its parents
+ * (`-c`): a clean merge of the base adds nothing of its own.
  */
 async function ciFilesAdded(ctx: Ctx, ws: Workspace, sha: string): Promise<string[]> {
   const out = await mirrorLocal(ctx, ws.repo, [
@@ -57,7 +59,6 @@ async function ciFilesAdded(ctx: Ctx, ws: Workspace, sha: string): Promise<strin
     sha,
     '--not',
     '--branches',
-    '--glob=refs/pull/*',
     '--',
     ...ciPathspecs(ctx.config.CI_CONFIG_PATHS),
   ]);

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { generateKeyPairSync } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { basicToken } from '../../kit/fake-git-http.ts';
@@ -104,6 +105,70 @@ describe('issue 31: no silent CI escalation — a push changing CI needs an admi
     expect(r[2]).toContain('exit 0');
     expect(r[4]).toMatch(
       /^Error: refused, nothing pushed: commits not yet pushed change CI configuration \(\.github\/workflows\/ci\.yml\)\. .*git reset --soft/,
+    );
+    expect(botBranches()).toBe('');
+    expect(workflowTokens()).toEqual([]);
+  });
+
+  it('a fork’s PR head is not GitHub’s own: its CI change, merged with run_command, is caught at the push', async () => {
+    // GitHub keeps a fork's PR head in the base repository (refs/pull/N/head); pushing its commits
+    // to a branch there runs them as the repository's own CI, with its secrets.
+    const inBare = (args: string[], input?: string, env: Record<string, string> = {}) =>
+      execFileSync('git', args, {
+        cwd: w.repo.bare,
+        input,
+        encoding: 'utf8',
+        env: { ...process.env, GIT_AUTHOR_NAME: 'eve', GIT_AUTHOR_EMAIL: 'eve@example.com', ...env },
+      }).trim();
+    const blob = inBare(
+      ['hash-object', '-w', '--stdin'],
+      'on: push\njobs:\n  leak:\n    runs-on: ubuntu-latest\n',
+    );
+    const index = { GIT_INDEX_FILE: `${w.root}/fork-index` };
+    inBare(['read-tree', 'main'], undefined, index);
+    inBare(['update-index', '--add', '--cacheinfo', `100644,${blob},${WORKFLOW}`], undefined, index);
+    const tree = inBare(['write-tree'], undefined, index);
+    const head = inBare(['commit-tree', tree, '-p', 'main', '-m', 'Add CI'], undefined, {
+      GIT_COMMITTER_NAME: 'eve',
+      GIT_COMMITTER_EMAIL: 'eve@example.com',
+    });
+    const pr = w.gh.addPull('acme/web', {
+      title: 'Add CI',
+      head: 'eve:ci',
+      user: { login: 'eve', type: 'User' },
+    });
+    pr.head = { ...pr.head, sha: head, repo: { full_name: 'eve/web' } };
+    inBare(['update-ref', `refs/pull/${pr.number}/head`, head]);
+
+    const flow = executorFlow(w.llm, [
+      (_r, card) => ack(card),
+      () =>
+        toolCalls([
+          'run_command',
+          {
+            command: `git -c user.name=x -c user.email=x@example.com merge -q --no-edit origin/pull/${pr.number}`,
+          },
+        ]),
+      () => toolCalls(['commit_and_push', { message: 'Take the PR' }]),
+    ]);
+    w.gh.setPermission('acme/web', 'ada', 'write');
+    const payload = githubPayloads.mentionComment({
+      repo: 'acme/web',
+      number: pr.number,
+      isPullRequest: true,
+      author: 'ada',
+      commentId: 7001,
+      body: `@${w.gh.botLogin} please fix the login redirect here`,
+    });
+    const res = await sendGitHubEvent(w.app.url, 'issue_comment', payload, {
+      secret: SECRETS.GITHUB_WEBHOOK_SECRET,
+    });
+    expect(res.status).toBe(202);
+    await flow.done();
+    const r = flow.results.map((x) => x.join('\n'));
+    expect(r[1]).toContain('exit 0');
+    expect(r[2]).toMatch(
+      /^Error: refused, nothing pushed: commits not yet pushed change CI configuration \(\.github\/workflows\/ci\.yml\)/,
     );
     expect(botBranches()).toBe('');
     expect(workflowTokens()).toEqual([]);
