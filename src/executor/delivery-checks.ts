@@ -7,10 +7,11 @@ import { headAndTree, passingFor, ranOn, verifiedLine } from './verified-head.ts
 import { type Screenshot, screenshots, ticketPr, verifications } from './workspace/delivery-records.ts';
 import { githubAccess } from './workspace/github-access.ts';
 import { gitIn, loadWorkspace, type Workspace } from './workspace/workspace.ts';
+import { baseRef } from './workspace/workspace-record.ts';
 
 /** Files the ticket's branch changes against the default branch. */
 export async function changedFiles(scope: TurnScope, ws: Workspace, login: string): Promise<string[]> {
-  const out = await gitIn(scope, ws, login).run(['diff', '--name-only', `origin/${ws.base}...HEAD`]);
+  const out = await gitIn(scope, ws, login).run(['diff', '--name-only', `${baseRef(ws)}...HEAD`]);
   return out.split('\n').filter(Boolean);
 }
 
@@ -44,7 +45,7 @@ export async function readinessProblem(
   const isUi = uiFileMatcher(ctx.config.UI_FILE_GLOBS);
   const ui = (await changedFiles(scope, ws, login)).filter(isUi);
   if (!ui.length) return undefined;
-  const base = await g.run(['merge-base', 'HEAD', `origin/${ws.base}`]);
+  const base = await g.run(['merge-base', 'HEAD', baseRef(ws)]);
   return screenshotProblem(await screenshots(ctx, scope.ticket.id), ui, base, head);
 }
 
@@ -90,14 +91,21 @@ export const draftDoneCheck: DoneCheck = async (scope) => {
  * R-C6, issue 15: "done" claims the change works, so a ticket whose branch holds commits of its
  * own needs a recorded command that exited 0 on HEAD's files — a claim with no such record is
  * refused; with one, the report carries its "Verified: …" line (issue 28). A ticket without a
- * checkout, or with no commit beyond the base (an answer, an investigation), claims no change.
+ * checkout, or with no commit beyond the base the host recorded (an answer, an investigation),
+ * claims no change.
  */
 export const verifiedDoneCheck: DoneCheck = async (scope) => {
   const { ctx } = scope.rt;
   const ws = await loadWorkspace(ctx, scope.ticket.id);
-  if (!ws || !(await stat(`${ws.dir}/.git`).catch(() => undefined))) return { ok: true };
+  if (!ws || !(await stat(ws.dir).catch(() => undefined))) return { ok: true };
+  // A checkout without its .git has had it moved by a command: nothing in it can be checked.
+  if (!(await stat(`${ws.dir}/.git`).catch(() => undefined)))
+    return {
+      ok: false,
+      why: 'the checkout has no .git (a command moved or removed it), so nothing can show what it holds; put it back, or report working',
+    };
   const g = gitIn(scope, ws, await githubAccess(ctx).login());
-  if ((await g.run(['rev-list', '--count', `origin/${ws.base}..HEAD`])) === '0') return { ok: true };
+  if ((await g.run(['rev-list', '--count', `${baseRef(ws)}..HEAD`])) === '0') return { ok: true };
   const at = await headAndTree(g);
   const passed = passingFor(await verifications(ctx, scope.ticket.id), at);
   if (passed) return { ok: true, note: verifiedLine(passed, at.head) };

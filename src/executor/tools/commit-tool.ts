@@ -13,6 +13,7 @@ import { pushBranch } from '../workspace/push-branch.ts';
 import { lastPushed, pushedSummary } from '../workspace/pushed-summary.ts';
 import { inWorkspace } from '../workspace/work-gate.ts';
 import type { Workspace } from '../workspace/workspace.ts';
+import { baseRef } from '../workspace/workspace-record.ts';
 import { ciRefusal } from './ci-refusal.ts';
 
 type LocalGit = ReturnType<typeof localGit>;
@@ -41,7 +42,7 @@ async function stage(
 async function nothingToPush(scope: TurnScope, ws: Workspace, g: LocalGit, head: string) {
   const pushed = (await remoteSha(scope.rt.ctx, ws, `refs/heads/${ws.branch}`)) === head;
   if (pushed) return `HEAD ${head.slice(0, 12)} is already pushed to ${ws.branch}`;
-  if ((await g.run(['rev-list', '--count', `origin/${ws.base}..HEAD`])) === '0')
+  if ((await g.run(['rev-list', '--count', `${baseRef(ws)}..HEAD`])) === '0')
     return `HEAD ${head.slice(0, 12)} has no commits beyond ${ws.base}`;
   return undefined;
 }

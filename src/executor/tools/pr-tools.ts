@@ -11,6 +11,7 @@ import { saveTicketPr, screenshots, ticketPr, verifications } from '../workspace
 import { githubAccess } from '../workspace/github-access.ts';
 import { inWorkspace } from '../workspace/work-gate.ts';
 import { gitIn } from '../workspace/workspace.ts';
+import { baseRef } from '../workspace/workspace-record.ts';
 import { shotLine } from './screenshot-tool.ts';
 
 const MARK_READY = `mutation($pullRequestId: ID!) {
@@ -39,7 +40,7 @@ export function openPrTool(scope: TurnScope) {
         const { head } = at;
         if ((await g.remoteHead()) !== head)
           return toolError('refused: HEAD is not pushed; commit_and_push first');
-        if ((await g.run(['rev-list', '--count', `origin/${ws.base}..HEAD`])) === '0')
+        if ((await g.run(['rev-list', '--count', `${baseRef(ws)}..HEAD`])) === '0')
           return toolError(`refused: the branch has no commits beyond ${ws.base}`);
         const client = await githubAccess(ctx).client(ws.repo);
         const where = splitRepo(ws.repo);

@@ -9,6 +9,7 @@ import type { TurnScope } from '../turn-scope.ts';
 import { addScreenshot, type Screenshot, ticketPr } from '../workspace/delivery-records.ts';
 import { inWorkspace } from '../workspace/work-gate.ts';
 import { gitIn, type Workspace } from '../workspace/workspace.ts';
+import { baseRef } from '../workspace/workspace-record.ts';
 import { mayWriteCheckout } from './command-tools.ts';
 
 const params = z.object({
@@ -27,7 +28,7 @@ export const screenshotHref = (ticketId: string, id: string) => `/api/tickets/${
 /** The commit a picture at `at` shows, and whether uncommitted changes were served with it. */
 async function commitOf(scope: TurnScope, ws: Workspace, login: string, at: 'base' | 'head') {
   if (at === 'base') {
-    const base = await gitIn(scope, ws, login).run(['merge-base', 'HEAD', `origin/${ws.base}`]);
+    const base = await gitIn(scope, ws, login).run(['merge-base', 'HEAD', baseRef(ws)]);
     return { commit: base, dirty: false };
   }
   const g = localGit(scope.rt.ctx.config, ws, login);

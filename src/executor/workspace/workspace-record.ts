@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { Ctx } from '../../context.ts';
 import { encodeRecord, parseRecord } from '../../store/parse-record.ts';
+import { isCommitId } from './run-git.ts';
 
 type WsCtx = Pick<Ctx, 'redis' | 'keys'>;
 
@@ -22,6 +23,16 @@ export const WorkspaceSchema = z.object({
   baseSha: z.string().optional(),
 });
 export type Workspace = z.infer<typeof WorkspaceSchema>;
+
+/**
+ * What the ticket's branch is compared with: the base commit the host recorded when it made the
+ * checkout. The checkout's own `origin/<base>` is the sandbox's to move (`git update-ref`), and a
+ * rule read against it could be made to see no commits and no changed files (R-C6). Records from
+ * before `baseSha` have only that ref.
+ */
+export function baseRef(ws: Pick<Workspace, 'base' | 'baseSha'>): string {
+  return ws.baseSha && isCommitId(ws.baseSha) ? ws.baseSha : `origin/${ws.base}`;
+}
 
 /**
  * The owner of the workspace record (issue 20): the ticket's checkout, or undefined before the

@@ -156,6 +156,33 @@ describe('issue 28: commit_and_push and record_verification, as the model reads 
     );
   });
 
+  it.each([
+    [
+      'origin/main moved up to HEAD',
+      'git update-ref refs/remotes/origin/main HEAD',
+      `^Error: refused: not done — no verification passed at HEAD ${SHA12} `,
+    ],
+    [
+      'the .git folder moved away',
+      'mv .git .g',
+      '^Error: refused: not done — the checkout has no .git \\(a command moved or removed it\\)',
+    ],
+  ])(
+    'R-C6: "done" on an unverified commit stays refused with %s by a command',
+    async (_what, command, refusal) => {
+      const r = await run([
+        (_r, card) => ack(card),
+        fixLogin,
+        () => toolCalls(['commit_and_push', { message: 'Fix the login redirect' }]),
+        () => toolCalls(['run_command', { command }]),
+        () => toolCalls(['report', { status: 'done', summary: 'Done.' }]),
+      ]);
+      expect(r[2]).toMatch(/^committed/);
+      expect(r[3]).toContain('exit 0');
+      expect(r[4]).toMatch(new RegExp(refusal));
+    },
+  );
+
   it('issue 28: a read-only run_command (cat README.md) records no workspace step; a changing one does', async () => {
     const ids: Promise<string | undefined>[] = [];
     const stepAfterLast = (req: Parameters<typeof ticketOf>[0]) =>
