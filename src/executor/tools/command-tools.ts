@@ -112,7 +112,7 @@ export function recordVerificationTool(scope: TurnScope) {
       const why = verificationProblem(command);
       if (why) return Promise.resolve(toolError(verificationRefusal(command, why)));
       return inWorkspace(scope, async (ws, login) => {
-        const at = await workTree(ctx.config, ws, login);
+        const at = await workTree(ctx.config, ws, login, { proof: true });
         const dirty = at.tree !== at.headTree;
         const r = await runInCheckout(scope, ws, command, timeout_seconds, 'record_verification');
         if (!r.ok) return toolError(r.refusal);

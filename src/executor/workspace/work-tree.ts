@@ -17,24 +17,50 @@ export interface WorkTree {
   wip?: string;
 }
 
+/** How a `WorkTree` is read: `wip` adds the work-in-progress commit; `proof`, see `proofSteps`. */
+interface WorkTreeOptions {
+  wip?: boolean;
+  proof?: boolean;
+}
+
+/**
+ * For a tree that proves what a verification ran on (R-C6), none of what a command can write into
+ * `.git` may change it: the index is made afresh from HEAD (a copied one keeps assume-unchanged
+ * and skip-worktree flags, and its stat cache can be forged, so an edited file would be taken for
+ * HEAD's), untracked files that only `.git/info/exclude` or `core.excludesFile` ignore are added
+ * (the committed `.gitignore` alone decides), and filter drivers in the checkout's config — none
+ * comes from anywhere else in the sandbox — end the script with exit 3, since `git add` would store
+ * what their `clean` program answers instead of the file.
+ */
+const proofSteps = {
+  start: `if git config --name-only --get-regexp '^filter[.]' >/dev/null; then exit 3; fi
+git read-tree HEAD`,
+  add: 'git ls-files -z -o --exclude-per-directory=.gitignore | xargs -0 -r git add -f --',
+};
+
 /**
  * The work tree as a tree object, through a temporary index (a copy of the checkout's, so only
- * files whose stat changed are hashed again): the checkout's own index, HEAD and branches stay as
- * they are. The index path is asked before `GIT_INDEX_FILE` points elsewhere. With `wip`, also the
- * work-in-progress commit of that tree on HEAD (issue 19's workspace step).
+ * files whose stat changed are hashed again; afresh from HEAD with `proof`): the checkout's own
+ * index, HEAD and branches stay as they are. The index path is asked before `GIT_INDEX_FILE`
+ * points elsewhere. With `wip`, also the work-in-progress commit of that tree on HEAD (issue 19's
+ * workspace step).
  */
-const script = (wip: boolean) => `set -e
+const script = (o: WorkTreeOptions) => `set -e
 index=$(git rev-parse --git-path index)
 dir=$(mktemp -d)
 export GIT_INDEX_FILE="$dir/index"
-cp "$index" "$GIT_INDEX_FILE" 2>/dev/null || git read-tree HEAD
+${o.proof ? proofSteps.start : 'cp "$index" "$GIT_INDEX_FILE" 2>/dev/null || git read-tree HEAD'}
 git add -A
+${o.proof ? proofSteps.add : ''}
 tree=$(git write-tree)
 echo "$tree"
 git symbolic-ref -q HEAD || echo
 git rev-parse HEAD 'HEAD^{tree}'
-${wip ? 'git commit-tree "$tree" -p HEAD -m "switchyard: work in progress"' : ''}
+${o.wip ? 'git commit-tree "$tree" -p HEAD -m "switchyard: work in progress"' : ''}
 rm -rf "$dir"`;
+
+/** Thrown by a `proof` reading when the checkout's config names filter drivers. */
+export class FilteredTreeError extends GitError {}
 
 /**
  * Reads the checkout's `WorkTree` in the sandbox (the checkout's config may name programs, issue
@@ -44,9 +70,9 @@ export async function workTree(
   config: Config,
   ws: Pick<Workspace, 'dir' | 'home'>,
   login: string,
-  opts: { wip?: boolean } = {},
+  opts: WorkTreeOptions = {},
 ): Promise<WorkTree> {
-  const got = await runOnCheckout(config, ws, ['sh', '-c', script(opts.wip ?? false)], {
+  const got = await runOnCheckout(config, ws, ['sh', '-c', script(opts)], {
     writable: true,
     timeoutMs: 120_000,
     network: 'none',
@@ -56,6 +82,10 @@ export async function workTree(
   const [tree = '', headRef = '', head = '', headTree = '', wip = ''] = got.result.stdout
     .split('\n')
     .map((l) => l.trim());
+  if (opts.proof && got.result.exitCode === 3)
+    throw new FilteredTreeError(
+      'refused: the checkout’s .git/config names filter drivers (filter.*), and git would record what their programs answer instead of the files; remove them (git config --remove-section filter.<name>)',
+    );
   const shas = [tree, head, headTree, ...(opts.wip ? [wip] : [])];
   if (got.result.exitCode !== 0 || !shas.every(isCommitId))
     throw new GitError(`reading the work tree failed: ${got.result.output.trim().slice(-400)}`);

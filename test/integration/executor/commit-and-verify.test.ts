@@ -183,6 +183,55 @@ describe('issue 28: commit_and_push and record_verification, as the model reads 
     },
   );
 
+  it.each([
+    [
+      'an edit hidden by assume-unchanged',
+      "echo '# web, edited' > README.md && git update-index --assume-unchanged README.md",
+    ],
+    [
+      'an edit hidden by skip-worktree',
+      "echo '# web, edited' > README.md && git update-index --skip-worktree README.md",
+    ],
+    [
+      'a file only .git/info/exclude ignores',
+      "echo 'module.exports = 1;' > helper.js && echo helper.js >> .git/info/exclude",
+    ],
+  ])('R-C6: record_verification sees %s: the files it ran on are not HEAD’s', async (_what, command) => {
+    const r = await run([
+      (_r, card) => ack(card),
+      fixLogin,
+      () => toolCalls(['commit_and_push', { message: 'Fix the login redirect' }]),
+      () => toolCalls(['run_command', { command }]),
+      () => toolCalls(['record_verification', { command: VERIFY }]),
+      () => toolCalls(['report', { status: 'done', summary: 'Done.' }]),
+    ]);
+    expect(r[3]).toContain('exit 0');
+    expect(r[4]).toMatch(new RegExp(`^recorded at ${SHA12} \\(uncommitted changes present: `));
+    expect(r[5]).toMatch(/^Error: refused: not done — no verification passed at HEAD /);
+  });
+
+  it('R-C6: record_verification refuses a checkout whose config names a filter driver, and runs nothing', async () => {
+    const r = await run([
+      (_r, card) => ack(card),
+      fixLogin,
+      () =>
+        toolCalls([
+          'run_command',
+          {
+            command:
+              "git config filter.same.clean 'git show HEAD:README.md' && echo '* filter=same' > .git/info/attributes",
+          },
+        ]),
+      () => toolCalls(['record_verification', { command: 'touch ran.txt && grep -q "||" src/login.ts' }]),
+      () => toolCalls(['run_command', { command: 'ls ran.txt' }]),
+    ]);
+    expect(r[2]).toContain('exit 0');
+    expect(r[3]).toBe(
+      'Error: refused: the checkout’s .git/config names filter drivers (filter.*), and git would record what their programs answer instead of the files; remove them (git config --remove-section filter.<name>)',
+    );
+    expect(r[4]).toContain('No such file');
+  });
+
   it('issue 28: a read-only run_command (cat README.md) records no workspace step; a changing one does', async () => {
     const ids: Promise<string | undefined>[] = [];
     const stepAfterLast = (req: Parameters<typeof ticketOf>[0]) =>
