@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import type { Dirent } from 'node:fs';
 import { lstat, mkdir, readdir, rm, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import type { Ctx } from '../../context.ts';
 import { assertOwnGitDir } from './checkout-git.ts';
 import { mirrorLocal, mirrorRoot } from './mirror.ts';
@@ -8,8 +9,11 @@ import { GitError, isCommitId } from './run-git.ts';
 
 /**
  * The checkout's object store, if it is one the host may read: a real directory of the
- * checkout's own, with no alternates (which could lend it another ticket's objects) and no links
- * in its first two levels.
+ * checkout's own, with no alternates (which could lend it another ticket's objects), and nothing
+ * at any depth but folders and regular files. The host's git follows a link even at the
+ * loose-object level (`objects/ab/<38 hex>` naming another ticket's or repository's object would
+ * be imported and pushed as this ticket's), and a FIFO there would hold the fetch until its
+ * time-out. No command runs in the checkout while this reads it.
  */
 async function checkoutObjects(dir: string): Promise<string> {
   const objects = join(await assertOwnGitDir(dir), 'objects');
@@ -18,13 +22,15 @@ async function checkoutObjects(dir: string): Promise<string> {
   if (!st?.isDirectory()) throw refuse('is not a directory');
   for (const alt of ['info/alternates', 'info/http-alternates'])
     if (await lstat(join(objects, alt)).catch(() => undefined)) throw refuse(`has ${alt}; remove it`);
-  for (const sub of ['', 'pack', 'info']) {
-    const names = await readdir(join(objects, sub)).catch(() => [] as string[]);
-    for (const n of names)
-      if ((await lstat(join(objects, sub, n))).isSymbolicLink()) throw refuse(`links out (${sub}/${n})`);
+  for (const e of await readdir(objects, { withFileTypes: true, recursive: true })) {
+    if (e.isFile() || e.isDirectory()) continue;
+    const at = relative(objects, join(e.parentPath, e.name));
+    throw refuse(e.isSymbolicLink() ? `links out (${at})` : `holds a ${kindOf(e)} (${at})`);
   }
   return objects;
 }
+
+const kindOf = (e: Dirent) => (e.isFIFO() ? 'FIFO' : e.isSocket() ? 'socket' : 'device');
 
 /**
  * Brings commit `sha` and what it needs from the checkout into the host's mirror, as

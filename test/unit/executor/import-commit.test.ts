@@ -48,6 +48,34 @@ describe('importing a checkout’s commit into the host’s mirror (issue 13, R-
     await expect(importCommit(ctx, 'acme/web', other.dir, 'T5', 'HEAD')).rejects.toThrow(/not a commit id/);
   });
 
+  it('R-H4: a loose object that links to another ticket’s, or a FIFO, anywhere in the store is refused, and nothing of it reaches the mirror', async () => {
+    const other = checkout('secret-ticket');
+    const secret = git(other.dir, 'rev-parse', 'HEAD:a.txt');
+    const c = checkout('borrower');
+    // The other ticket's blob, named from this checkout's store by a link at the loose-object level.
+    mkdirSync(join(c.dir, '.git/objects', secret.slice(0, 2)), { recursive: true });
+    symlinkSync(
+      join(other.dir, '.git/objects', secret.slice(0, 2), secret.slice(2)),
+      join(c.dir, '.git/objects', secret.slice(0, 2), secret.slice(2)),
+    );
+    const tree = execFileSync('git', ['mktree'], {
+      cwd: c.dir,
+      env,
+      input: `100644 blob ${secret}\tstolen.txt\n`,
+      encoding: 'utf8',
+    }).trim();
+    const stolen = git(c.dir, '-c', 'user.name=x', '-c', 'user.email=x@x', 'commit-tree', tree, '-m', 'take');
+    await expect(importCommit(ctx, 'acme/web', c.dir, 'T7', stolen)).rejects.toThrow(
+      new RegExp(`links out \\(${secret.slice(0, 2)}/${secret.slice(2)}\\)`),
+    );
+    expect(() => git(mirrorDir(ctx, 'acme/web'), 'cat-file', '-e', secret)).toThrow();
+
+    const f = checkout('with-fifo');
+    mkdirSync(join(f.dir, '.git/objects/ab'), { recursive: true });
+    execFileSync('mkfifo', [join(f.dir, '.git/objects/ab', 'c'.repeat(38))]);
+    await expect(importCommit(ctx, 'acme/web', f.dir, 'T8', f.sha)).rejects.toThrow(/holds a FIFO/);
+  });
+
   it('R-H4: a commit id the checkout does not hold fails with git’s words, and no ref lands in the mirror', async () => {
     const c = checkout('lacking');
     const missing = 'f'.repeat(40);
