@@ -70,6 +70,21 @@ describe('R-H3: a sandboxed command is confined and capped (real bubblewrap)', (
     expect(note(r)).toMatch(/limit reached: disk space — \/tmp and HOME hold at most 16 MB/);
   });
 
+  it('R-H3: /dev holds no more than /tmp: its shm is capped, the rest read-only, and /dev/null still works', async () => {
+    const r = await sandboxed(
+      checkout,
+      [
+        'head -c 40M /dev/zero > /dev/shm/fill; echo "shm=$?"',
+        'echo x > /dev/fill 2>/dev/null; echo "dev=$?"',
+        'echo x > /dev/null; echo "null=$?"',
+      ].join('\n'),
+    );
+    expect(r.output).toMatch(/shm=1/);
+    expect(r.output).toMatch(/dev=[1-9]/);
+    expect(r.output).toContain('null=0');
+    expect(r.limits).toContain('tmp');
+  });
+
   it('R-H3: it cannot write outside its checkout nor read another ticket’s checkout', async () => {
     const r = await sandboxed(
       checkout,

@@ -75,6 +75,9 @@ export function bwrapArgs(spec: BwrapSpec): string[] {
   // would be an escape. Read-only, like Docker's.
   a.push('--proc', '/proc', '--ro-bind', '/proc/sys', '/proc/sys', '--dev', '/dev');
   const size = String(spec.tmpBytes);
+  // bwrap's /dev is a tmpfs as large as half the host's memory, and /dev/shm is in it: shm gets
+  // /tmp's cap and the rest of /dev is read-only (its device nodes still read and write).
+  a.push('--size', size, '--tmpfs', '/dev/shm', '--remount-ro', '/dev');
   a.push('--size', size, '--tmpfs', '/tmp', '--size', size, '--tmpfs', SANDBOX_HOME);
   a.push('--symlink', '/tmp', '/var/tmp');
   a.push(spec.writable ? '--bind' : '--ro-bind', spec.checkout, SANDBOX_CHECKOUT);

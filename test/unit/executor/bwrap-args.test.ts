@@ -41,11 +41,14 @@ describe('R-H3: the bubblewrap argument vector', () => {
     expect(sources.filter((s) => s?.startsWith('/data'))).toEqual(['/data/ws/sy/T1']);
   });
 
-  it('R-H3: a fresh /proc with /proc/sys read-only over it, private tmpfs /tmp and HOME of the given size', () => {
+  it('R-H3: a fresh /proc with /proc/sys read-only over it, private tmpfs /dev/shm, /tmp and HOME of the given size, /dev read-only', () => {
     const a = spec(true);
     expect(a.indexOf('--ro-bind', a.indexOf('--proc'))).toBe(a.indexOf('/proc/sys') - 1);
-    expect(argsOf(a, '--size')).toEqual([`${1 << 20} --tmpfs`, `${1 << 20} --tmpfs`]);
-    expect(a).toEqual(expect.arrayContaining(['/tmp', '/home/sandbox']));
+    expect(argsOf(a, '--size')).toEqual([`${1 << 20} --tmpfs`, `${1 << 20} --tmpfs`, `${1 << 20} --tmpfs`]);
+    expect(a).toEqual(expect.arrayContaining(['/dev/shm', '/tmp', '/home/sandbox']));
+    // After /dev/shm is mounted in it, /dev itself goes read-only.
+    expect(a.indexOf('--remount-ro')).toBeGreaterThan(a.indexOf('/dev/shm'));
+    expect(a[a.indexOf('--remount-ro') + 1]).toBe('/dev');
   });
 
   it('R-H3: /etc is an allow-listed copy: no shadow, no gshadow, no SSH keys, no TLS private keys', () => {
