@@ -100,6 +100,16 @@ export async function recordCommit(ctx: C, ticketId: string, callKey: string, sh
 export async function recordPush(ctx: C, ticketId: string, sha: string, at: number): Promise<void> {
   await ctx.redis.hsetnx(ctx.keys.ticketPushes(ticketId), sha, String(at));
 }
+/** The commit the bot last pushed to the ticket's branch before `t` (its first push of it), or undefined. */
+export async function lastPushBefore(ctx: C, ticketId: string, t: number): Promise<string | undefined> {
+  const all = await ctx.redis.hgetall(ctx.keys.ticketPushes(ticketId));
+  let last: { sha: string; at: number } | undefined;
+  for (const [sha, raw] of Object.entries(all)) {
+    const at = Number(raw);
+    if (Number.isFinite(at) && at < t && (!last || at > last.at)) last = { sha, at };
+  }
+  return last?.sha;
+}
 /** When the bot first pushed `sha` to the ticket's branch; undefined when it never did. */
 export async function pushedAt(ctx: C, ticketId: string, sha: string): Promise<number | undefined> {
   const raw = await ctx.redis.hget(ctx.keys.ticketPushes(ticketId), sha);

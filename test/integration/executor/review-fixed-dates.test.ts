@@ -70,4 +70,64 @@ describe('resolve_review_thread "fixed": a commit since the comment, by the botâ
     expect(results[0]?.join('\n')).toContain('refused: no commit since the comment arrived (R-C7)');
     expect(w.gh.resolvedThreads.size).toBe(0);
   }, 60_000);
+
+  it('an empty commit pushed after the comment changes no file, so the thread is not fixed', async () => {
+    const flow = executorFlow(w.llm, [
+      (_r, card) => toolCalls(['reply', { to: card, text: `Working on acme/web for ${card}.` }]),
+      () => toolCalls(['run_command', { command: "echo '// tidy' >> src/login.ts" }]),
+      () => toolCalls(['commit_and_push', { message: 'Tidy' }]),
+      () => toolCalls(['record_verification', { command: 'grep -q tidy src/login.ts' }]),
+      () => toolCalls(['open_pr', { title: 'Tidy', body: 'x' }]),
+      () => toolCalls(['report', { status: 'done', summary: 'Ready.' }]),
+    ]);
+    const card = await send(w.app.ctx, localMessage('Please tidy the login of acme/web'));
+    await flow.done();
+    const pr = Number(/acme\/web#(\d+)/.exec(flow.results[4]?.join('\n') ?? '')?.[1]);
+    expect(pr).toBeGreaterThan(0);
+
+    // The comment comes once the first turn has ended, as a reviewer's would.
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    const ticket = await ticketOpenedBy(w.app.ctx, card);
+    const c = w.gh.addReviewComment('acme/web', pr, {
+      body: 'Please keep the old name',
+      user: { login: 'grace', type: 'User' },
+    });
+    const results: string[][] = [];
+    let comment = '';
+    const steps = [
+      () =>
+        toolCalls([
+          'run_command',
+          { command: 'git -c user.name=bot -c user.email=bot@example.com commit -q --allow-empty -m wip' },
+        ]),
+      () => toolCalls(['commit_and_push', { message: 'unused' }]),
+      () => toolCalls(['resolve_review_thread', { card: comment, outcome: 'fixed' }]),
+    ];
+    w.llm.respond((req) => {
+      if (roleOf(req) === 'main') return text('Nothing.');
+      if (req.messages.at(-1)?.role !== 'tool') {
+        // Only the turn that holds the review comment follows the steps.
+        comment = cardsIn(req).find((id) => !id.startsWith('local-')) ?? '';
+        if (!comment) return text('Done.');
+      } else if (comment) results.push(lastToolResults(req));
+      return (comment && steps[results.length]?.()) || text('Done.');
+    });
+    const payload = githubPayloads.reviewComment({
+      repo: 'acme/web',
+      number: pr,
+      author: 'grace',
+      commentId: c.id,
+      body: c.body,
+    });
+    expect((await sendReviewComment(w, payload)).status).toBe(202);
+    await scheduleTurn(w.app.ctx, ticket);
+    await waitFor(() => results.length >= 3, 'the resolve call', 30_000);
+    const r = results.map((x) => x.join('\n'));
+    expect(r[0]).toContain('exit 0');
+    expect(r[1]).toContain('nothing new to commit; pushed');
+    expect(r[2]).toContain(
+      'refused: no file changed since the comment arrived (HEAD holds the files pushed before it) (R-C7)',
+    );
+    expect(w.gh.resolvedThreads.size).toBe(0);
+  }, 60_000);
 });
