@@ -128,7 +128,9 @@ describe('reviews by outcome (R-C7)', () => {
     await waitFor(() => (log[0]?.results.length ?? 0) >= steps.length, 'the review turn', 30_000);
     expect(log).toHaveLength(1);
     const r = log[0]?.results.map((x) => x.join('\n')) ?? [];
-    expect(r[0]).toMatch(/refused: no commit since the comment arrived|refused: no passing verification/);
+    expect(r[0]).toMatch(
+      /refused: no commit since the comment arrived|refused: no file changed since the comment arrived|refused: no passing verification/,
+    );
     expect(r[4]).toContain(`resolving PRRT_${fix.id}`);
     expect(r[4]).toMatch(/refused: a person’s thread is resolved only when fixed/);
     await waitFor(() => w.gh.resolvedThreads.has(`PRRT_${fix.id}`), 'the fixed thread resolved');
