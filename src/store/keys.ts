@@ -130,8 +130,11 @@ export function createKeys(prefix: string) {
     ticketPushes: (id: string) => k('ticket', id, 'pushes'),
     /** Rounds per automated reviewer on a PR: hash `login` → count; `turn:<id>:<login>` marks counted (R-C7). */
     prBotRounds: (repo: string, number: number) => k('pr', repo.toLowerCase(), number, 'bot-rounds'),
-    /** Cards of a turn that are noted, not worked (an automated reviewer past its three rounds, R-C7). */
-    turnNoted: (turnId: string) => k('turn', turnId, 'noted'),
+    /**
+     * A ticket's cards that are noted, not worked, in every later turn too (an automated reviewer past
+     * its three rounds on the PR, R-C7).
+     */
+    ticketBotNoted: (ticketId: string) => k('ticket', ticketId, 'bot-noted'),
     pause: (ticketId: string) => k('pause', ticketId),
     /** Every pause and resume of a ticket, oldest first: JSON `{ kind, at, by, via }` (issue 17 trajectory). */
     pauseLog: (ticketId: string) => k('ticket', ticketId, 'pause-log'),

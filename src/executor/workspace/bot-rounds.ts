@@ -24,7 +24,6 @@ else
 end
 if n > ${BOT_ROUNDS} then
   for i = 3, #ARGV do redis.call('SADD', KEYS[2], ARGV[i]) end
-  redis.call('EXPIRE', KEYS[2], 7 * 86400)
 end
 return n
 `;
@@ -32,7 +31,8 @@ return n
 /**
  * Counts this turn's automated review rounds: the cards one automated reviewer sent on one PR and
  * that reach the executor together are one round. Past the third, that reviewer's cards are noted,
- * not worked (R-C7): they are listed in `turnNoted` and the returned lines tell the model so.
+ * not worked (R-C7): they are listed on the ticket (`ticketBotNoted`, for this turn and every later
+ * one: the cards stay the ticket's) and the returned lines tell the model so.
  */
 export async function noteBotRounds(scope: TurnScope): Promise<string[]> {
   const { ctx } = scope.rt;
@@ -51,7 +51,7 @@ export async function noteBotRounds(scope: TurnScope): Promise<string[]> {
   }
   const lines: string[] = [];
   for (const g of groups.values()) {
-    const keys = [ctx.keys.prBotRounds(g.repo, g.number), ctx.keys.turnNoted(scope.turnId)];
+    const keys = [ctx.keys.prBotRounds(g.repo, g.number), ctx.keys.ticketBotNoted(scope.ticket.id)];
     const n = Number(
       await ctx.redis.eval(COUNT, 2, ...keys, g.login.toLowerCase(), scope.turnId, ...g.cards),
     );
@@ -63,6 +63,6 @@ export async function noteBotRounds(scope: TurnScope): Promise<string[]> {
   return lines;
 }
 
-/** Whether a card is noted, not worked, in this turn. */
+/** Whether a card is noted, not worked: in the turn that counted its round past the third, or any later one. */
 export const isNoted = async (scope: TurnScope, cardId: string): Promise<boolean> =>
-  (await scope.rt.ctx.redis.sismember(scope.rt.ctx.keys.turnNoted(scope.turnId), cardId)) === 1;
+  (await scope.rt.ctx.redis.sismember(scope.rt.ctx.keys.ticketBotNoted(scope.ticket.id), cardId)) === 1;

@@ -172,8 +172,9 @@ describe('reviews by outcome (R-C7)', () => {
   }, 60_000);
 
   it('R-C7: an automated reviewer’s threads are resolved once answered, and its fourth round on the PR is noted, not worked', async () => {
-    const { pr } = await ticketWithPr(w, 'Please add a login fallback for staging');
+    const { pr, ticket } = await ticketWithPr(w, 'Please add a login fallback for staging');
     let card = '';
+    let lastComment = 0;
     const log = turns(w, (req) => {
       card = cardsIn(req)[0] ?? '';
       return toolCalls(
@@ -184,6 +185,7 @@ describe('reviews by outcome (R-C7)', () => {
     const bot = { login: 'lint-bot[bot]', type: 'Bot' as const };
     for (let round = 1; round <= 4; round++) {
       const c = w.gh.addReviewComment('acme/web', pr, { body: `Nit ${round}`, user: bot });
+      lastComment = c.id;
       await hook(
         w,
         githubPayloads.reviewComment({
@@ -213,5 +215,34 @@ describe('reviews by outcome (R-C7)', () => {
     }
     const rounds = await w.app.ctx.redis.hget(w.app.ctx.keys.prBotRounds('acme/web', pr), 'lint-bot[bot]');
     expect(rounds).toBe('4');
+    // A later turn of the ticket: the fourth round is still noted, not worked (the count is per PR).
+    const noted = card;
+    const later = turns(w, () =>
+      toolCalls(
+        ['reply', { to: noted, purpose: 'answer', text: 'Handled now.' }],
+        ['resolve_review_thread', { card: noted, outcome: 'answered' }],
+      ),
+    );
+    // A person's comment on the PR starts it.
+    const person = w.gh.addReviewComment('acme/web', pr, {
+      body: 'Looks fine to me',
+      user: { login: 'grace', type: 'User' },
+    });
+    await hook(
+      w,
+      githubPayloads.reviewComment({
+        repo: 'acme/web',
+        number: pr,
+        author: 'grace',
+        commentId: person.id,
+        body: person.body,
+      }),
+    );
+    await scheduleTurn(w.app.ctx, ticket);
+    await waitFor(() => (later[0]?.results.length ?? 0) >= 1, 'the later turn', 30_000);
+    const after = later[0]?.results[0]?.join('\n') ?? '';
+    expect(after).toMatch(/refused: .* past 3 rounds on this PR: noted, not worked/);
+    expect(after).toMatch(/refused: .* is noted, not worked/);
+    expect(w.gh.resolvedThreads.has(`PRRT_${lastComment}`)).toBe(false);
   }, 60_000);
 });
