@@ -10,6 +10,31 @@
 // and to it: { t: 'spawned', id, pid }, { t: 'data', id, fd, data }, { t: 'error', id, message, code },
 // { t: 'close', id, code, signal }.
 import { spawn } from 'node:child_process';
+import { closeSync, readdirSync, readFileSync } from 'node:fs';
+
+// Descriptors this process inherited open across exec (a supervisor's pipe, a directory a
+// launcher left open) would pass on to every program it starts, and through /proc/self/fd/N a
+// sandboxed command could reach that directory outside its mount namespace (R-H3). Node opens its
+// own close-on-exec; any other above 2 is closed here, before anything is started.
+const O_CLOEXEC = 0o2000000;
+function closeInherited() {
+  let fds;
+  try {
+    fds = readdirSync('/proc/self/fd').map(Number);
+  } catch {
+    return; // no /proc: nothing to read them from
+  }
+  for (const fd of fds) {
+    if (fd <= 2) continue;
+    try {
+      const flags = /^flags:\s*([0-7]+)/m.exec(readFileSync(`/proc/self/fdinfo/${fd}`, 'utf8'))?.[1];
+      if (flags !== undefined && (Number.parseInt(flags, 8) & O_CLOEXEC) === 0) closeSync(fd);
+    } catch {
+      // gone meanwhile (the listing's own descriptor)
+    }
+  }
+}
+closeInherited();
 
 /** Children still running, by the parent's id: `{ child, detached }`. */
 const children = new Map();
