@@ -1,10 +1,16 @@
 import { stat } from 'node:fs/promises';
 import { splitRepo } from '../channels/github/client.ts';
-import type { DoneCheck } from './tools/report-tool.ts';
+import type { DoneCheck, DoneVerdict } from './tools/report-tool.ts';
 import type { TurnScope } from './turn-scope.ts';
 import { uiFileMatcher } from './ui-files.ts';
 import { headAndTree, passingFor, ranOn, verifiedLine } from './verified-head.ts';
-import { type Screenshot, screenshots, ticketPr, verifications } from './workspace/delivery-records.ts';
+import {
+  lastPush,
+  type Screenshot,
+  screenshots,
+  ticketPr,
+  verifications,
+} from './workspace/delivery-records.ts';
 import { githubAccess } from './workspace/github-access.ts';
 import { gitIn, loadWorkspace, type Workspace } from './workspace/workspace.ts';
 import { baseRef } from './workspace/workspace-record.ts';
@@ -97,7 +103,8 @@ export const draftDoneCheck: DoneCheck = async (scope) => {
 export const verifiedDoneCheck: DoneCheck = async (scope) => {
   const { ctx } = scope.rt;
   const ws = await loadWorkspace(ctx, scope.ticket.id);
-  if (!ws || !(await stat(ws.dir).catch(() => undefined))) return { ok: true };
+  if (!ws) return { ok: true };
+  if (!(await stat(ws.dir).catch(() => undefined))) return pushedDoneCheck(scope);
   // A checkout without its .git has had it moved by a command: nothing in it can be checked.
   if (!(await stat(`${ws.dir}/.git`).catch(() => undefined)))
     return {
@@ -114,3 +121,21 @@ export const verifiedDoneCheck: DoneCheck = async (scope) => {
     why: `no verification passed at HEAD ${at.head.slice(0, 12)} (a command run with record_verification on HEAD's files, exit 0); run it, or report working`,
   };
 };
+
+/**
+ * "done" with no checkout on this machine (released, or made on another worker's): what the bot
+ * last pushed to the ticket's branch decides, from the push records every machine shares. Nothing
+ * pushed is no change claimed.
+ */
+async function pushedDoneCheck(scope: TurnScope): Promise<DoneVerdict> {
+  const { ctx } = scope.rt;
+  const last = await lastPush(ctx, scope.ticket.id);
+  if (!last?.tree) return { ok: true };
+  const at = { head: last.sha, tree: last.tree };
+  const passed = passingFor(await verifications(ctx, scope.ticket.id), at);
+  if (passed) return { ok: true, note: verifiedLine(passed, at.head) };
+  return {
+    ok: false,
+    why: `no verification passed at ${at.head.slice(0, 12)}, the branch as last pushed (a command run with record_verification on its files, exit 0); run it, or report working`,
+  };
+}

@@ -9,9 +9,8 @@ import { isCardOwner } from '../../tickets/ownership.ts';
 import type { TurnScope } from '../turn-scope.ts';
 import { headAndTree, passingFor } from '../verified-head.ts';
 import { isNoted } from '../workspace/bot-rounds.ts';
-import { lastPushBefore, pushedAt, ticketPr, verifications } from '../workspace/delivery-records.ts';
+import { lastPush, pushedAt, ticketPr, verifications } from '../workspace/delivery-records.ts';
 import { githubAccess } from '../workspace/github-access.ts';
-import { isCommitId } from '../workspace/run-git.ts';
 import { inWorkspace } from '../workspace/work-gate.ts';
 import { gitIn } from '../workspace/workspace.ts';
 
@@ -90,22 +89,18 @@ async function notFixed(scope: TurnScope, card: TriggerCard, g: ReturnType<typeo
   // When the bot pushed HEAD, by its own clock: a commit's dates are whatever its maker set (a
   // `git commit` in run_command can date it 2099). A HEAD pushed before pushes were noted has only
   // its commit time.
-  const at =
+  const pushed =
     (await pushedAt(scope.rt.ctx, scope.ticket.id, head)) ??
     Number(await g.run(['log', '-1', '--format=%ct', 'HEAD'])) * 1000;
-  if (at + 1000 < card.receivedAt) return 'no commit since the comment arrived';
+  if (pushed + 1000 < card.receivedAt) return 'no commit since the comment arrived';
   // A commit that changes no file (git commit --allow-empty) fixes nothing.
-  const before = await lastPushBefore(scope.rt.ctx, scope.ticket.id, card.receivedAt);
-  if (before && isCommitId(before)) {
-    // A commit the checkout no longer holds (a history rewritten since) is not compared.
-    const trees = await g.run(['rev-parse', `${before}^{tree}`, 'HEAD^{tree}']).catch(() => '');
-    const [was, now] = trees.split('\n');
-    if (was && was === now)
-      return 'no file changed since the comment arrived (HEAD holds the files pushed before it)';
-  }
+  const before = await lastPush(scope.rt.ctx, scope.ticket.id, card.receivedAt);
+  const at = await headAndTree(g);
+  if (before?.tree && before.tree === at.tree)
+    return 'no file changed since the comment arrived (HEAD holds the files pushed before it)';
   // Issue 28: a verification counts for the commit whose files it ran on.
   const runs = await verifications(scope.rt.ctx, scope.ticket.id);
-  if (!passingFor(runs, await headAndTree(g))) return 'no passing verification at HEAD';
+  if (!passingFor(runs, at)) return 'no passing verification at HEAD';
   return undefined;
 }
 

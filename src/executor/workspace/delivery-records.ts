@@ -93,26 +93,39 @@ export async function recordCommit(ctx: C, ticketId: string, callKey: string, sh
   await ctx.redis.hset(ctx.keys.ticketCommits(ticketId), callKey, sha);
 }
 
+/** A commit the bot pushed to the ticket's branch: when it first did (this host's clock) and its tree. */
+export interface Push {
+  sha: string;
+  at: number;
+  tree: string;
+}
+
 /**
- * Notes that the bot pushed `sha` to the ticket's branch at `at` (the first push counts): by this
- * host's clock, which a commit's own dates, set by whoever made it, are not (R-C7).
+ * Notes that the bot pushed `sha` (of tree `tree`) to the ticket's branch at `at`; the first push
+ * of a commit counts. By this host's clock, which a commit's own dates, set by whoever made it, are
+ * not (R-C7); kept in Redis, so a turn on another machine, or after the checkout was released,
+ * knows what the branch holds (R-C6).
  */
-export async function recordPush(ctx: C, ticketId: string, sha: string, at: number): Promise<void> {
-  await ctx.redis.hsetnx(ctx.keys.ticketPushes(ticketId), sha, String(at));
+export async function recordPush(ctx: C, ticketId: string, push: Push): Promise<void> {
+  await ctx.redis.hsetnx(ctx.keys.ticketPushes(ticketId), push.sha, `${push.at} ${push.tree}`);
 }
-/** The commit the bot last pushed to the ticket's branch before `t` (its first push of it), or undefined. */
-export async function lastPushBefore(ctx: C, ticketId: string, t: number): Promise<string | undefined> {
+
+async function pushes(ctx: C, ticketId: string): Promise<Push[]> {
   const all = await ctx.redis.hgetall(ctx.keys.ticketPushes(ticketId));
-  let last: { sha: string; at: number } | undefined;
-  for (const [sha, raw] of Object.entries(all)) {
-    const at = Number(raw);
-    if (Number.isFinite(at) && at < t && (!last || at > last.at)) last = { sha, at };
-  }
-  return last?.sha;
+  return Object.entries(all).flatMap(([sha, raw]) => {
+    const [at = '', tree = ''] = raw.split(' ');
+    return Number.isFinite(Number(at)) && at !== '' ? [{ sha, at: Number(at), tree }] : [];
+  });
 }
+
+/** The commit the bot last pushed to the ticket's branch (before `t`, when given), or undefined. */
+export async function lastPush(ctx: C, ticketId: string, t = Number.POSITIVE_INFINITY) {
+  let last: Push | undefined;
+  for (const p of await pushes(ctx, ticketId)) if (p.at < t && (!last || p.at > last.at)) last = p;
+  return last;
+}
+
 /** When the bot first pushed `sha` to the ticket's branch; undefined when it never did. */
 export async function pushedAt(ctx: C, ticketId: string, sha: string): Promise<number | undefined> {
-  const raw = await ctx.redis.hget(ctx.keys.ticketPushes(ticketId), sha);
-  const at = raw === null ? Number.NaN : Number(raw);
-  return Number.isFinite(at) ? at : undefined;
+  return (await pushes(ctx, ticketId)).find((p) => p.sha === sha)?.at;
 }

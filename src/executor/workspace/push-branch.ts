@@ -36,7 +36,8 @@ export async function pushBranch(
     `${sha}:refs/heads/${ws.branch}`,
   ]);
   await mirrorLocal(ctx, ws.repo, ['update-ref', `refs/heads/${ws.branch}`, sha]);
-  await recordPush(ctx, ticketId, sha, ctx.now());
+  const tree = await mirrorLocal(ctx, ws.repo, ['rev-parse', `${sha}^{tree}`]);
+  await recordPush(ctx, ticketId, { sha, at: ctx.now(), tree });
   return { ok: true };
 }
 

@@ -1,4 +1,6 @@
+import { rmSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { workspacePaths } from '../../../src/executor/workspace/workspace.ts';
 import { workspaceStepId } from '../../../src/executor/workspace/workspace-step-record.ts';
 import { toolCalls } from '../../kit/fake-llm.ts';
 import { ticketOf } from '../../kit/scripted-model.ts';
@@ -230,6 +232,40 @@ describe('issue 28: commit_and_push and record_verification, as the model reads 
       'Error: refused: the checkout’s .git/config names filter drivers (filter.*), and git would record what their programs answer instead of the files; remove them (git config --remove-section filter.<name>)',
     );
     expect(r[4]).toContain('No such file');
+  });
+
+  const gone = (req: Parameters<typeof ticketOf>[0]) => {
+    // The checkout goes between the steps, as a release or a turn on another machine would see it.
+    rmSync(workspacePaths(w.app.ctx, ticketOf(req) ?? '').dir, { recursive: true, force: true });
+    return toolCalls(['report', { status: 'done', summary: 'Done.' }]);
+  };
+
+  it('R-C6: with no checkout on this machine (released, or made on another worker), "done" on an unverified push is refused', async () => {
+    const r = await run([
+      (_r, card) => ack(card),
+      fixLogin,
+      () => toolCalls(['commit_and_push', { message: 'Fix' }]),
+      gone,
+    ]);
+    expect(r[2]).toMatch(/^committed/);
+    expect(r[3]).toMatch(
+      new RegExp(
+        `^Error: refused: not done — no verification passed at ${SHA12}, the branch as last pushed `,
+      ),
+    );
+  });
+
+  it('R-C6: with no checkout on this machine, "done" on a verified push passes with its Verified line', async () => {
+    const r = await run([
+      (_r, card) => ack(card),
+      fixLogin,
+      () => toolCalls(['record_verification', { command: VERIFY }]),
+      () => toolCalls(['commit_and_push', { message: 'Fix' }]),
+      gone,
+    ]);
+    expect(r[3]).toMatch(/^committed/);
+    expect(r[4]).not.toMatch(/^Error/);
+    expect(r[4]).toContain('Verified: `grep -q "||" src/login.ts` → exit 0 at `');
   });
 
   it('issue 28: a read-only run_command (cat README.md) records no workspace step; a changing one does', async () => {
