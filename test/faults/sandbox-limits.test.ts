@@ -64,6 +64,22 @@ describe('R-H3: a sandboxed command is confined and capped (real bubblewrap)', (
     for (const i of [1, 2, 3]) rmSync(join(checkout, `part${i}.bin`), { force: true });
   });
 
+  it('R-H3: a writable folder bound beside a read-only checkout (a screenshot’s output) counts towards the disk cap', async () => {
+    const out = join(root, 'shot-out');
+    mkdirSync(out);
+    const r = await sandboxed(
+      checkout,
+      'for i in 1 2 3; do head -c 15M /dev/zero > /opt/out/part$i.bin; done',
+      {
+        writable: false,
+        binds: [{ host: out, inside: '/opt/out', writable: true }],
+      },
+    );
+    expect(r.limits).toContain('disk');
+    expect(r.diskBytes).toBeGreaterThan(32 * 1024 * 1024);
+    rmSync(out, { recursive: true, force: true });
+  });
+
   it('R-H3: /tmp is a capped tmpfs: filling it is a clear error', async () => {
     const r = await sandboxed(checkout, 'head -c 40M /dev/zero > /tmp/fill; echo "exit=$?"');
     expect(r.limits).toContain('tmp');

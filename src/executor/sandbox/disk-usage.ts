@@ -1,9 +1,9 @@
 import { hostedSpawn } from '../spawn-host/hosted-spawn.ts';
 
-/** Bytes a folder takes on disk (`du -sx`); 0 when it cannot be measured (R-H3 disk cap). */
-export function diskUsage(dir: string): Promise<number> {
+/** Bytes folders take on disk together (`du -sxc`); 0 when it cannot be measured (R-H3 disk cap). */
+export function diskUsage(dirs: readonly string[]): Promise<number> {
   return new Promise((resolve) => {
-    const du = hostedSpawn('du', ['-s', '-x', '--block-size=1', dir], {
+    const du = hostedSpawn('du', ['-s', '-x', '-c', '--block-size=1', '--', ...dirs], {
       stdio: ['ignore', 'pipe', 'ignore'],
     });
     let text = '';
@@ -11,6 +11,7 @@ export function diskUsage(dir: string): Promise<number> {
       text += b.toString();
     });
     du.on('error', () => resolve(0));
-    du.on('close', () => resolve(Number(text.split(/\s/)[0]) || 0));
+    // The last line is the total.
+    du.on('close', () => resolve(Number(text.trim().split('\n').at(-1)?.split(/\s/)[0]) || 0));
   });
 }

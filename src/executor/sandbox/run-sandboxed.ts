@@ -14,7 +14,7 @@ export type SandboxLimit = 'time' | 'memory' | 'processes' | 'disk' | 'tmp';
 
 export interface SandboxResult extends ProcessResult {
   limits: SandboxLimit[];
-  /** The checkout's disk use after the command, when it was writable. */
+  /** Disk use after the command of all it could write on the host (the checkout, writable binds). */
   diskBytes?: number;
 }
 
@@ -111,7 +111,13 @@ async function runIn(s: SandboxSettings, cmd: SandboxCommand, cg?: SandboxCgroup
     stopped = true;
     kill();
   });
-  const poll = cmd.writable ? watchDisk(cmd.checkout, s.diskMb * MB, () => kill('disk')) : undefined;
+  // The disk cap covers all it may write on the host: the checkout and any writable bind (the
+  // screenshot tool's output folder, where the repository's own serve command can write too).
+  const written = [
+    ...(cmd.writable ? [cmd.checkout] : []),
+    ...(cmd.binds ?? []).filter((b) => b.writable).map((b) => b.host),
+  ];
+  const poll = written.length ? watchDisk(written, s.diskMb * MB, () => kill('disk')) : undefined;
   let stopNet: (() => void) | undefined;
   try {
     // Egress only: pasta attaches to the new network namespace while bwrap waits on its block fd.
@@ -140,7 +146,7 @@ async function runIn(s: SandboxSettings, cmd: SandboxCommand, cg?: SandboxCgroup
   stopNet?.();
   child.killGroup();
   const events = (await cg?.events()) ?? { oomKills: 0, forkFails: 0 };
-  const diskBytes = cmd.writable ? await diskUsage(cmd.checkout) : undefined;
+  const diskBytes = written.length ? await diskUsage(written) : undefined;
   const output = out.text();
   const limits = new Set<SandboxLimit>();
   if (killedFor) limits.add(killedFor);
@@ -200,9 +206,9 @@ function childPidOf(child: HostedChild, exited: Promise<number | null>): Promise
   });
 }
 
-function watchDisk(dir: string, capBytes: number, over: () => void): NodeJS.Timeout {
+function watchDisk(dirs: readonly string[], capBytes: number, over: () => void): NodeJS.Timeout {
   return setInterval(() => {
-    void diskUsage(dir).then((used) => {
+    void diskUsage(dirs).then((used) => {
       if (used > capBytes) over();
     });
   }, DISK_POLL_MS);
