@@ -24,8 +24,13 @@ const StoredBudgetsSchema = z.object({
   at: z.number(),
 }) satisfies z.ZodType<StoredBudgets, unknown>;
 
-/** The budgets an operator may send: either or both, each in USD. */
-export const BudgetsInputSchema = z.object({ ticketUsd: usd.optional(), dailyUsd: usd.optional() });
+/** The budgets an operator may send: either or both, each in USD; nothing else. */
+export const BudgetsInputSchema = z
+  .strictObject({ ticketUsd: usd.optional(), dailyUsd: usd.optional() })
+  // A misspelt name (`ticket_usd`) is refused by name, and a body naming neither changes nothing.
+  .refine((b) => b.ticketUsd !== undefined || b.dailyUsd !== undefined, {
+    error: 'name ticketUsd, dailyUsd or both',
+  });
 
 /** The budgets in force: those set through the API, else `TICKET_BUDGET_USD` / `DAILY_BUDGET_USD`. */
 export async function budgetsNow(ctx: BudgetCtx): Promise<Budgets & { set?: StoredBudgets }> {
