@@ -64,12 +64,21 @@ export async function startAbRun(ctx: RunCtx, candidate: AbCandidate): Promise<A
   const holder = randomUUID();
   if (!(await takeAbLease(ctx, holder, LEASE_MS)))
     return { code: 'eval_running', message: 'an A/B eval run is under way; wait for it to finish' };
-  const work = mkdtempSync(join(tmpdir(), 'switchyard-eval-ab-'));
+  let work: string | undefined;
   let spec = `r${candidate.kind === 'version' ? candidate.revision : 0}`;
-  if (candidate.kind === 'draft') {
-    spec = join(work, 'draft.json');
-    writeFileSync(spec, JSON.stringify(candidate.settings));
+  try {
+    work = mkdtempSync(join(tmpdir(), 'switchyard-eval-ab-'));
+    if (candidate.kind === 'draft') {
+      spec = join(work, 'draft.json');
+      writeFileSync(spec, JSON.stringify(candidate.settings));
+    }
+  } catch (err) {
+    // Nothing started: the lease and the folder go, so the next run is not refused for 30 s.
+    if (work) rmSync(work, { recursive: true, force: true });
+    await releaseAbLease(ctx, holder);
+    throw err;
   }
+  const folder = work;
   const state: AbRunState = {
     id: holder,
     state: 'running',
@@ -83,7 +92,7 @@ export async function startAbRun(ctx: RunCtx, candidate: AbCandidate): Promise<A
   };
   await writeAbRun(ctx, state);
   runChild(ctx, state, [...cli, ...evalArgs(ctx.config, spec)], () =>
-    rmSync(work, { recursive: true, force: true }),
+    rmSync(folder, { recursive: true, force: true }),
   );
   return state;
 }

@@ -36,6 +36,6 @@ export function apiRoutes(ctx: Ctx, rt: Runtime): ApiRoutes[] {
     eventsRoutes(ctx),
     homeRoutes(ctx, rt),
     evalRoutes(ctx),
-    evalAbRoutes(ctx),
+    evalAbRoutes(ctx, rt.prompts),
   ];
 }

@@ -45,7 +45,7 @@ async function panelApp(env: Record<string, string>) {
     return { status: res.status, body: await res.json().catch(() => null) };
   };
   const { csrf } = (await send('GET', '/panel/api/session')).body;
-  return { app, send, csrf: { 'x-switchyard-csrf': csrf as string } };
+  return { app, send, cookie, csrf: { 'x-switchyard-csrf': csrf as string } };
 }
 
 describe('panel "Evaluate": an A/B eval run started from the web process (issue 29)', () => {
@@ -110,6 +110,24 @@ describe('panel "Evaluate": an A/B eval run started from the web process (issue 
       state: 'failed',
       lines: ['task 1/24 …', 'the web process running it stopped'],
     });
+  });
+
+  it('a draft a save would refuse is a 422 listing its problems, and no run starts nor holds the lease', async () => {
+    const { app, send, cookie, csrf } = await panelApp({ EVAL_ORACLE: '1', EVAL_ONLY: 'js-slugify' });
+    const bad = await send('POST', '/api/eval/ab', { draft: { nonsense: 1, team: 'x' } }, csrf);
+    expect(bad.status).toBe(422);
+    expect(bad.body.code).toBe('invalid');
+    expect(bad.body.errors.map((e: { key: string }) => e.key)).toEqual(expect.arrayContaining(['team']));
+    const deep = `{"draft":{"skills":${'['.repeat(20_000)}${']'.repeat(20_000)}}}`;
+    const deepRes = await fetch(`${app.url}/api/eval/ab`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', cookie, ...csrf },
+      body: deep,
+    });
+    expect([400, 422]).toContain(deepRes.status);
+    expect((await send('GET', '/api/eval/ab')).body.run).toBeNull();
+    // Nothing holds the lease: the next run may start at once.
+    expect(await app.ctx.redis.exists(app.ctx.keys.evalAbLease())).toBe(0);
   });
 
   it('refuses with 422 naming the variables to set when no eval model is configured', async () => {
