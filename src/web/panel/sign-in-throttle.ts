@@ -23,32 +23,33 @@ export function signInDelayMs(config: ThrottleCtx['config'], fromAddress: number
 }
 
 /**
- * Waits out this sign-in's delay (`signInDelayMs`) before the token is looked at, then lets it
- * through whatever the count: the right token passes after at most `SIGN_IN_DELAY_MAX_MS`, where
- * a refusal (issue 14's 429) let anyone guessing keep the operator out.
+ * Counts this sign-in as a failure before anything else, then waits out the delay the failures
+ * before it earn (`signInDelayMs`), and lets it through whatever the count: the right token passes
+ * after at most `SIGN_IN_DELAY_MAX_MS` (a refusal, issue 14's 429, let anyone guessing keep the
+ * operator out). Counted first, attempts sent side by side each wait longer than the one before,
+ * so guessing in parallel gains nothing; `signInSucceeded` takes the count back.
  */
 export async function waitForSignInTurn(c: Context, ctx: ThrottleCtx): Promise<number> {
-  const [ipKey, allKey] = scopes(clientAddress(c, ctx.config)).map((s) => ctx.keys.signInFailures(s)) as [
-    string,
-    string,
-  ];
-  const [own, all] = (await ctx.redis.mget(ipKey, allKey)).map((v) => Number(v ?? 0));
-  const ms = signInDelayMs(ctx.config, own ?? 0, all ?? 0);
-  if (ms > 0) await new Promise((resolve) => setTimeout(resolve, ms));
-  return ms;
-}
-
-/** Counts one failed sign-in against the address and the deployment, each for the window. */
-export async function recordSignInFailure(c: Context, ctx: ThrottleCtx): Promise<void> {
   const tx = ctx.redis.multi();
   for (const scope of scopes(clientAddress(c, ctx.config))) {
     const key = ctx.keys.signInFailures(scope);
     tx.incr(key).pexpire(key, SIGN_IN_WINDOW_MS, 'NX');
   }
-  await tx.exec();
+  const counted = (await tx.exec()) ?? [];
+  const [own, all] = [counted[0]?.[1], counted[2]?.[1]].map((v) => Number(v ?? 1) - 1);
+  const ms = signInDelayMs(ctx.config, own ?? 0, all ?? 0);
+  if (ms > 0) await new Promise((resolve) => setTimeout(resolve, ms));
+  return ms;
 }
 
-/** A successful sign-in clears its address's count (a typo earlier costs the operator nothing more). */
-export async function clearSignInFailures(c: Context, ctx: ThrottleCtx): Promise<void> {
-  await ctx.redis.del(ctx.keys.signInFailures(`ip:${clientAddress(c, ctx.config)}`));
+/**
+ * A successful sign-in clears its address's count and takes its own back from the deployment's
+ * (a typo earlier costs the operator nothing more).
+ */
+export async function signInSucceeded(c: Context, ctx: ThrottleCtx): Promise<void> {
+  await ctx.redis
+    .multi()
+    .del(ctx.keys.signInFailures(`ip:${clientAddress(c, ctx.config)}`))
+    .decr(ctx.keys.signInFailures('all'))
+    .exec();
 }

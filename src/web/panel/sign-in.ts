@@ -7,7 +7,7 @@ import { MAX_SIGN_IN_BYTES, readRawBody } from '../raw-body.ts';
 import { bearerAdmin, panelSessionOf } from './panel-auth.ts';
 import { newSession, readSession, SESSION_COOKIE, SESSION_TTL_MS } from './panel-session.ts';
 import { endAllSessions, endSession, storeSession } from './session-store.ts';
-import { clearSignInFailures, recordSignInFailure, waitForSignInTurn } from './sign-in-throttle.ts';
+import { signInSucceeded, waitForSignInTurn } from './sign-in-throttle.ts';
 
 const isHttps = (c: Context) =>
   new URL(c.req.url).protocol === 'https:' || c.req.header('x-forwarded-proto') === 'https';
@@ -32,20 +32,22 @@ async function tokenOf(c: Context): Promise<string> {
  * `POST /panel/sign-in` from the sign-in form (`token`). Right token: an HTTP-only,
  * `SameSite=Strict` cookie holding a signed session (never the token), recorded server-side, and
  * back to the panel. Wrong: counted against the address and the deployment, and back to the form
- * with `?signin=failed`; past the limits every attempt waits first (`waitForSignInTurn`).
+ * with `?signin=failed`; past the limits every attempt waits first (`waitForSignInTurn`). An empty
+ * token is answered at once and counted nowhere.
  */
 export function signIn(ctx: Ctx): Handler {
   return async (c) => {
     const admin = ctx.config.ADMIN_TOKEN;
     if (!sameOrigin(c)) return c.text('cross-site sign-in refused', 403);
     const given = await tokenOf(c);
+    if (!admin) return c.redirect('/panel/?signin=disabled', 303);
+    // A form with no token cannot succeed: it is answered at once, and counts for nothing, so
+    // empty posts cannot slow the operator's own sign-in.
+    if (!given) return c.redirect('/panel/?signin=failed', 303);
     // Issue 31: failures slow every later attempt (capped), and the right token still passes.
     await waitForSignInTurn(c, ctx);
-    if (!admin || !given || !safeEqual(given, admin)) {
-      if (admin) await recordSignInFailure(c, ctx);
-      return c.redirect(admin ? '/panel/?signin=failed' : '/panel/?signin=disabled', 303);
-    }
-    await clearSignInFailures(c, ctx);
+    if (!safeEqual(given, admin)) return c.redirect('/panel/?signin=failed', 303);
+    await signInSucceeded(c, ctx);
     const { session, value } = newSession(admin, ctx.now());
     await storeSession(ctx, session, ctx.now());
     setCookie(c, SESSION_COOKIE, value, {

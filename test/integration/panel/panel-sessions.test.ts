@@ -102,6 +102,34 @@ describe('panel sessions are server-side; sign-in is throttled; bodies are cappe
     }
   });
 
+  it('issue 31: guesses sent side by side each wait longer than the one before; an empty form is answered at once and counts for nothing', async () => {
+    const other = await startTestApp(
+      {
+        ADMIN_TOKEN: TOKEN,
+        SIGN_IN_FAILURES_PER_IP: '1',
+        SIGN_IN_FAILURES_GLOBAL: '1000',
+        SIGN_IN_DELAY_MS: '200',
+        SIGN_IN_DELAY_MAX_MS: '1600',
+      },
+      { workers: false },
+    );
+    try {
+      const empty = await Promise.all(Array.from({ length: 20 }, () => timedSignIn(other.url, '')));
+      expect(empty.every((e) => e.res.headers.get('location') === '/panel/?signin=failed')).toBe(true);
+      expect(await other.ctx.redis.keys(`${other.ctx.keys.prefix}:*sign-in-failures:*`)).toEqual([]);
+      // Five guesses at once, after none: 0, 200, 400, 800 and 1,600 ms, not 0 each.
+      const waits = (
+        await Promise.all(Array.from({ length: 5 }, (_, i) => timedSignIn(other.url, `wrong-${i}`)))
+      )
+        .map((w) => w.ms)
+        .sort((a, b) => a - b);
+      expect(waits[4]).toBeGreaterThanOrEqual(1590);
+      expect(waits[3]).toBeGreaterThanOrEqual(790);
+    } finally {
+      await other.close();
+    }
+  });
+
   it('issue 31: past the global count every address waits the cap, whatever it claims, and the right token still passes', async () => {
     const other = await startTestApp(
       {
