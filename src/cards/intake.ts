@@ -26,7 +26,17 @@ const MAX_BATCH = 200;
 /** How long a taken intake entry (or one this process queues itself) is left to its taker. */
 export const INTAKE_LEASE_MS = 5_000;
 
-export const ROUTE_JOB_OPTS: JobsOptions = { removeOnComplete: { age: 3600 }, removeOnFail: false };
+/**
+ * Routing is retried as turns are (a Redis blip, a queue that refused a job): every step of
+ * `routeCard` is safe to repeat, and a job that failed for good would lose the request, since a
+ * redelivery of its event is answered as a duplicate.
+ */
+export const ROUTE_JOB_OPTS: JobsOptions = {
+  attempts: 5,
+  backoff: { type: 'exponential', delay: 1000 },
+  removeOnComplete: { age: 3600 },
+  removeOnFail: false,
+};
 
 /** A card to queue, with the trace context it was ingested under (issue 17), if tracing is on. */
 export interface IntakeCard {

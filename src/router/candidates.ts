@@ -22,15 +22,28 @@ export async function scheduleMainTurn(
   delayMs = MAIN_DEBOUNCE_MS,
 ): Promise<void> {
   if ((await ctx.redis.set(ctx.keys.mainScheduled(), '1', 'EX', 600, 'NX')) !== 'OK') return;
-  const n = await ctx.redis.incr(ctx.keys.mainSeq());
-  await ctx.queues.main.add('main', withTraceContext({}), {
-    jobId: `main-${n}`,
-    delay: delayMs,
-    attempts: 5,
-    backoff: { type: 'exponential', delay: 1000 },
-    removeOnComplete: { age: 3600 },
-    removeOnFail: false,
-  });
+  try {
+    const n = await ctx.redis.incr(ctx.keys.mainSeq());
+    await ctx.queues.main.add('main', withTraceContext({}), {
+      jobId: `main-${n}`,
+      delay: delayMs,
+      attempts: 5,
+      backoff: { type: 'exponential', delay: 1000 },
+      removeOnComplete: { age: 3600 },
+      removeOnFail: false,
+    });
+  } catch (err) {
+    // No job behind the flag: it goes, or routing would wait ten minutes for nothing.
+    await ctx.redis.del(ctx.keys.mainScheduled()).catch(() => undefined);
+    throw err;
+  }
+}
+
+/** Start-up recovery: a main-turn flag with no job behind it (its process died between the two) goes. */
+export async function dropOrphanMainFlag(ctx: Pick<Ctx, 'redis' | 'keys' | 'queues'>): Promise<void> {
+  if (!(await ctx.redis.exists(ctx.keys.mainScheduled()))) return;
+  const n = await ctx.redis.get(ctx.keys.mainSeq());
+  if (!n || !(await ctx.queues.main.getJob(`main-${n}`))) await ctx.redis.del(ctx.keys.mainScheduled());
 }
 
 /**

@@ -2,6 +2,7 @@ import type { TriggerCard } from '../cards/card.ts';
 import { loadCard } from '../cards/ingest.ts';
 import type { Ctx } from '../context.ts';
 import { scheduleTurn } from '../executor/schedule-turn.ts';
+import { hasWaitingCards } from '../executor/turn-inputs.ts';
 import { withAuthorPermission } from '../safety/author-permission.ts';
 import { wakesExecutor } from '../safety/wakes-executor.ts';
 import { withParentContext } from '../sources/parent-context.ts';
@@ -82,7 +83,10 @@ async function place(ctx: Ctx, card: TriggerCard, why: string[]): Promise<RouteO
       const added = await attachCard(ctx, ticketId, card, reference, { dataLabel: standing.dataLabel });
       // R-D2: a paused ticket keeps the card but starts nothing.
       // R-A5, R-H5: a person who may not steer this ticket is kept as data and wakes nothing.
-      if (added && !(await isPaused(ctx, ticketId)) && wakesExecutor(card, standing))
+      // A retried routing finds the card attached already: it still wakes the ticket while the
+      // card waits in its inbox (the attempt before may have failed before the turn was queued).
+      const waiting = added || (await hasWaitingCards(ctx, ticketId));
+      if (waiting && !(await isPaused(ctx, ticketId)) && wakesExecutor(card, standing))
         await scheduleTurn(ctx, ticketId, batchDelayMs(card));
     }
     if (card.author.type === 'person') await noteFollowUp(ctx, card.id, [...standings.keys()], steered);

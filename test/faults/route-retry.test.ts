@@ -1,0 +1,56 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { recoverWaitingWork } from '../../src/router/recover.ts';
+import { executorFlow, startWorld, type World } from '../integration/executor/harness.ts';
+import { localMessage, send, ticketOpenedBy } from '../integration/routing/helpers.ts';
+import { waitFor } from '../kit/app.ts';
+import { toolCalls } from '../kit/fake-llm.ts';
+
+/**
+ * Nothing lost when routing fails partway (R-B2, "nothing lost"): a redelivered event is answered
+ * as a duplicate, so the card's routing job itself must get through — retried until it does —
+ * and a flag saying a turn is queued must have a job behind it.
+ */
+describe('a request survives a routing failure and a flag with no job behind it', () => {
+  let w: World;
+  beforeEach(async () => {
+    w = await startWorld();
+  });
+  afterEach(async () => w.close());
+
+  it('routing that fails once (the turn could not be queued) is retried, and the request is worked', async () => {
+    const flow = executorFlow(w.llm, [
+      (_r, card) => toolCalls(['reply', { to: card, text: `Working on acme/web for ${card}.` }]),
+    ]);
+    // A stored counter that is not a number: queueing the new ticket's first turn fails.
+    const seq = w.app.ctx.keys.turnSeq('T1');
+    await w.app.ctx.redis.set(seq, 'not-a-number');
+    const card = await send(w.app.ctx, localMessage('Please fix the login redirect in acme/web'));
+    const failedOnce = async () => ((await w.app.ctx.queues.route.getJob(card))?.attemptsMade ?? 0) >= 1;
+    await waitFor(failedOnce, 'the first routing attempt to fail', 15_000);
+    expect(await w.app.ctx.redis.exists(w.app.ctx.keys.turnScheduled('T1'))).toBe(0);
+    await w.app.ctx.redis.del(seq);
+    await flow.done();
+    expect(flow.results[0]?.join('\n')).toMatch(/^reply queued to /);
+    expect(await ticketOpenedBy(w.app.ctx, card)).toBe('T1');
+  });
+
+  it('at start-up, a ticket whose turn flag names no job (its process died in between) gets its turn', async () => {
+    const flow = executorFlow(w.llm, [
+      (_r, card) => toolCalls(['reply', { to: card, text: `Working on acme/web for ${card}.` }]),
+    ]);
+    const seq = w.app.ctx.keys.turnSeq('T1');
+    await w.app.ctx.redis.set(seq, 'not-a-number');
+    const card = await send(w.app.ctx, localMessage('Please fix the login redirect in acme/web'));
+    await waitFor(
+      async () => ((await w.app.ctx.queues.route.getJob(card))?.attemptsMade ?? 0) >= 1,
+      'a failed attempt',
+    );
+    // As a process that died between setting the flag and queueing the job leaves it.
+    await w.app.ctx.queues.route.pause();
+    await w.app.ctx.redis.set(seq, '7');
+    await w.app.ctx.redis.set(w.app.ctx.keys.turnScheduled('T1'), '1', 'EX', 3600);
+    expect((await recoverWaitingWork(w.app.ctx)).tickets).toEqual(['T1']);
+    await flow.done();
+    expect(flow.results[0]?.join('\n')).toMatch(/^reply queued to /);
+  });
+});
