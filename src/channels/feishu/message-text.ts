@@ -61,7 +61,25 @@ function postText(parsed: Record<string, unknown> | undefined, names: Map<string
   return title ? { text: tidy(text), title } : { text: tidy(text) };
 }
 
-function elementText(el: PostElement, names: Map<string, string>): string {
+/** A field of a post element as text: anything else (a number, an object, null) is none. */
+const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
+
+/**
+ * One element of a post line as text. Elements come from the sender's JSON as they are: one that
+ * is not an object, or a field that is not a string, reads as nothing rather than failing the
+ * whole event.
+ */
+function elementText(raw: PostElement, names: Map<string, string>): string {
+  if (!raw || typeof raw !== 'object') return '';
+  const el = {
+    tag: str(raw.tag),
+    text: str(raw.text),
+    href: str(raw.href),
+    user_id: str(raw.user_id),
+    user_name: str(raw.user_name),
+    language: str(raw.language),
+    emoji_type: str(raw.emoji_type),
+  };
   switch (el.tag) {
     case 'text':
     case 'md':

@@ -13,7 +13,7 @@ export function parseCardAction(e: CardActionEvent, facts: FeishuFacts): CardDra
   const detail = actionDetail(e.action);
   const ids = e.operator;
   const allowed = isAllowedOnFeishu(facts.config, ids, e.context.open_chat_id);
-  const form = e.action.form_value ? `\n${JSON.stringify(e.action.form_value)}` : '';
+  const form = e.action.form_value ? `\n${jsonText(e.action.form_value)}` : '';
   return {
     source: 'feishu',
     kind: 'card_action',
@@ -48,6 +48,15 @@ function actionDetail(a: CardActionEvent['action']): string | undefined {
   }
   if (a.option) return a.option;
   if (a.input_value) return a.input_value;
-  if (v !== undefined && v !== null) return JSON.stringify(v).slice(0, 200);
+  if (v !== undefined && v !== null) return jsonText(v).slice(0, 200);
   return undefined;
+}
+
+/** A value of the press as JSON text; one nested too deep to write out says so instead of failing. */
+function jsonText(v: unknown): string {
+  try {
+    return JSON.stringify(v) ?? '';
+  } catch {
+    return '[a value nested too deep to show]';
+  }
 }

@@ -1,7 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
+  cardAction,
   encryptFeishu,
   groupMention,
+  messageEvent,
   p2pMessage,
   sendFeishuEvent,
   urlVerification,
@@ -128,6 +130,33 @@ describe('Feishu webhook rejects what it cannot trust (R-A1)', () => {
       400,
       'malformed_event',
     );
+  });
+
+  it('R-A1: a signed post with odd elements (null, a number for text) or a press nested 100,000 deep is read, never a 500', async () => {
+    for (const content of [
+      JSON.stringify({ content: [[null]] }),
+      JSON.stringify({
+        content: [
+          [
+            { tag: 'text', text: 5 },
+            { tag: 'a', href: {}, text: 'x' },
+          ],
+        ],
+      }),
+    ]) {
+      const res = await sendFeishuEvent(
+        h.hook,
+        messageEvent({ messageType: 'post', content, chatType: 'p2p', chatId: 'oc_dm_alice' }),
+        { encryptKey: ENCRYPT_KEY },
+      );
+      expect(res.status, content).toBe(200);
+    }
+    const deep = `${'{"a":'.repeat(100_000)}1${'}'.repeat(100_000)}`;
+    for (const value of [deep, `{"action":"x","form":${deep}}`]) {
+      const rawBody = JSON.stringify(cardAction({ value: 'VALUE' })).replace('"VALUE"', value);
+      const res = await sendFeishuEvent(h.hook, null, { encryptKey: ENCRYPT_KEY, rawBody });
+      expect(res.status).toBe(200);
+    }
   });
 
   it('R-A1: the URL-verification challenge is answered, encrypted and unsigned as Feishu sends it', async () => {
