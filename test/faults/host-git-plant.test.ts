@@ -2,11 +2,15 @@ import { readdirSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { scheduleTurn } from '../../src/executor/schedule-turn.ts';
-import { executorFlow, sendReviewComment, startWorld, type World } from '../integration/executor/harness.ts';
+import {
+  executorFlow,
+  personReviewComment,
+  startWorld,
+  type World,
+} from '../integration/executor/harness.ts';
 import { localMessage, send, ticketOpenedBy } from '../integration/routing/helpers.ts';
 import { waitFor } from '../kit/app.ts';
 import { text, toolCalls } from '../kit/fake-llm.ts';
-import { githubPayloads } from '../kit/github-webhook.ts';
 import { cardsIn, lastToolResults, roleOf } from '../kit/scripted-model.ts';
 
 /**
@@ -60,8 +64,6 @@ function plant(root: string): string {
   ].join('\n');
 }
 
-const hook = sendReviewComment;
-
 describe('nothing in a checkout’s .git runs on the host (issue 31, R-H3, R-H4)', () => {
   let w: World;
   beforeEach(async () => {
@@ -103,10 +105,6 @@ describe('nothing in a checkout’s .git runs on the host (issue 31, R-H3, R-H4)
     const committedAt = Number(w.repo.git('log', '-1', '--format=%ct', `refs/heads/${branch}`)) * 1000;
     await sleep(Math.max(0, committedAt + 2_100 - Date.now()));
     const ticket = await ticketOpenedBy(w.app.ctx, card);
-    const c = w.gh.addReviewComment('acme/web', pr, {
-      body: 'Please keep the old name',
-      user: { login: 'grace', type: 'User' },
-    });
     // The review turn gets a fresh checkout from the mirror, so the command plants again first.
     const results: string[][] = [];
     let comment = '';
@@ -121,17 +119,7 @@ describe('nothing in a checkout’s .git runs on the host (issue 31, R-H3, R-H4)
         return toolCalls(['resolve_review_thread', { card: comment, outcome: 'fixed' }]);
       return text('Done.');
     });
-    const sent = await hook(
-      w,
-      githubPayloads.reviewComment({
-        repo: 'acme/web',
-        number: pr,
-        author: 'grace',
-        commentId: c.id,
-        body: c.body,
-      }),
-    );
-    expect(sent.status).toBe(202);
+    await personReviewComment(w, pr);
     await scheduleTurn(w.app.ctx, ticket);
     await waitFor(() => results.length > 1, 'the plant and the resolve call', 30_000);
     expect(results[0]?.join('\n')).toContain('exit 0');

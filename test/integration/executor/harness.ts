@@ -13,7 +13,7 @@ import {
   text,
 } from '../../kit/fake-llm.ts';
 import type { FakeWindow } from '../../kit/fake-llm-window.ts';
-import { sendGitHubEvent } from '../../kit/github-webhook.ts';
+import { githubPayloads, sendGitHubEvent } from '../../kit/github-webhook.ts';
 import { cardsIn, lastToolResults, openAll, roleOf } from '../../kit/scripted-model.ts';
 
 export const SECRETS = {
@@ -203,3 +203,20 @@ export const sendReviewComment = (w: World, payload: unknown) =>
   sendGitHubEvent(w.app.url, 'pull_request_review_comment', payload, {
     secret: SECRETS.GITHUB_WEBHOOK_SECRET,
   });
+
+/**
+ * A person (grace) comments on a line of `acme/web#pr`: the fake GitHub holds the comment, and its
+ * signed webhook reaches the product (202, or this throws).
+ */
+export async function personReviewComment(w: World, pr: number, body = 'Please keep the old name') {
+  const c = w.gh.addReviewComment('acme/web', pr, { body, user: { login: 'grace', type: 'User' } });
+  const payload = githubPayloads.reviewComment({
+    repo: 'acme/web',
+    number: pr,
+    author: 'grace',
+    commentId: c.id,
+    body: c.body,
+  });
+  const res = await sendReviewComment(w, payload);
+  if (res.status !== 202) throw new Error(`the review comment's webhook answered ${res.status}`);
+}

@@ -2,10 +2,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { scheduleTurn } from '../../../src/executor/schedule-turn.ts';
 import { waitFor } from '../../kit/app.ts';
 import { type FakeReply, text, toolCalls } from '../../kit/fake-llm.ts';
-import { githubPayloads } from '../../kit/github-webhook.ts';
 import { cardsIn, lastToolResults, roleOf } from '../../kit/scripted-model.ts';
 import { localMessage, send, ticketOpenedBy } from '../routing/helpers.ts';
-import { type ExecStep, executorFlow, sendReviewComment, startWorld, type World } from './harness.ts';
+import { type ExecStep, executorFlow, personReviewComment, startWorld, type World } from './harness.ts';
 
 /** A commit made with `git commit` in the sandbox, dated as its maker likes. */
 const DATED_2099 =
@@ -44,10 +43,6 @@ async function reviewTurn(
   { pr, ticket }: { pr: number; ticket: string },
   steps: ((comment: string) => FakeReply)[],
 ): Promise<string[]> {
-  const c = w.gh.addReviewComment('acme/web', pr, {
-    body: 'Please keep the old name',
-    user: { login: 'grace', type: 'User' },
-  });
   const results: string[][] = [];
   let comment = '';
   w.llm.respond((req) => {
@@ -59,14 +54,7 @@ async function reviewTurn(
     } else if (comment) results.push(lastToolResults(req));
     return (comment && steps[results.length]?.(comment)) || text('Done.');
   });
-  const payload = githubPayloads.reviewComment({
-    repo: 'acme/web',
-    number: pr,
-    author: 'grace',
-    commentId: c.id,
-    body: c.body,
-  });
-  expect((await sendReviewComment(w, payload)).status).toBe(202);
+  await personReviewComment(w, pr);
   await scheduleTurn(w.app.ctx, ticket);
   await waitFor(() => results.length >= steps.length, 'the review turn', 30_000);
   return results.map((x) => x.join('\n'));
