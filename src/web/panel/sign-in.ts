@@ -3,6 +3,7 @@ import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import type { Ctx } from '../../context.ts';
 import { HttpError } from '../../errors/http-error.ts';
 import { safeEqual } from '../auth.ts';
+import { requestHost } from '../client-address.ts';
 import { MAX_SIGN_IN_BYTES, readRawBody } from '../raw-body.ts';
 import { bearerAdmin, panelSessionOf } from './panel-auth.ts';
 import { newSession, readSession, SESSION_COOKIE, SESSION_TTL_MS } from './panel-session.ts';
@@ -13,11 +14,10 @@ const isHttps = (c: Context) =>
   new URL(c.req.url).protocol === 'https:' || c.req.header('x-forwarded-proto') === 'https';
 
 /** A form posted from another site (login CSRF) is refused; browsers send `Origin` on POST. */
-const sameOrigin = (c: Context) => {
+const sameOrigin = (c: Context, config: Ctx['config']) => {
   const origin = c.req.header('origin');
   if (!origin || origin === 'null') return origin === undefined;
-  const host = c.req.header('x-forwarded-host') ?? c.req.header('host');
-  return URL.canParse(origin) && new URL(origin).host === host;
+  return URL.canParse(origin) && new URL(origin).host === requestHost(c, config);
 };
 
 /** The form's `token`, from a body capped at a few KB before it is parsed (issue 14). */
@@ -38,7 +38,7 @@ async function tokenOf(c: Context): Promise<string> {
 export function signIn(ctx: Ctx): Handler {
   return async (c) => {
     const admin = ctx.config.ADMIN_TOKEN;
-    if (!sameOrigin(c)) return c.text('cross-site sign-in refused', 403);
+    if (!sameOrigin(c, ctx.config)) return c.text('cross-site sign-in refused', 403);
     const given = await tokenOf(c);
     if (!admin) return c.redirect('/panel/?signin=disabled', 303);
     // A form with no token cannot succeed: it is answered at once, and counts for nothing, so
@@ -87,7 +87,7 @@ export function signOutEverywhere(ctx: Ctx): Handler {
     if (!admin) throw new HttpError(401, 'admin_disabled', 'ADMIN_TOKEN is not set on this deployment');
     const bearer = bearerAdmin(c, admin);
     if (!bearer) {
-      if (!sameOrigin(c)) throw new HttpError(403, 'cross_site', 'cross-site sign-out refused');
+      if (!sameOrigin(c, ctx.config)) throw new HttpError(403, 'cross_site', 'cross-site sign-out refused');
       if (!(await panelSessionOf(c, ctx))) throw new HttpError(401, 'unauthorized', 'not signed in');
     }
     const ended = await endAllSessions(ctx);

@@ -82,6 +82,34 @@ describe('panel auth: cookie, CSRF and the /api guard', () => {
     });
     expect(crossSite.status).toBe(403);
     expect(crossSite.headers.get('set-cookie')).toBeNull();
+    // X-Forwarded-Host names the origin only from a trusted proxy: here there is none.
+    const claimed = await fetch(`${app.url}/panel/sign-in`, {
+      method: 'POST',
+      headers: { origin: 'https://evil.example', 'x-forwarded-host': 'evil.example' },
+      body: new URLSearchParams({ token: TOKEN }),
+      redirect: 'manual',
+    });
+    expect(claimed.status).toBe(403);
+    expect(claimed.headers.get('set-cookie')).toBeNull();
+  });
+
+  it('behind a proxy listed in TRUSTED_PROXIES, the forwarded host is the origin a form comes from', async () => {
+    const behind = await startTestApp(
+      { ADMIN_TOKEN: TOKEN, TRUSTED_PROXIES: '127.0.0.1, ::1' },
+      { workers: false },
+    );
+    try {
+      const res = await fetch(`${behind.url}/panel/sign-in`, {
+        method: 'POST',
+        headers: { origin: 'https://switchyard.example', 'x-forwarded-host': 'switchyard.example' },
+        body: new URLSearchParams({ token: TOKEN }),
+        redirect: 'manual',
+      });
+      expect(res.status).toBe(303);
+      expect(res.headers.get('set-cookie')).toMatch(/^sy_panel=/);
+    } finally {
+      await behind.close();
+    }
   });
 
   it.each(WRITES)(

@@ -1,6 +1,7 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import type { Ctx } from '../../../context.ts';
 import { HttpError, isHttpError } from '../../../errors/http-error.ts';
+import { requestHost } from '../../client-address.ts';
 import { readRawBody } from '../../raw-body.ts';
 import { bearerAdmin, panelSessionOf } from '../panel-auth.ts';
 
@@ -19,13 +20,12 @@ export const SIGN_IN_FOR_BOARD = '/panel/?signin=required#/queues';
  * neither (or a foreign one) is refused. With `SameSite=Strict` the cookie already stays home;
  * this is the second lock.
  */
-export function sameOriginWrite(c: Context): boolean {
+export function sameOriginWrite(c: Context, config: Ctx['config']): boolean {
   const site = c.req.header('sec-fetch-site');
   if (site !== undefined && site !== 'same-origin') return false;
   const origin = c.req.header('origin');
   if (origin === undefined) return site === 'same-origin';
-  const host = c.req.header('x-forwarded-host') ?? c.req.header('host');
-  return URL.canParse(origin) && new URL(origin).host === host;
+  return URL.canParse(origin) && new URL(origin).host === requestHost(c, config);
 }
 
 /** A page request (the board's HTML and its files) as opposed to a call of its JSON API. */
@@ -48,7 +48,7 @@ export function boardGuard(ctx: Ctx, base: string): MiddlewareHandler {
         signedIn &&
         !SAFE_METHODS.has(c.req.method) &&
         !c.req.header('authorization') &&
-        !sameOriginWrite(c)
+        !sameOriginWrite(c, ctx.config)
       )
         throw new HttpError(403, 'cross_origin', 'a queue board write must come from the panel itself');
     } catch (err) {
