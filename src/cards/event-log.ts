@@ -167,9 +167,11 @@ function olderThan(e: EventEntry, c: { score: number; id: string }): boolean {
   return e.at < c.score || (e.at === c.score && e.id < c.id);
 }
 
-function parseCursor(cursor: string | undefined): { score: number; id: string } | undefined {
+/** A page's `next` (`<ms>:<entry id>`) read back; undefined for anything else. */
+export function parseCursor(cursor: string | undefined): { score: number; id: string } | undefined {
   if (!cursor) return undefined;
   const at = cursor.indexOf(':');
   const score = Number(cursor.slice(0, at));
-  return at > 0 && Number.isFinite(score) ? { score, id: cursor.slice(at + 1) } : undefined;
+  const id = cursor.slice(at + 1);
+  return at > 0 && Number.isSafeInteger(score) && score >= 0 && id ? { score, id } : undefined;
 }

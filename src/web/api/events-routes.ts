@@ -1,7 +1,7 @@
 import type { Hono } from 'hono';
 import { CardSource } from '../../cards/card.ts';
 import { EventFateSchema, type EventFilter } from '../../cards/event-fate.ts';
-import { readEvents } from '../../cards/event-log.ts';
+import { parseCursor, readEvents } from '../../cards/event-log.ts';
 import type { Ctx } from '../../context.ts';
 import { HttpError } from '../../errors/http-error.ts';
 import type { ApiRoutes } from '../app.ts';
@@ -36,13 +36,17 @@ function filterOf(q: (name: string) => string | undefined): EventFilter {
 /**
  * `GET /api/events?channel=&repo=&chat=&person=&fate=&cursor=` (issue 33 item 2): the events
  * inbox, newest first, 50 a page — every incoming event and card with its fate, its tickets and
- * why. `next` is the cursor of the following (older) page. Unknown channel or fate is a 400.
+ * why. `next` is the cursor of the following (older) page. Unknown channel or fate, or a cursor
+ * that is no page's `next`, is a 400.
  */
 export function eventsRoutes(ctx: Ctx): ApiRoutes {
   return (api: Hono) => {
     api.get('/events', async (c) => {
       const filter = filterOf((name) => c.req.query(name));
       const cursor = textOf(c.req.query('cursor'), 'cursor');
+      // A cursor that is not a page's `next` would silently give the first page again.
+      if (cursor !== undefined && !parseCursor(cursor))
+        throw new HttpError(400, 'bad_cursor', 'cursor: the next of an earlier page, as it was given');
       return c.json(await readEvents(ctx, filter, cursor, PAGE));
     });
   };

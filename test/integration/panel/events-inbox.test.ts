@@ -146,6 +146,14 @@ describe('issue 33 item 2: the events inbox, through signed GitHub webhooks', ()
     expect(new Set(all.map((e) => e.id)).size).toBe(3);
     expect(all.map((e) => e.at)).toEqual([...all.map((e) => e.at)].sort((a, b) => b - a));
     expect((await call(app, 'GET', '/events?fate=lost')).status).toBe(400);
+    // A cursor that is no page's next would give the first page again: it is refused instead.
+    for (const cursor of ['abc', '-1', '1e400', '12', '12:', ':x'])
+      expect((await call(app, 'GET', `/events?cursor=${encodeURIComponent(cursor)}`)).status, cursor).toBe(
+        400,
+      );
+    expect((await call(app, 'GET', `/events?cursor=${encodeURIComponent(first.next ?? '')}`)).status).toBe(
+      200,
+    );
     expect((await call(app, 'GET', '/events', { token: null })).status).toBe(401);
   });
 });
