@@ -1,9 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { recoverWaitingWork } from '../../src/router/recover.ts';
 import { executorFlow, startWorld, type World } from '../integration/executor/harness.ts';
-import { localMessage, send, ticketOpenedBy } from '../integration/routing/helpers.ts';
+import { botMessages, localMessage, send, ticketOpenedBy } from '../integration/routing/helpers.ts';
 import { waitFor } from '../kit/app.ts';
-import { toolCalls } from '../kit/fake-llm.ts';
+import { text, toolCalls } from '../kit/fake-llm.ts';
+import { cardsIn, roleOf } from '../kit/scripted-model.ts';
 
 /**
  * Nothing lost when routing fails partway (R-B2, "nothing lost"): a redelivered event is answered
@@ -52,5 +53,38 @@ describe('a request survives a routing failure and a flag with no job behind it'
     expect((await recoverWaitingWork(w.app.ctx)).tickets).toEqual(['T1']);
     await flow.done();
     expect(flow.results[0]?.join('\n')).toMatch(/^reply queued to /);
+  });
+
+  it('a follow-up whose routing fails after it was attached still wakes its ticket when the routing is retried', async () => {
+    const first = executorFlow(w.llm, [
+      (_r, card) => toolCalls(['reply', { to: card, text: `Working on acme/web for ${card}.` }]),
+      () => toolCalls(['report', { status: 'working', summary: 'Looking.' }]),
+    ]);
+    const card = await send(w.app.ctx, localMessage('Please fix the login redirect in acme/web'));
+    await first.done();
+    expect(await ticketOpenedBy(w.app.ctx, card)).toBe('T1');
+    const seen: string[] = [];
+    w.llm.respond((req) => {
+      if (roleOf(req) !== 'executor') return text('Nothing.');
+      seen.push(...cardsIn(req));
+      return text('Noted.');
+    });
+    const seq = w.app.ctx.keys.turnSeq('T1');
+    await w.app.ctx.redis.set(seq, 'not-a-number');
+    const ack = await waitFor(
+      async () => (await botMessages(w.app.ctx)).find((m) => m.text.includes(card)),
+      'the acknowledgement',
+    );
+    // A reply to the acknowledgement: attached to T1 by reference, with no main session.
+    const followUp = await send(
+      w.app.ctx,
+      localMessage('also check the logout redirect', { replyTo: ack.id }),
+    );
+    await waitFor(
+      async () => ((await w.app.ctx.queues.route.getJob(followUp))?.attemptsMade ?? 0) >= 1,
+      'a failed attempt',
+    );
+    await w.app.ctx.redis.set(seq, '50');
+    await waitFor(() => seen.includes(followUp), 'a turn holding the follow-up', 20_000);
   });
 });
