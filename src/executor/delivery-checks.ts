@@ -6,6 +6,7 @@ import { uiFileMatcher } from './ui-files.ts';
 import { headAndTree, passingFor, ranOn, verifiedLine } from './verified-head.ts';
 import {
   lastPush,
+  pushesOf,
   type Screenshot,
   screenshots,
   ticketPr,
@@ -129,8 +130,8 @@ export const verifiedDoneCheck: DoneCheck = async (scope) => {
  */
 async function pushedDoneCheck(scope: TurnScope): Promise<DoneVerdict> {
   const { ctx } = scope.rt;
-  const last = await lastPush(ctx, scope.ticket.id);
-  if (!last?.tree) return { ok: true };
+  const last = lastPush(await pushesOf(ctx, scope.ticket.id));
+  if (!last) return { ok: true };
   const at = { head: last.sha, tree: last.tree };
   const passed = passingFor(await verifications(ctx, scope.ticket.id), at);
   if (passed) return { ok: true, note: verifiedLine(passed, at.head) };

@@ -9,7 +9,7 @@ import { isCardOwner } from '../../tickets/ownership.ts';
 import type { TurnScope } from '../turn-scope.ts';
 import { headAndTree, passingFor } from '../verified-head.ts';
 import { isNoted } from '../workspace/bot-rounds.ts';
-import { lastPush, pushedAt, ticketPr, verifications } from '../workspace/delivery-records.ts';
+import { lastPush, pushesOf, ticketPr, verifications } from '../workspace/delivery-records.ts';
 import { githubAccess } from '../workspace/github-access.ts';
 import { inWorkspace } from '../workspace/work-gate.ts';
 import { gitIn } from '../workspace/workspace.ts';
@@ -84,19 +84,21 @@ export function resolveReviewThreadTool(scope: TurnScope) {
 }
 
 async function notFixed(scope: TurnScope, card: TriggerCard, g: ReturnType<typeof gitIn>) {
-  const head = await g.head();
+  // HEAD and its tree in one sandboxed git run: the time check needs the one, the file check the other.
+  const at = await headAndTree(g);
+  const { head } = at;
   if ((await g.remoteHead()) !== head) return 'HEAD is not pushed';
   // When the bot pushed HEAD, by its own clock: a commit's dates are whatever its maker set (a
   // `git commit` in run_command can date it 2099). A HEAD pushed before pushes were noted has only
   // its commit time.
+  const pushes = await pushesOf(scope.rt.ctx, scope.ticket.id);
   const pushed =
-    (await pushedAt(scope.rt.ctx, scope.ticket.id, head)) ??
+    pushes.find((p) => p.sha === head)?.at ??
     Number(await g.run(['log', '-1', '--format=%ct', 'HEAD'])) * 1000;
   if (pushed + 1000 < card.receivedAt) return 'no commit since the comment arrived';
   // A commit that changes no file (git commit --allow-empty) fixes nothing.
-  const before = await lastPush(scope.rt.ctx, scope.ticket.id, card.receivedAt);
-  const at = await headAndTree(g);
-  if (before?.tree && before.tree === at.tree)
+  const before = lastPush(pushes, card.receivedAt);
+  if (before && before.tree === at.tree)
     return 'no file changed since the comment arrived (HEAD holds the files pushed before it)';
   // Issue 28: a verification counts for the commit whose files it ran on.
   const runs = await verifications(scope.rt.ctx, scope.ticket.id);

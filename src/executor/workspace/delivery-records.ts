@@ -94,11 +94,8 @@ export async function recordCommit(ctx: C, ticketId: string, callKey: string, sh
 }
 
 /** A commit the bot pushed to the ticket's branch: when it first did (this host's clock) and its tree. */
-export interface Push {
-  sha: string;
-  at: number;
-  tree: string;
-}
+const PushSchema = z.object({ at: z.number(), tree: z.string() });
+export type Push = z.infer<typeof PushSchema> & { sha: string };
 
 /**
  * Notes that the bot pushed `sha` (of tree `tree`) to the ticket's branch at `at`; the first push
@@ -106,26 +103,24 @@ export interface Push {
  * not (R-C7); kept in Redis, so a turn on another machine, or after the checkout was released,
  * knows what the branch holds (R-C6).
  */
-export async function recordPush(ctx: C, ticketId: string, push: Push): Promise<void> {
-  await ctx.redis.hsetnx(ctx.keys.ticketPushes(ticketId), push.sha, `${push.at} ${push.tree}`);
+export async function recordPush(ctx: C, ticketId: string, { sha, at, tree }: Push): Promise<void> {
+  const key = ctx.keys.ticketPushes(ticketId);
+  const w = writeRecord(ctx, PushSchema, { at, tree }, key);
+  if (w.ok) await ctx.redis.hsetnx(key, sha, w.json);
 }
 
-async function pushes(ctx: C, ticketId: string): Promise<Push[]> {
-  const all = await ctx.redis.hgetall(ctx.keys.ticketPushes(ticketId));
-  return Object.entries(all).flatMap(([sha, raw]) => {
-    const [at = '', tree = ''] = raw.split(' ');
-    return Number.isFinite(Number(at)) && at !== '' ? [{ sha, at: Number(at), tree }] : [];
+/** Every commit the bot pushed to the ticket's branch; a record failing its schema is logged and left out. */
+export async function pushesOf(ctx: C, ticketId: string): Promise<Push[]> {
+  const key = ctx.keys.ticketPushes(ticketId);
+  return Object.entries(await ctx.redis.hgetall(key)).flatMap(([sha, raw]) => {
+    const r = readRecord(ctx, PushSchema, raw, `${key} ${sha}`);
+    return r.ok ? [{ sha, ...r.value }] : [];
   });
 }
 
-/** The commit the bot last pushed to the ticket's branch (before `t`, when given), or undefined. */
-export async function lastPush(ctx: C, ticketId: string, t = Number.POSITIVE_INFINITY) {
+/** Of `pushes`, the one pushed last (before `t`, when given), or undefined. */
+export function lastPush(pushes: readonly Push[], t = Number.POSITIVE_INFINITY): Push | undefined {
   let last: Push | undefined;
-  for (const p of await pushes(ctx, ticketId)) if (p.at < t && (!last || p.at > last.at)) last = p;
+  for (const p of pushes) if (p.at < t && (!last || p.at > last.at)) last = p;
   return last;
-}
-
-/** When the bot first pushed `sha` to the ticket's branch; undefined when it never did. */
-export async function pushedAt(ctx: C, ticketId: string, sha: string): Promise<number | undefined> {
-  return (await pushes(ctx, ticketId)).find((p) => p.sha === sha)?.at;
 }
