@@ -59,9 +59,6 @@ git rev-parse HEAD 'HEAD^{tree}'
 ${o.wip ? 'git commit-tree "$tree" -p HEAD -m "switchyard: work in progress"' : ''}
 rm -rf "$dir"`;
 
-/** Thrown by a `proof` reading when the checkout's config names filter drivers. */
-export class FilteredTreeError extends GitError {}
-
 /**
  * Reads the checkout's `WorkTree` in the sandbox (the checkout's config may name programs, issue
  * 13). It writes objects only (blobs and trees, the commit with `wip`), never refs or the index.
@@ -83,7 +80,7 @@ export async function workTree(
     .split('\n')
     .map((l) => l.trim());
   if (opts.proof && got.result.exitCode === 3)
-    throw new FilteredTreeError(
+    throw new GitError(
       'refused: the checkout’s .git/config names filter drivers (filter.*), and git would record what their programs answer instead of the files; remove them (git config --remove-section filter.<name>)',
     );
   const shas = [tree, head, headTree, ...(opts.wip ? [wip] : [])];
