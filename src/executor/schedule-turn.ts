@@ -1,4 +1,5 @@
 import type { Ctx } from '../context.ts';
+import { addFlaggedJob, dropOrphanFlag } from '../store/flagged-job.ts';
 import { withTraceContext } from '../tracing/job-context.ts';
 
 type ScheduleCtx = Pick<Ctx, 'redis' | 'keys'>;
@@ -13,36 +14,32 @@ export async function scheduleTurn(
   ticketId: string,
   delayMs = 0,
 ): Promise<boolean> {
-  const flag = ctx.keys.turnScheduled(ticketId);
-  if ((await ctx.redis.set(flag, '1', 'EX', 3600, 'NX')) !== 'OK') return false;
-  try {
-    const n = await ctx.redis.incr(ctx.keys.turnSeq(ticketId));
-    await ctx.queues.executor.add('turn', withTraceContext({ ticketId }), {
-      jobId: `turn-${ticketId}-${n}`,
+  return addFlaggedJob(ctx.redis, {
+    ...turnJob(ctx, ticketId),
+    flagSeconds: 3600,
+    name: 'turn',
+    data: withTraceContext({ ticketId }),
+    opts: {
       delay: delayMs,
       attempts: 5,
       backoff: { type: 'exponential', delay: 1000 },
       removeOnComplete: { age: 24 * 3600 },
       removeOnFail: false,
-    });
-  } catch (err) {
-    // No job behind the flag: it goes, or every wake-up for the next hour would be refused.
-    await ctx.redis.del(flag).catch(() => undefined);
-    throw err;
-  }
-  return true;
+    },
+  });
 }
 
-/**
- * Start-up recovery: a flag a process left when it died between setting it and queueing the job
- * names a turn that does not exist (`turn-<ticket>-<seq>`); it goes, so the sweep can queue one.
- */
-export async function dropOrphanTurnFlag(ctx: ScheduleCtx & Pick<Ctx, 'queues'>, ticketId: string) {
-  const flag = ctx.keys.turnScheduled(ticketId);
-  if (!(await ctx.redis.exists(flag))) return;
-  const n = await ctx.redis.get(ctx.keys.turnSeq(ticketId));
-  if (!n || !(await ctx.queues.executor.getJob(`turn-${ticketId}-${n}`))) await ctx.redis.del(flag);
-}
+/** A ticket's turn flag, counter and queue: turns are `turn-<ticket>-<seq>`. */
+const turnJob = (ctx: ScheduleCtx & Pick<Ctx, 'queues'>, ticketId: string) => ({
+  flag: ctx.keys.turnScheduled(ticketId),
+  seq: ctx.keys.turnSeq(ticketId),
+  queue: ctx.queues.executor,
+  idPrefix: `turn-${ticketId}`,
+});
+
+/** Start-up recovery: a ticket's turn flag with no job behind it goes (see `dropOrphanFlag`). */
+export const dropOrphanTurnFlag = (ctx: ScheduleCtx & Pick<Ctx, 'queues'>, ticketId: string) =>
+  dropOrphanFlag(ctx.redis, turnJob(ctx, ticketId));
 
 /** A turn started: the next card queues the turn after it (the owner of `turnScheduled`). */
 export async function clearTurnScheduled(ctx: ScheduleCtx, ticketId: string): Promise<void> {

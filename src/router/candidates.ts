@@ -1,4 +1,5 @@
 import type { Ctx } from '../context.ts';
+import { addFlaggedJob, dropOrphanFlag } from '../store/flagged-job.ts';
 import { moveIntoBatch } from '../store/take-batch.ts';
 import { withTraceContext } from '../tracing/job-context.ts';
 
@@ -21,30 +22,32 @@ export async function scheduleMainTurn(
   ctx: Pick<Ctx, 'redis' | 'keys' | 'queues'>,
   delayMs = MAIN_DEBOUNCE_MS,
 ): Promise<void> {
-  if ((await ctx.redis.set(ctx.keys.mainScheduled(), '1', 'EX', 600, 'NX')) !== 'OK') return;
-  try {
-    const n = await ctx.redis.incr(ctx.keys.mainSeq());
-    await ctx.queues.main.add('main', withTraceContext({}), {
-      jobId: `main-${n}`,
+  await addFlaggedJob(ctx.redis, {
+    ...mainJob(ctx),
+    flagSeconds: 600,
+    name: 'main',
+    data: withTraceContext({}),
+    opts: {
       delay: delayMs,
       attempts: 5,
       backoff: { type: 'exponential', delay: 1000 },
       removeOnComplete: { age: 3600 },
       removeOnFail: false,
-    });
-  } catch (err) {
-    // No job behind the flag: it goes, or routing would wait ten minutes for nothing.
-    await ctx.redis.del(ctx.keys.mainScheduled()).catch(() => undefined);
-    throw err;
-  }
+    },
+  });
 }
 
-/** Start-up recovery: a main-turn flag with no job behind it (its process died between the two) goes. */
-export async function dropOrphanMainFlag(ctx: Pick<Ctx, 'redis' | 'keys' | 'queues'>): Promise<void> {
-  if (!(await ctx.redis.exists(ctx.keys.mainScheduled()))) return;
-  const n = await ctx.redis.get(ctx.keys.mainSeq());
-  if (!n || !(await ctx.queues.main.getJob(`main-${n}`))) await ctx.redis.del(ctx.keys.mainScheduled());
-}
+/** The main session's turn flag, counter and queue: its turns are `main-<seq>`. */
+const mainJob = (ctx: Pick<Ctx, 'keys' | 'queues'>) => ({
+  flag: ctx.keys.mainScheduled(),
+  seq: ctx.keys.mainSeq(),
+  queue: ctx.queues.main,
+  idPrefix: 'main',
+});
+
+/** Start-up recovery: a main-turn flag with no job behind it goes (see `dropOrphanFlag`). */
+export const dropOrphanMainFlag = (ctx: Pick<Ctx, 'redis' | 'keys' | 'queues'>) =>
+  dropOrphanFlag(ctx.redis, mainJob(ctx));
 
 /**
  * Takes every waiting candidate into one main-session batch (R-B1: one turn decides them all).

@@ -87,4 +87,14 @@ describe('a request survives a routing failure and a flag with no job behind it'
     await w.app.ctx.redis.set(seq, '50');
     await waitFor(() => seen.includes(followUp), 'a turn holding the follow-up', 20_000);
   });
+
+  it('at start-up, a main-session flag that names no job (its process died in between) is dropped and the turn queued', async () => {
+    const { ctx } = w.app;
+    // A candidate waits, the flag is up, and no `main-<seq>` job exists behind it.
+    await ctx.redis.zadd(ctx.keys.candidates(), Date.now(), 'card-waiting');
+    await ctx.redis.set(ctx.keys.mainSeq(), '41');
+    await ctx.redis.set(ctx.keys.mainScheduled(), '1', 'EX', 600);
+    expect((await recoverWaitingWork(ctx)).main).toBe(true);
+    expect(await ctx.queues.main.getJob('main-42')).toBeDefined();
+  });
 });
