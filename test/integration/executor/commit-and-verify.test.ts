@@ -234,6 +234,23 @@ describe('issue 28: commit_and_push and record_verification, as the model reads 
     expect(r[4]).toContain('No such file');
   });
 
+  it('R-C6: a UI change still needs its screenshots after a command moves origin/main up to HEAD', async () => {
+    const r = await run([
+      (_r, card) => ack(card),
+      () => toolCalls(['run_command', { command: "echo 'body { color: navy; }' > web/style.css" }]),
+      () => toolCalls(['commit_and_push', { message: 'Navy' }]),
+      () => toolCalls(['record_verification', { command: 'grep -q navy web/style.css' }]),
+      () => toolCalls(['open_pr', { title: 'Navy', body: 'Colour.' }]),
+      () => toolCalls(['run_command', { command: 'git update-ref refs/remotes/origin/main HEAD' }]),
+      () => toolCalls(['mark_pr_ready', {}]),
+    ]);
+    expect(r[4]).toMatch(/^opened draft PR/);
+    expect(r[5]).toContain('exit 0');
+    expect(r[6]).toMatch(
+      /^Error: refused: the change touches UI files \(web\/style\.css\) and has no "before" screenshot/,
+    );
+  });
+
   const gone = (req: Parameters<typeof ticketOf>[0]) => {
     // The checkout goes between the steps, as a release or a turn on another machine would see it.
     rmSync(workspacePaths(w.app.ctx, ticketOf(req) ?? '').dir, { recursive: true, force: true });
