@@ -40,15 +40,20 @@ describe('issue 31: no silent CI escalation — a push changing CI needs an admi
       .filter((c) => c.path === '/git/acme/web.git/git-receive-pack' && c.status === 200)
       .map((c) => w.gh.apps.tokens.find((t) => t.token === basicToken(c.auth)));
 
-  /** `author` (with `permission` on acme/web) asks the bot on an issue of acme/web. */
-  async function askOnGitHub(author: string, permission: 'admin' | 'write', body: string) {
+  /**
+   * `author` (with `permission` on acme/web) asks the bot on an issue of acme/web, or in the
+   * conversation of pull request `pr`.
+   */
+  async function askOnGitHub(author: string, permission: 'admin' | 'write', body: string, pr?: number) {
     w.gh.setPermission('acme/web', author, permission);
-    const issue = w.gh.addIssue('acme/web', { title: 'Lint in CI', user: { login: author, type: 'User' } });
+    const number =
+      pr ?? w.gh.addIssue('acme/web', { title: 'Lint in CI', user: { login: author, type: 'User' } }).number;
     const payload = githubPayloads.mentionComment({
       repo: 'acme/web',
-      number: issue.number,
+      number,
+      isPullRequest: pr !== undefined,
       author,
-      commentId: 31_000 + issue.number,
+      commentId: 31_000 + number,
       body: `@${w.gh.botLogin} ${body}`,
     });
     const res = await sendGitHubEvent(w.app.url, 'issue_comment', payload, {
@@ -151,19 +156,7 @@ describe('issue 31: no silent CI escalation — a push changing CI needs an admi
         ]),
       () => toolCalls(['commit_and_push', { message: 'Take the PR' }]),
     ]);
-    w.gh.setPermission('acme/web', 'ada', 'write');
-    const payload = githubPayloads.mentionComment({
-      repo: 'acme/web',
-      number: pr.number,
-      isPullRequest: true,
-      author: 'ada',
-      commentId: 7001,
-      body: `@${w.gh.botLogin} please fix the login redirect here`,
-    });
-    const res = await sendGitHubEvent(w.app.url, 'issue_comment', payload, {
-      secret: SECRETS.GITHUB_WEBHOOK_SECRET,
-    });
-    expect(res.status).toBe(202);
+    await askOnGitHub('ada', 'write', 'please fix the login redirect here', pr.number);
     await flow.done();
     const r = flow.results.map((x) => x.join('\n'));
     expect(r[1]).toContain('exit 0');
