@@ -49,7 +49,9 @@ export function readChatTool(scope: TurnScope) {
           if (!a.id) return toolError('give the message id');
           const item = await getMessage(client, a.id);
           if (!item) return toolError(`no message ${a.id}`);
-          return outside([item]) ? refuse(a.id) : toolOk((await render([item]))[0] ?? '');
+          // Issue 45: a data card's own message is readable; the rest of its chat is not.
+          const own = item.message_id !== undefined && allowed.messages.has(item.message_id);
+          return !own && outside([item]) ? refuse(a.id) : toolOk((await render([item]))[0] ?? '');
         }
         if (a.what === 'thread') {
           if (!a.id) return toolError('give the thread id or a message in it');

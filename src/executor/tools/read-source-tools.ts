@@ -4,7 +4,7 @@ import { loadCard } from '../../cards/ingest.ts';
 import { defineTool, type ToolResult, toolError, toolOk } from '../../session/tool.ts';
 import { GITHUB_READS, readGitHub } from '../../sources/github-reads.ts';
 import { readReviewThreads } from '../../sources/github-threads.ts';
-import { isTicketCard, sourceScope } from '../../sources/source-scope.ts';
+import { isTicketCard, mayReadGitHub, type SourceScope, sourceScope } from '../../sources/source-scope.ts';
 import type { TurnScope } from '../turn-scope.ts';
 import { githubAccess } from '../workspace/github-access.ts';
 
@@ -72,11 +72,13 @@ export function readGitHubTool(scope: TurnScope) {
     async run(a) {
       const repo = a.repo ?? scope.ticket.repo ?? (o.source === 'github' ? o.repo : undefined);
       if (!repo) return toolError('name the repository: this ticket has none yet');
-      const allowed = await sourceScope(ctx, scope.ticket, scope.batch.values());
-      if (!allowed.repos.has(repo.toLowerCase()))
-        return toolError(`refused: ${repo} is not a repository of this ticket (R-H6)`);
       const sameAsOrigin = o.source === 'github' && o.repo.toLowerCase() === repo.toLowerCase();
       const number = a.number ?? (sameAsOrigin ? o.number : undefined);
+      const allowed = await sourceScope(ctx, scope.ticket, scope.batch.values());
+      if (!mayReadGitHub(allowed, repo, a.what, number))
+        return toolError(
+          `refused: ${repo} is not a repository of this ticket (R-H6)${dataItemNote(allowed, repo)}`,
+        );
       if (!number && a.what !== 'checks') return toolError(`name the issue or PR number for ${a.what}`);
       if (a.what === 'checks' && !number && !a.ref) return toolError('checks need a PR number or a ref');
       const access = githubAccess(ctx);
@@ -108,6 +110,13 @@ export function readGitHubTool(scope: TurnScope) {
       }
     },
   });
+}
+
+/** Issue 45: when a data card came from `repo`, which of its items alone may be read, and how. */
+function dataItemNote(allowed: SourceScope, repo: string): string {
+  const prefix = `${repo.toLowerCase()}#`;
+  const items = [...allowed.items].filter((i) => i.startsWith(prefix));
+  return items.length ? `; of it only what=issue of a data card's own item: ${items.join(', ')}` : '';
 }
 
 /** Loads a card of this ticket, or undefined (for reads anchored on a card). */
