@@ -1,17 +1,21 @@
-import type { Crew, Profile, Topology } from './artifact.ts';
+import type { Crew } from './artifact.ts';
+import { bounded, bundledCaps, type ProfileCap } from './profile-floor.ts';
 import { type Resolution, type Winner, winnerOf } from './resolve-layers.ts';
 import type { CrewSource, TieredSkill, TurnArtifacts } from './turn-snapshot.ts';
 
 export interface CrewWanted {
   name: string;
   from: CrewSource;
+  /** Limits besides the bundled tier's: an inferred ticket's policy rules (F-12). */
+  caps?: ProfileCap[];
 }
 
 /**
  * The turn's artifacts from a resolution (R-G2): the wanted crew (a routing decision's or a
  * policy rule's), else `default` — which a trusted project's `.fleet/crews/default.crew.md`
  * shadows — else the bundled default in `fallback`. A crew whose role or workflow does not
- * resolve is not run half-built: the next candidate is used and the problem recorded.
+ * resolve is not run half-built: the next candidate is used and the problem recorded. Whichever
+ * runs, trust never widens it past the bundled crew of the wanted name (F-13, `bundledCaps`).
  */
 export function chooseCrew(
   res: Resolution,
@@ -28,7 +32,7 @@ export function chooseCrew(
   for (const [r, name, from] of candidates) {
     const crew = winnerOf(r, 'crew', name);
     const why = crew ? brokenBy(r, crew.artifact) : `crew "${name}" does not exist`;
-    if (crew && !why) return build(r, crew, from, fallback, { ...meta, problems });
+    if (crew && !why) return build(r, crew, from, { ...meta, problems, caps: capsFor(fallback, crew, want) });
     if (why) problems.push(why);
   }
   throw new Error('the bundled default crew does not resolve');
@@ -41,45 +45,20 @@ function brokenBy(r: Resolution, crew: Crew): string | undefined {
   return undefined;
 }
 
-const RANK: Record<Profile, number> = { explorer: 0, reviewer: 1, worker: 2 };
-
-/**
- * Trust never authorizes a profile (issue 30, F-13, R-G4): a role the bundled tier defines as
- * read-only stays read-only, and without peers, whatever a trusted project's role or crew of that
- * name says (`profile: worker`, `topology: mesh`). A refused widening is recorded as a problem.
- */
-function bounded(
-  role: Winner<'role'>,
-  crew: Winner<'crew'>,
-  bundled: Resolution,
-  problems: string[],
-): { profile: Profile; topology: Topology } {
-  const wanted = { profile: role.artifact.profile, topology: crew.artifact.topology };
-  const floor = winnerOf(bundled, 'role', role.artifact.name)?.artifact.profile;
-  if (!floor || floor === 'worker') return wanted;
-  const profile = RANK[wanted.profile] > RANK[floor] ? floor : wanted.profile;
-  if (profile !== wanted.profile)
-    problems.push(
-      `${role.artifact.file}: profile "${wanted.profile}" refused: the bundled role "${role.artifact.name}" is ${floor}, and trust never widens a profile`,
-    );
-  const topology = wanted.topology === 'mesh' && crew.tier !== 'bundled' ? 'hub' : wanted.topology;
-  if (topology !== wanted.topology)
-    problems.push(
-      `${crew.artifact.file}: topology "mesh" refused: the bundled role "${role.artifact.name}" is ${floor}, and trust never gives it peers`,
-    );
-  return { profile, topology };
+/** What holds the crew that runs: the bundled role and crews of its names and the wanted one's, and the policy's. */
+function capsFor(bundled: Resolution, crew: Winner<'crew'>, want: CrewWanted): ProfileCap[] {
+  return [...bundledCaps(bundled, crew.artifact.role, [crew.artifact.name, want.name]), ...(want.caps ?? [])];
 }
 
 function build(
   r: Resolution,
   crew: Winner<'crew'>,
   from: CrewSource,
-  bundled: Resolution,
-  meta: { revision: number; reserved: ReadonlySet<string>; problems: string[] },
+  meta: { revision: number; reserved: ReadonlySet<string>; problems: string[]; caps: ProfileCap[] },
 ): TurnArtifacts {
   const c = crew.artifact;
   const role = winnerOf(r, 'role', c.role)!;
-  const { profile, topology } = bounded(role, crew, bundled, meta.problems);
+  const { profile, topology } = bounded(role, crew, meta.caps, meta.problems);
   const flow = c.workflow ? winnerOf(r, 'workflow', c.workflow) : undefined;
   const requested: TieredSkill[] = [];
   for (const name of new Set([...role.artifact.skills, ...c.skills])) {
