@@ -1,13 +1,15 @@
 import type { TriggerCard } from '../cards/card.ts';
 import type { Ctx } from '../context.ts';
 import { holderCount, refsOf } from '../tickets/refs.ts';
+import { takenRecently } from './recent-change.ts';
 import { resolveTickets } from './resolve-tickets.ts';
 
 /**
  * R-B2 for the main session's `attach`: does the card explicitly point at this ticket? Either
  * code resolves one of its references to the ticket, or its text names the ticket by id, or names
- * one of the ticket's own PRs, branches or commits — and that change belongs to no other ticket.
- * Topic similarity never passes.
+ * one of the ticket's own PRs, branches or commits — a change that belongs to no other ticket and
+ * that it took recently (`takenRecently`, P-66: the same rule as code's attach). Topic similarity
+ * never passes.
  */
 export async function referenceHolds(
   ctx: Pick<Ctx, 'redis' | 'keys' | 'config' | 'now'>,
@@ -23,8 +25,9 @@ export async function referenceHolds(
   for (const key of await refsOf(ctx, ticketId)) {
     const named = namedIn(text, key);
     if (!named) continue;
-    const owners = await holderCount(ctx, key);
-    if (owners === 1) return `${named} named in the text`;
+    if ((await holderCount(ctx, key)) !== 1) continue;
+    const [recent] = await takenRecently(ctx, [[ticketId, key]]);
+    if (recent) return `${named} named in the text`;
   }
   return undefined;
 }

@@ -1,9 +1,8 @@
 import type { TriggerCard } from '../cards/card.ts';
 import type { Ctx } from '../context.ts';
 import { cardRefKeys, needsUniqueOwner } from '../tickets/ref-key.ts';
-import { holdersOf, refTakenAt } from '../tickets/refs.ts';
-
-const DAY_MS = 24 * 60 * 60 * 1000;
+import { holdersOf } from '../tickets/refs.ts';
+import { takenRecently } from './recent-change.ts';
 
 /**
  * R-B2, by code: the tickets a card explicitly points at, each with the reference that matched.
@@ -24,10 +23,7 @@ export async function resolveTickets(
     const owners = holders[i] ?? [];
     return needsUniqueOwner(key) && owners.length === 1 ? [[owners[0] as string, key]] : [];
   });
-  const since = ctx.now() - ctx.config.ATTACH_RECENT_DAYS * DAY_MS;
-  const recent = new Set(
-    (await refTakenAt(ctx, changes)).flatMap((at, i) => (at !== undefined && at >= since ? [i] : [])),
-  );
+  const recent = new Set((await takenRecently(ctx, changes)).flatMap((yes, i) => (yes ? [i] : [])));
   holders.forEach((owners, i) => {
     const key = keys[i] as string;
     if (needsUniqueOwner(key)) {

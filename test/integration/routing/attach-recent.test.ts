@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { loadCard } from '../../../src/cards/ingest.ts';
+import { referenceHolds } from '../../../src/router/reference-holds.ts';
 import { addTicketRefs } from '../../../src/tickets/refs.ts';
 import { waitFor } from '../../kit/app.ts';
 import { type RecordedRequest, text, toolCalls } from '../../kit/fake-llm.ts';
@@ -50,5 +52,33 @@ describe('"recent" means recent: a commit attaches by code only within ATTACH_RE
     expect(mainSaw).not.toContain(fresh);
     expect(await ticketCardIds(ctx, ticket)).not.toContain(stale);
     expect((await botMessages(ctx)).some((m) => m.text.includes(stale))).toBe(false);
+  });
+
+  it('P-66: the main session’s attach check takes a commit or branch named in the text only when its ticket took it recently', async () => {
+    w.llm.respond((req: RecordedRequest) =>
+      continues(req)
+        ? text('done')
+        : toolCalls([
+            'orchestrator_route',
+            { decisions: cardsIn(req).map((card) => ({ card, action: 'ignore' })) },
+          ]),
+    );
+    const ctx = w.app.ctx;
+    const ticket = await openTicketIn(ctx);
+    const weeksAgo = { ...ctx, now: () => ctx.now() - 20 * DAY_MS };
+    await addTicketRefs(ctx, ticket, [`commit:${FRESH}`, 'branch:acme/web:sy/fresh-fix']);
+    await addTicketRefs(weeksAgo, ticket, [`commit:${STALE}`, 'branch:acme/web:sy/old-fix']);
+    // No reference on the card: only its text names the change, as a person would in a chat.
+    const says = async (words: string) => {
+      const card = await loadCard(ctx, await send(ctx, localMessage(words, { request: false })));
+      if (!card) throw new Error('no card');
+      return referenceHolds(ctx, card, ticket);
+    };
+    expect(await says(`the build broke at ${FRESH.slice(0, 7)}`)).toBe(
+      `commit ${FRESH.slice(0, 7)} named in the text`,
+    );
+    expect(await says('is sy/fresh-fix merged?')).toBe('branch sy/fresh-fix named in the text');
+    expect(await says(`the build broke at ${STALE.slice(0, 7)}`)).toBeUndefined();
+    expect(await says('is sy/old-fix merged?')).toBeUndefined();
   });
 });
