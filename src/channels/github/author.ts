@@ -26,3 +26,22 @@ export function authorOf(user: GitHubUser, botLogin: string, association?: strin
     ...(user.id !== undefined ? { numericId: user.id } : {}),
   };
 }
+
+/** GitHub shows a deleted account's words as `ghost`'s (the payload's `user` may be null). */
+const GHOST: GitHubUser = { login: 'ghost', type: 'User' };
+
+/**
+ * Issue 45: who wrote a comment's, review's, issue's or PR's text. GitHub's `sender` is whoever
+ * acted — a writer editing, closing or reopening an outsider's words is not their author, and the
+ * card keeps the author's standing (a non-steerer's text stays data and wakes nothing). A deleted
+ * account (`user: null`, or `ghost`) has no permission anywhere.
+ */
+export function textAuthorOf(
+  user: GitHubUser | null | undefined,
+  botLogin: string,
+  association?: string,
+): Author {
+  if (!user || user.login.toLowerCase() === GHOST.login)
+    return { ...authorOf(GHOST, botLogin), permission: 'none' };
+  return authorOf(user, botLogin, association);
+}

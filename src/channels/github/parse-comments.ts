@@ -2,7 +2,7 @@ import type { Ref } from '../../cards/card.ts';
 import { itemOpening } from '../../cards/card-context.ts';
 import { ignored, type ParseOutcome } from '../../cards/parse-outcome.ts';
 import { sanitizeUntrusted } from '../../safety/sanitize-text.ts';
-import { authorOf } from './author.ts';
+import { textAuthorOf } from './author.ts';
 import { conversationOf, githubDraft, headRefs, itemRef, mergeRefs, type ParseContext } from './draft.ts';
 import { mentionsBot } from './mentions.ts';
 import { CommentSchema, EnvelopeSchema, IssueSchema, PullRequestSchema, ReviewSchema } from './payloads.ts';
@@ -23,7 +23,7 @@ export const parseIssueComment: Parser = (payload, eventId, pctx) => {
   const repo = p.repository.full_name;
   const isPullRequest = Boolean(p.issue.pull_request);
   const text = sanitizeUntrusted(p.comment.body ?? '');
-  const author = authorOf(p.sender, pctx.botLogin, sameUser(p.sender.login, p.comment.user.login, p.comment));
+  const author = textAuthorOf(p.comment.user, pctx.botLogin, p.comment.author_association);
   return githubDraft({
     kind: 'issue_comment',
     eventId,
@@ -57,7 +57,7 @@ export const parseReviewComment: Parser = (payload, eventId, pctx) => {
   const repo = p.repository.full_name;
   const pr = p.pull_request;
   const text = sanitizeUntrusted(p.comment.body ?? '');
-  const author = authorOf(p.sender, pctx.botLogin, sameUser(p.sender.login, p.comment.user.login, p.comment));
+  const author = textAuthorOf(p.comment.user, pctx.botLogin, p.comment.author_association);
   const replyTo = p.comment.in_reply_to_id === undefined ? undefined : `comment:${p.comment.in_reply_to_id}`;
   const structural: Ref[] = [itemRef(repo, pr.number, true), ...headRefs(repo, pr.head)];
   if (replyTo) structural.push({ type: 'message', id: replyTo });
@@ -91,7 +91,7 @@ export const parseReview: Parser = (payload, eventId, pctx) => {
   const repo = p.repository.full_name;
   const pr = p.pull_request;
   const text = sanitizeUntrusted(p.review.body ?? '');
-  const author = authorOf(p.sender, pctx.botLogin, sameUser(p.sender.login, p.review.user.login, p.review));
+  const author = textAuthorOf(p.review.user, pctx.botLogin, p.review.author_association);
   return githubDraft({
     kind: 'review',
     eventId,
@@ -113,11 +113,6 @@ export const parseReview: Parser = (payload, eventId, pctx) => {
     facts: { state: p.review.state.toLowerCase() },
   });
 };
-
-/** The association describes the content's author; it is the actor's role only when they match. */
-function sameUser(sender: string, author: string, item: { author_association?: string | undefined }) {
-  return sender.toLowerCase() === author.toLowerCase() ? item.author_association : undefined;
-}
 
 /**
  * A person's new comment or review that @-mentions the bot is a request (R-B8). Bots and the bot

@@ -1,10 +1,11 @@
 import type { z } from 'zod';
+import { itemOpening } from '../../cards/card-context.ts';
 import { ignored } from '../../cards/parse-outcome.ts';
 import { sanitizeUntrusted } from '../../safety/sanitize-text.ts';
-import { authorOf, isBotLogin } from './author.ts';
+import { authorOf, isBotLogin, textAuthorOf } from './author.ts';
 import { conversationOf, githubDraft, headRefs, itemRef, mergeRefs } from './draft.ts';
 import { isRequest, type Parser } from './parse-comments.ts';
-import { EnvelopeSchema, IssueSchema, PullRequestSchema, UserSchema } from './payloads.ts';
+import { EnvelopeSchema, type GitHubUser, IssueSchema, PullRequestSchema, UserSchema } from './payloads.ts';
 
 /** Actions that change what a ticket may care about; labels, locks, pins and the like are noise. */
 const ISSUE_ACTIONS = new Set(['opened', 'edited', 'closed', 'reopened', 'assigned', 'unassigned']);
@@ -38,15 +39,37 @@ function itemRequest(
   return isRequest(authorType, p.action === 'opened', text, { botLogin });
 }
 
+/** Actions that are the sender's own act on the item, not a change of its text (R-B8). */
+const SENDER_ACTS = new Set(['assigned', 'unassigned']);
+
+type Item = {
+  body?: string | null | undefined;
+  user: GitHubUser | null;
+  author_association?: string | undefined;
+};
+
+/**
+ * Issue 45: who a card of an item event is from, and its text. The item's text is its author's:
+ * an edit, close or reopen by a writer keeps the author's standing (`textAuthorOf`). An
+ * assignment is the sender's request (R-B8); when they did not write the item, its body travels
+ * as the item's opening under its own author (untrusted context), never as the sender's words.
+ */
+function itemVoice(p: { action?: string | undefined; sender: GitHubUser }, item: Item, botLogin: string) {
+  const body = sanitizeUntrusted(item.body ?? '');
+  const writer = textAuthorOf(item.user, botLogin, item.author_association);
+  if (!SENDER_ACTS.has(p.action ?? '') || p.sender.login.toLowerCase() === writer.id.toLowerCase())
+    return { author: writer, text: body };
+  const opening = itemOpening(writer.role ? `${writer.id} (${writer.role})` : writer.id, item.body);
+  return { author: authorOf(p.sender, botLogin), text: '', context: { item: opening } };
+}
+
 /** `issues`: opened, edited, closed, reopened, (un)assigned. */
 export const parseIssues: Parser = (payload, eventId, pctx) => {
   const p = IssuesEvent.parse(payload);
   if (!ISSUE_ACTIONS.has(p.action ?? '')) return ignored(`issues.${p.action}`);
   const repo = p.repository.full_name;
   const { issue } = p;
-  const text = sanitizeUntrusted(issue.body ?? '');
-  const association = p.sender.login === issue.user.login ? issue.author_association : undefined;
-  const author = authorOf(p.sender, pctx.botLogin, association);
+  const { author, text, context } = itemVoice(p, issue, pctx.botLogin);
   return githubDraft({
     kind: 'issue',
     eventId,
@@ -58,6 +81,7 @@ export const parseIssues: Parser = (payload, eventId, pctx) => {
     refs: mergeRefs([itemRef(repo, issue.number, false)], text, repo, pctx),
     title: issue.title,
     text,
+    context,
     facts: { state: issue.state ?? null, assignee: p.assignee?.login ?? null },
   });
 };
@@ -68,9 +92,7 @@ export const parsePullRequest: Parser = (payload, eventId, pctx) => {
   if (!PR_ACTIONS.has(p.action ?? '')) return ignored(`pull_request.${p.action}`);
   const repo = p.repository.full_name;
   const pr = p.pull_request;
-  const text = sanitizeUntrusted(pr.body ?? '');
-  const association = p.sender.login === pr.user.login ? pr.author_association : undefined;
-  const author = authorOf(p.sender, pctx.botLogin, association);
+  const { author, text, context } = itemVoice(p, pr, pctx.botLogin);
   return githubDraft({
     kind: 'pull_request',
     eventId,
@@ -82,6 +104,7 @@ export const parsePullRequest: Parser = (payload, eventId, pctx) => {
     refs: mergeRefs([itemRef(repo, pr.number, true), ...headRefs(repo, pr.head)], text, repo, pctx),
     title: pr.title,
     text,
+    context,
     facts: {
       state: pr.state ?? null,
       draft: pr.draft ?? false,
