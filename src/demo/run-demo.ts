@@ -7,17 +7,22 @@ import { fileURLToPath } from 'node:url';
 import { sourceNodeArgs } from '../cli/source-node.ts';
 import { probeSandbox } from '../executor/sandbox/probe-sandbox.ts';
 import { freePort } from '../net/free-port.ts';
-import { dropKeysUnder, findOrStartRedis, type StartedRedis } from '../store/local-redis-server.ts';
+import {
+  dropKeysUnder,
+  findOrStartRedis,
+  redisAddress,
+  type StartedRedis,
+} from '../store/local-redis-server.ts';
 import { startDemoModel } from './demo-model.ts';
 import { EXAMPLES } from './demo-tasks.ts';
 import { startLocalGitHub } from './local-github.ts';
 import { makeSampleRepo, SAMPLE_REPO } from './sample-repo.ts';
 
 /**
- * `npm run demo`: the bot with nothing but this machine — a Redis (the one answering at
- * `REDIS_URL` or the default port, under a key prefix of its own; else a throwaway
- * `redis-server`), a loopback GitHub serving a sample repository over git, and the scripted model
- * when no `LLM_API_KEY` is set (with one, the real model works on the sample repository). It
+ * `npm run demo`: the bot with nothing but this machine — a Redis (the one `REDIS_URL` names,
+ * under a key prefix of its own; else a throwaway `redis-server` with a generated password, never
+ * whatever answers on 6379: issue 45 item 4), a loopback GitHub serving a sample repository over
+ * git, and the scripted model when no `LLM_API_KEY` is set (with one, the real model works on the sample repository). It
  * prints the panel's Try it link, signed in, and example requests. SIGINT/SIGTERM stop the bot
  * (its sandboxes die with it), the servers and the Redis it started, and remove
  * its temporary directory and keys.
@@ -65,14 +70,14 @@ async function startPieces(
   exit: (code: number) => void,
 ) {
   const prefix = `demo-${randomBytes(4).toString('hex')}`;
-  const store = await findOrStartRedis(env.REDIS_URL ?? 'redis://127.0.0.1:6379', join(dir, 'redis'));
+  const store = await findOrStartRedis(env.REDIS_URL || undefined, join(dir, 'redis'));
   const started: StartedRedis | undefined = store.started;
   if (started) cleanups.push(() => started.stop());
   else cleanups.push(() => dropKeysUnder(store.url, prefix));
   say(
     started
-      ? `redis: started redis-server on ${store.url}`
-      : `redis: using ${store.url} (keys under ${prefix}:)`,
+      ? `redis: started redis-server on ${redisAddress(store.url)} (with a password)`
+      : `redis: using ${redisAddress(store.url)} (keys under ${prefix}:)`,
   );
 
   const githubToken = `ghp_demo${secret()}`;

@@ -55,6 +55,8 @@ export const DOCTOR_TEXT_KEYS = [
   'redis.memory-high',
   'redis.memory-high.fix',
   'redis.memory-unbounded',
+  'redis.no-auth',
+  'redis.no-auth.fix',
   'feishu.off',
   'feishu.no-message',
   'feishu.token-refused',

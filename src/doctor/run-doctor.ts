@@ -3,6 +3,7 @@ import { checkFeishu } from './check-feishu.ts';
 import { checkGitHub } from './check-github.ts';
 import { checkModel } from './check-model.ts';
 import { checkRedis } from './check-redis.ts';
+import { checkRedisAuth } from './check-redis-auth.ts';
 import { checkRedisMemory } from './check-redis-memory.ts';
 import { checkSandbox } from './check-sandbox.ts';
 import { checkWorkspace } from './check-workspace.ts';
@@ -30,6 +31,7 @@ export async function runDoctor(deps: DoctorDeps): Promise<Finding[]> {
           : Promise.resolve([ok('model', say('model.skipped'))]),
     ),
     guarded('redis', () => withTimeout(checkRedis(deps.store, say), timeoutMs, 'redis')),
+    guarded('redis', () => withTimeout(checkRedisAuth(config, say), timeoutMs, 'redis')),
     guarded('redis', () => withTimeout(checkRedisMemory(config, deps.store, say), timeoutMs, 'redis')),
     guarded('feishu', () => checkFeishu(config, timeoutMs, say)),
     guarded('feishu', () =>

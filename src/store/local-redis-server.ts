@@ -1,14 +1,16 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Redis } from 'ioredis';
 import { ConfigError } from '../config.ts';
 import { freePort } from '../net/free-port.ts';
+import { localRedisAt, localRedisPassword, newRedisPassword, ownFolder } from './local-redis-secret.ts';
 
 /**
- * A `redis-server` of this machine's, started when none answers: for the test suite (a throwaway
- * one), `npm run demo` (the same, with its own directory) and `npm start` with no `REDIS_URL`
- * (AOF on, `noeviction`, data under `./data/redis`).
+ * A `redis-server` of this machine's: for the test suite (a throwaway one when none answers),
+ * `npm run demo` (a throwaway one unless `REDIS_URL` names one) and `npm start` with no
+ * `REDIS_URL` (AOF on, `noeviction`, data under `./data/redis`). Issue 45 item 4: whatever the bot
+ * starts takes clients only with a password it generated, in a 0700 folder; a Redis the bot did
+ * not start is used by the product only when `REDIS_URL` names it.
  */
 
 /** True when a Redis at `url` answers PING; never retries, never throws. */
@@ -31,6 +33,7 @@ export async function redisAnswersAt(url: string): Promise<boolean> {
 }
 
 export interface StartedRedis {
+  /** Its URL, with the password: never print it; `redisAddress` says where it is. */
   url: string;
   port: number;
   child: ChildProcess;
@@ -45,22 +48,30 @@ export const hasRedisServer = (): boolean => spawnSync('redis-server', ['--versi
 export const noRedisHelp = (wanted: string): string =>
   `No Redis answers at ${wanted} and no redis-server is on PATH. Set REDIS_URL to a running Redis (>= 6.2), or install one (npm run setup, or on Debian: apt-get install redis-server).`;
 
+/** A Redis URL without its credentials and query (`sentinelPassword`): what may be printed. */
+export const redisAddress = (url: string): string => url.replace(/\/\/[^@/]*@/g, '//').split('?')[0] ?? '';
+
 /**
  * Starts `redis-server` on loopback at `port` (a free one when 0) with `args` after the port,
- * bind and directory, and waits until it answers; throws when it never does.
+ * bind and directory (made 0700), requiring `password`, and waits until it answers; throws when
+ * it never does. The password goes in on standard input (`redis-server -`), never on the command
+ * line, which every user of the machine can read.
  */
 export async function startRedisServer(opts: {
   port?: number;
   dir: string;
   args: string[];
+  password: string;
 }): Promise<StartedRedis> {
   const port = opts.port || (await freePort());
-  mkdirSync(opts.dir, { recursive: true });
+  ownFolder(opts.dir);
   const child = spawn(
     'redis-server',
-    ['--port', String(port), '--bind', '127.0.0.1', '--dir', opts.dir, ...opts.args],
-    { stdio: 'ignore' },
+    ['-', '--port', String(port), '--bind', '127.0.0.1', '--dir', opts.dir, ...opts.args],
+    { stdio: ['pipe', 'ignore', 'ignore'] },
   );
+  child.stdin?.on('error', () => {});
+  child.stdin?.end(`requirepass ${opts.password}\n`);
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const stop = async () => {
     if (child.exitCode === null && child.signalCode === null) {
@@ -68,7 +79,7 @@ export async function startRedisServer(opts: {
       await exited;
     }
   };
-  const url = `redis://127.0.0.1:${port}`;
+  const url = `redis://:${opts.password}@127.0.0.1:${port}`;
   for (let i = 0; i < 100; i++) {
     if (await redisAnswersAt(url)) return { url, port, child, stop };
     if (child.exitCode !== null) break;
@@ -82,16 +93,18 @@ export async function startRedisServer(opts: {
 export const THROWAWAY_REDIS = ['--save', '', '--appendonly', 'no'];
 
 /**
- * The suite's and the demo's Redis: `wanted` when it answers, else a throwaway `redis-server` on
- * a free port in `dir` (`started` says so, to stop it after), else a clear failure.
+ * The suite's and the demo's Redis: `wanted` when it is given and answers, else a throwaway
+ * `redis-server` with a password of its own on a free port in `dir` (`started` says so, to stop
+ * it after), else a clear failure. The demo passes only `REDIS_URL` (issue 45 item 4: never
+ * whatever answers on 6379); the suite, a test harness, also the machine's 6379.
  */
 export async function findOrStartRedis(
-  wanted: string,
+  wanted: string | undefined,
   dir: string,
 ): Promise<{ url: string; started?: StartedRedis }> {
-  if (await redisAnswersAt(wanted)) return { url: wanted };
-  if (!hasRedisServer()) throw new Error(noRedisHelp(wanted));
-  const started = await startRedisServer({ dir, args: THROWAWAY_REDIS });
+  if (wanted && (await redisAnswersAt(wanted))) return { url: wanted };
+  if (!hasRedisServer()) throw new Error(noRedisHelp(wanted ? redisAddress(wanted) : 'REDIS_URL (unset)'));
+  const started = await startRedisServer({ dir, args: THROWAWAY_REDIS, password: newRedisPassword() });
   return { url: started.url, started };
 }
 
@@ -129,24 +142,33 @@ export interface LocalRedis {
 export const LOCAL_REDIS_ARGS = ['--appendonly', 'yes', '--maxmemory-policy', 'noeviction'];
 
 /**
- * `npm start` with no `REDIS_URL` (issue 32): the Redis answering at 127.0.0.1 on
- * `LOCAL_REDIS_PORT` (default 6379), else a `redis-server` from PATH started there with AOF on,
- * `noeviction` and its data under `./data/redis`. With `REDIS_URL` set nothing is started, ever;
- * with no redis-server on PATH start-up goes on to say Redis is unreachable.
+ * `npm start` with no `REDIS_URL` (issue 32): the bot's own Redis at 127.0.0.1 on
+ * `LOCAL_REDIS_PORT` (default 6379) — one it started earlier, or its other ROLE's — else a
+ * `redis-server` from PATH started there with AOF on, `noeviction`, its data under `dir`
+ * (`./data/redis`, 0700) and the password kept there (issue 45 item 4). Any other Redis answering
+ * there stops start-up: it is used only when `REDIS_URL` names it. With `REDIS_URL` set nothing is
+ * started, ever; with no redis-server on PATH start-up goes on to say Redis is unreachable.
  */
-export async function withLocalRedis(env: Record<string, string | undefined>): Promise<LocalRedis> {
+export async function withLocalRedis(
+  env: Record<string, string | undefined>,
+  dir = resolve('data', 'redis'),
+): Promise<LocalRedis> {
   if (env.REDIS_URL) return { env };
   const raw = env.LOCAL_REDIS_PORT ?? '6379';
   const port = /^\d{1,5}$/.test(raw) ? Number(raw) : 0;
   if (port < 1 || port > 65535)
     throw new ConfigError('Bad configuration: LOCAL_REDIS_PORT must be a port number (1–65535)');
-  const url = `redis://127.0.0.1:${port}`;
-  const local = { ...env, REDIS_URL: url };
-  if ((await redisAnswersAt(url)) || !hasRedisServer()) return { env: local };
-  const dir = resolve('data', 'redis');
+  const password = localRedisPassword(dir);
+  const local = { ...env, REDIS_URL: `redis://:${password}@127.0.0.1:${port}` };
+  const found = await localRedisAt(port, password);
+  if (found === 'foreign')
+    throw new ConfigError(
+      `A Redis the bot did not start answers at 127.0.0.1:${port} (it does not take the password in ${dir}/password): the bot uses another Redis only when REDIS_URL names it. Set REDIS_URL to it (with its password), or LOCAL_REDIS_PORT to a free port`,
+    );
+  if (found === 'own' || !hasRedisServer()) return { env: local };
   try {
-    const started = await startRedisServer({ port, dir, args: LOCAL_REDIS_ARGS });
-    const line = `redis: no REDIS_URL and nothing at 127.0.0.1:${port}, so started redis-server there (AOF on, noeviction, data in ${dir}); it stops with the bot`;
+    const started = await startRedisServer({ port, dir, args: LOCAL_REDIS_ARGS, password });
+    const line = `redis: no REDIS_URL and nothing at 127.0.0.1:${port}, so started redis-server there (AOF on, noeviction, a password, data in ${dir}); it stops with the bot`;
     return { env: local, started: { ...started, line, dir } };
   } catch (err) {
     throw new ConfigError(

@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
@@ -57,6 +57,11 @@ const running: Bot[] = [];
 const extraRedis: number[] = [];
 
 afterEach(async () => {
+  // The passwords of the Redis servers the bots started, read before their folders go.
+  const passwords = running
+    .map((b) => join(b.dir, 'data', 'redis', 'password'))
+    .filter((f) => existsSync(f))
+    .map((f) => readFileSync(f, 'utf8').trim());
   for (const b of running.splice(0)) {
     if (b.child.exitCode === null && b.child.signalCode === null) {
       b.child.kill('SIGKILL');
@@ -65,26 +70,30 @@ afterEach(async () => {
     rmSync(b.dir, { recursive: true, force: true });
   }
   // A redis-server a failed test left on its port.
-  for (const port of extraRedis.splice(0)) {
-    const r = new Redis(`redis://127.0.0.1:${port}`, { lazyConnect: true, retryStrategy: () => null });
-    r.on('error', () => {});
-    await r
-      .connect()
-      .then(() => r.shutdown('NOSAVE'))
-      .catch(() => undefined);
-    r.disconnect();
-  }
+  for (const port of extraRedis.splice(0))
+    for (const password of [undefined, ...passwords]) {
+      const r = new Redis({ port, password, lazyConnect: true, retryStrategy: () => null });
+      r.on('error', () => {});
+      await r
+        .connect()
+        .then(() => r.shutdown('NOSAVE'))
+        .catch(() => undefined);
+      r.disconnect();
+    }
 });
 
 const STARTED = /redis: no REDIS_URL and nothing at 127\.0\.0\.1:(\d+), so started redis-server there/;
 
 describe('npm start and its own Redis (issue 32)', () => {
-  it('with no REDIS_URL and nothing answering, starts redis-server (AOF on, noeviction, data under ./data/), says so in one line, and stops it on shutdown', async () => {
+  it('with no REDIS_URL and nothing answering, starts redis-server (AOF on, noeviction, a password, data under ./data/), says so in one line, and stops it on shutdown', async () => {
     const port = await freePort();
     extraRedis.push(port);
     const bot = startBot({ LOCAL_REDIS_PORT: String(port), PORT: String(await freePort()) });
-    const url = `redis://127.0.0.1:${port}`;
     await waitFor(() => bot.out().includes('listening on'), 'the bot listening', 90_000);
+    // Issue 45 item 4: it takes clients only with the password the bot keeps beside its data.
+    const password = readFileSync(join(bot.dir, 'data', 'redis', 'password'), 'utf8').trim();
+    const url = `redis://:${password}@127.0.0.1:${port}`;
+    expect(await redisAnswersAt(`redis://127.0.0.1:${port}`)).toBe(false);
     const said = bot
       .out()
       .split('\n')

@@ -16,19 +16,28 @@ export interface LocalRedis {
 /**
  * A throwaway `redis-server` of a test's own on a free loopback port, started with `args`
  * (`--maxmemory-policy allkeys-lru`, `--appendonly yes`): for tests of the store's settings,
- * which must not change the suite's shared Redis.
+ * which must not change the suite's shared Redis. With `password` it requires one (in `url`).
  */
-export async function startRedisServer(args: string[]): Promise<LocalRedis> {
+export async function startRedisServer(args: string[], password?: string): Promise<LocalRedis> {
   const port = await freePort();
   const dir = mkdtempSync(join(tmpdir(), 'sy-redis-'));
   const child = spawn(
     'redis-server',
-    ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, ...args],
+    [
+      '--port',
+      String(port),
+      '--bind',
+      '127.0.0.1',
+      '--dir',
+      dir,
+      ...(password ? ['--requirepass', password] : []),
+      ...args,
+    ],
     {
       stdio: 'ignore',
     },
   );
-  const url = `redis://127.0.0.1:${port}`;
+  const url = password ? `redis://:${password}@127.0.0.1:${port}` : `redis://127.0.0.1:${port}`;
   const stop = async () => {
     if (child.exitCode === null && child.signalCode === null) {
       const exited = new Promise((r) => child.once('exit', r));

@@ -79,7 +79,8 @@ describe('npm run doctor (issue 12)', () => {
 
   beforeAll(async () => {
     [good, lru, llm, feishu, gh] = await Promise.all([
-      startRedisServer(['--appendonly', 'yes', '--maxmemory-policy', 'noeviction']),
+      // Issue 45 item 4: a Redis that answers without a password is a problem of its own.
+      startRedisServer(['--appendonly', 'yes', '--maxmemory-policy', 'noeviction'], 'doctor-redis-password'),
       startRedisServer(['--appendonly', 'no', '--save', '', '--maxmemory-policy', 'allkeys-lru']),
       startFakeLlm({ handler: pingModel }),
       startFakeFeishu(),
@@ -148,6 +149,10 @@ describe('npm run doctor (issue 12)', () => {
       expect(r.out).toMatch(/fix: set maxmemory-policy noeviction/);
       expect(r.out).toMatch(/^PROBLEM +redis: persistence is off/m);
       expect(r.out).toMatch(
+        new RegExp(`^PROBLEM +redis: 127\\.0\\.0\\.1:${lru.port} answers without a password`, 'm'),
+      );
+      expect(r.out).toMatch(/fix: give Redis a password \(requirepass in redis\.conf/);
+      expect(r.out).toMatch(
         /^off +redis: memory \d+ MB, no limit known \(maxmemory 0\): headroom not watched/m,
       );
       expect(r.out).toMatch(/^PROBLEM +feishu: tenant access token refused \(code 10014/m);
@@ -175,6 +180,7 @@ describe('npm run doctor (issue 12)', () => {
       expect(zh.out).toMatch(/^问题 +redis：maxmemory-policy 为 allkeys-lru：Redis 可能会淘汰工单/m);
       expect(zh.out).toMatch(/^ +修复：设置 maxmemory-policy noeviction/m);
       expect(zh.out).toMatch(/^问题 +redis：持久化已关闭/m);
+      expect(zh.out).toMatch(/^问题 +redis：127\.0\.0\.1:\d+ 不要密码就应答/m);
       expect(zh.out).toMatch(/^问题 +model \(main\)：模型请求失败：model endpoint answered 401/m);
       expect(zh.out).toMatch(/^问题 +feishu：获取 tenant access token 被拒绝（错误码 10014/m);
       expect(zh.out).toMatch(/^问题 +github：switchyard-bot 的令牌的权限范围为 \[read:org\]，缺少 repo/m);
