@@ -8,10 +8,9 @@ import { hasToolResult } from '../../session/transcript-store.ts';
 import { ackCallOf, claimAckOrReplaceLost } from '../../tickets/acks.ts';
 import { isOwnCard } from '../../tickets/attach.ts';
 import { recordTaken } from '../../tickets/handback.ts';
-import { threadKeys } from '../../tickets/ref-key.ts';
-import { anyUnrelated } from '../../tickets/unrelated.ts';
 import { ackLost, replyKey } from '../ack-lost.ts';
 import type { TurnScope } from '../turn-scope.ts';
+import { unrelatedThreadRefusal } from '../unrelated-thread.ts';
 import { BOT_ROUNDS, isNoted } from '../workspace/bot-rounds.ts';
 
 /**
@@ -49,8 +48,8 @@ export function replyTool(scope: TurnScope) {
           `refused: ${to} is an automated reviewer's comment past ${BOT_ROUNDS} rounds on this PR: noted, not worked (R-C7)`,
         );
       }
-      if (await anyUnrelated(ctx, scope.ticket.id, threadKeys(card)))
-        return toolError(`refused: you declared ${to}'s thread unrelated (R-C4)`);
+      const unrelated = await unrelatedThreadRefusal(scope, card);
+      if (unrelated) return toolError(unrelated);
       const effect = replyEffectFor(card, text);
       if (!effect) return toolError(`card ${to} has no message to reply to`);
       const purpose = asked ?? (await defaultPurpose(scope, to, call));

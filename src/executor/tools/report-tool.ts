@@ -13,6 +13,7 @@ import { recordTaken } from '../../tickets/handback.ts';
 import { addReport } from '../../tickets/reports.ts';
 import { setTicketState } from '../../tickets/ticket-store.ts';
 import type { TurnScope } from '../turn-scope.ts';
+import { unrelatedThreadRefusal } from '../unrelated-thread.ts';
 
 const STATE = { working: 'working', done: 'done', blocked: 'waiting' } as const;
 
@@ -66,6 +67,9 @@ export function reportTool(scope: TurnScope, doneChecks: DoneCheck[] = []) {
       const asking = human_action ? await whereToReply(scope, askOn) : undefined;
       if (asking && !asking.target) return toolError(`card ${askOn} is unknown`);
       const target = asking?.target;
+      // P-69: no question into a thread this ticket declared unrelated, as `reply` refuses there.
+      const unrelated = target && (await unrelatedThreadRefusal(scope, target));
+      if (unrelated) return toolError(unrelated);
       await addReport(ctx, scope.ticket.id, {
         status,
         summary,
