@@ -24,8 +24,12 @@ export interface LocalGitHub {
 
 export type Reply = { status: number; body: unknown };
 export const json = (status: number, body: unknown): Reply => ({ status, body });
-/** A REST route: method, path pattern, and the answer from the match and the JSON body. */
-export type GitHubRoute = [string, RegExp, (m: string[], b: Record<string, unknown>) => Reply];
+/** A REST route: method, path pattern, and the answer from the match, the JSON body and the query. */
+export type GitHubRoute = [
+  string,
+  RegExp,
+  (m: string[], b: Record<string, unknown>, q: URLSearchParams) => Reply,
+];
 const NOT_FOUND = json(404, { message: 'Not Found', documentation_url: 'https://docs.github.com/rest' });
 
 /** Serves `repo` (`owner/name`) from the bare repository `bare`, for the bearer of `token`. */
@@ -116,11 +120,7 @@ export async function startLocalGitHub(opts: {
         return json(201, pullJson(p));
       },
     ],
-    [
-      'GET',
-      new RegExp(`^${R}/pulls$`),
-      () => json(200, pulls.filter((p) => p.state === 'open').map(pullJson)),
-    ],
+    ['GET', new RegExp(`^${R}/pulls$`), (_m, _b, q) => listPulls(q)],
     ['GET', new RegExp(`^${R}/pulls/(\\d+)$`), ([, n]) => withPull(n, (p) => json(200, pullJson(p)))],
     [
       'PATCH',
@@ -166,6 +166,26 @@ export async function startLocalGitHub(opts: {
     ],
   ];
   routes.push(...(opts.extraRoutes?.(pulls) ?? []));
+  /**
+   * `GET /repos/{repo}/pulls` with the filters GitHub applies: `state` (open by default, closed,
+   * all), `head` as `owner:branch` and `base`. Ignoring `head` made `open_pr` of a second request
+   * adopt the first request's PR (issue 49).
+   */
+  function listPulls(q: URLSearchParams): Reply {
+    const state = q.get('state') ?? 'open';
+    if (!['open', 'closed', 'all'].includes(state))
+      return json(422, { message: 'Validation Failed', errors: [{ field: 'state', code: 'invalid' }] });
+    const head = q.get('head');
+    const [headOwner, headRef] = head?.includes(':') ? head.split(/:(.*)/s) : [owner, head];
+    const base = q.get('base');
+    const hits = pulls.filter(
+      (p) =>
+        (state === 'all' || p.state === state) &&
+        (head === null || (headOwner === owner && p.head === headRef)) &&
+        (base === null || p.base === base),
+    );
+    return json(200, hits.map(pullJson));
+  }
   function withPull(n: string | undefined, then: (p: DemoPull) => Reply): Reply {
     const p = pullOf(n);
     return p ? then(p) : NOT_FOUND;
@@ -219,6 +239,7 @@ export async function startLocalGitHub(opts: {
           answer(
             [...hit].map((s) => s ?? ''),
             body,
+            u.searchParams,
           ),
         );
     }

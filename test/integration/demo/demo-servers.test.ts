@@ -107,6 +107,18 @@ describe('npm run demo: its GitHub and model keep the real contracts', () => {
     });
     const page = await fetch(`${gh.url}/${SAMPLE_REPO}/pull/1`).then((r) => r.text());
     expect(page).toContain('draft');
+    // Issue 49: the list honours GitHub's filters — open_pr asks for its own branch's PR by `head`.
+    const owner = SAMPLE_REPO.split('/')[0];
+    const numbers = async (query: string) => {
+      const r = await rest('GET', `/repos/${SAMPLE_REPO}/pulls?${query}`);
+      return (r.body as unknown as { number: number }[]).map((p) => p.number);
+    };
+    expect(await numbers(`head=${owner}:fix&state=open`)).toEqual([1]);
+    expect(await numbers(`head=${owner}:another-branch&state=open`)).toEqual([]);
+    expect(await numbers(`head=someone-else:fix`)).toEqual([]);
+    expect(await numbers('state=closed')).toEqual([]);
+    expect(await numbers('state=all&base=main')).toEqual([1]);
+    expect(await rest('GET', `/repos/${SAMPLE_REPO}/pulls?state=merged`)).toMatchObject({ status: 422 });
   });
 
   it('a git request whose backend cannot start answers 502 with the reason, and the server goes on', async () => {
