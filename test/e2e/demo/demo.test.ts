@@ -59,7 +59,7 @@ describe('npm run demo', () => {
     );
   }, 60_000);
 
-  it('prints one signed-in link to Try it; a request ends in a draft PR, an ambiguous one in a question; Ctrl-C leaves nothing', async () => {
+  it('prints one signed-in link to Try it; each clear request ends in a draft PR of its own, an ambiguous one in a question; Ctrl-C leaves nothing', async () => {
     await waitFor(() => out.includes('Ctrl-C stops everything.') || exited(), 'the demo ready', 120_000);
     expect(out).toContain('scripted model (no LLM_API_KEY)');
     const link = /Open (http:\/\/127\.0\.0\.1:\d+\/panel\/#signin=[0-9a-f]+&go=try)\n/.exec(out)?.[1];
@@ -86,6 +86,11 @@ describe('npm run demo', () => {
     await input.press('Enter');
     const prLink = page.getByRole('log').locator('a[href$="/demo/sample/pull/1"]').first();
     await prLink.waitFor();
+    // The second example is a PR of its own (issue 49: the demo's GitHub ignored head= and the
+    // second request adopted PR #1).
+    await input.fill(examples[1] as string);
+    await input.press('Enter');
+    await page.getByRole('log').locator('a[href$="/demo/sample/pull/2"]').first().waitFor();
 
     await input.fill(examples[2] as string);
     await input.press('Enter');
@@ -94,7 +99,7 @@ describe('npm run demo', () => {
       .getByText(/What should I improve in demo\/sample/)
       .waitFor();
     // The status card has caught up with the question (it is edited after the question is sent).
-    await page.getByRole('log').getByText('T2 · Waiting for an answer').waitFor();
+    await page.getByRole('log').getByText('T3 · Waiting for an answer').waitFor();
     // The picture shows the whole conversation: the log grows instead of scrolling.
     await page.getByRole('log').evaluate((el) => {
       (el as HTMLElement).style.maxHeight = 'none';
