@@ -1,5 +1,5 @@
 import type { Author } from '../../cards/card.ts';
-import type { GitHubUser } from './payloads.ts';
+import { GHOST_USER, type GitHubUser } from './payloads.ts';
 
 /** GitHub logins are case-insensitive; an App's events come from `<slug>[bot]`. */
 const bare = (login: string): string => login.toLowerCase().replace(/\[bot\]$/, '');
@@ -27,9 +27,6 @@ export function authorOf(user: GitHubUser, botLogin: string, association?: strin
   };
 }
 
-/** GitHub shows a deleted account's words as `ghost`'s (the payload's `user` may be null). */
-const GHOST: GitHubUser = { login: 'ghost', type: 'User' };
-
 /**
  * Issue 45: who wrote a comment's, review's, issue's or PR's text. GitHub's `sender` is whoever
  * acted — a writer editing, closing or reopening an outsider's words is not their author, and the
@@ -41,7 +38,7 @@ export function textAuthorOf(
   botLogin: string,
   association?: string,
 ): Author {
-  if (!user || user.login.toLowerCase() === GHOST.login)
-    return { ...authorOf(GHOST, botLogin), permission: 'none' };
+  if (!user || user.login.toLowerCase() === GHOST_USER.login)
+    return { ...authorOf(GHOST_USER, botLogin), permission: 'none' };
   return authorOf(user, botLogin, association);
 }

@@ -11,6 +11,15 @@ export const UserSchema = z.object({
 });
 export type GitHubUser = z.infer<typeof UserSchema>;
 
+/** GitHub's placeholder for a deleted account: its issues, comments and reviews show `ghost`. */
+export const GHOST_USER: GitHubUser = { login: 'ghost', type: 'User' };
+
+/**
+ * Who wrote an issue, PR, comment or review. GitHub's webhook schema lets it be `null` (the account
+ * was deleted, issue 46): read as `ghost`, who holds no role anywhere (`textAuthorOf`).
+ */
+const AuthorSchema = UserSchema.nullable().transform((u) => u ?? GHOST_USER);
+
 const text = z.string().nullish();
 
 export const RepositorySchema = z.object({ full_name: z.string().regex(/^[\w.-]+\/[\w.-]+$/) });
@@ -19,7 +28,7 @@ export const IssueSchema = z.object({
   number: z.number().int().positive(),
   title: z.string(),
   body: text,
-  user: UserSchema,
+  user: AuthorSchema,
   state: z.string().optional(),
   author_association: z.string().optional(),
   /** Present when the "issue" is a pull request. */
@@ -29,7 +38,7 @@ export const IssueSchema = z.object({
 export const CommentSchema = z.object({
   id: z.number().int(),
   body: text,
-  user: UserSchema,
+  user: AuthorSchema,
   author_association: z.string().optional(),
   /** Review comments only: the comment this one answers, i.e. its review thread. */
   in_reply_to_id: z.number().int().optional(),
@@ -47,7 +56,7 @@ export const PullRequestSchema = z.object({
   number: z.number().int().positive(),
   title: z.string(),
   body: text,
-  user: UserSchema,
+  user: AuthorSchema,
   state: z.string().optional(),
   draft: z.boolean().optional(),
   merged: z.boolean().nullish(),
@@ -60,7 +69,7 @@ export type PullRequestPayload = z.infer<typeof PullRequestSchema>;
 export const ReviewSchema = z.object({
   id: z.number().int(),
   body: text,
-  user: UserSchema,
+  user: AuthorSchema,
   state: z.string(),
   author_association: z.string().optional(),
 });
