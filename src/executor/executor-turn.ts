@@ -11,6 +11,7 @@ import { retryPolicyOf } from '../session/retry-policy.ts';
 import { runTurn } from '../session/run-turn.ts';
 import { proceed, stopTurn, type TurnOutcome } from '../session/turn-outcome.ts';
 import { budgetHooks, noteTurnSettled, withStatusSteps } from '../status/status-hooks.ts';
+import { type Fence, withFence } from '../store/fence.ts';
 import { storeHandle } from '../store/store-handle.ts';
 import { dataLabels } from '../tickets/attach.ts';
 import { type TicketNote, takeTicketNotes } from '../tickets/notes.ts';
@@ -39,7 +40,7 @@ import { involvesForkCode } from './workspace/fork-code.ts';
 import { projectTree } from './workspace/project-tree.ts';
 import { workspacePaths } from './workspace/workspace.ts';
 
-export type ExecutorTurnResult = TurnOutcome | { kind: 'nothing' | 'paused' | 'no_model' };
+export type ExecutorTurnResult = TurnOutcome | { kind: 'nothing' | 'paused' | 'no_model' | 'superseded' };
 
 /**
  * One executor turn of a ticket (ARCHITECTURE "executor jobs"): one at a time per ticket; the
@@ -53,9 +54,12 @@ export async function runExecutorTurn(rt: Runtime, job: Job, token?: string): Pr
   await clearTurnScheduled(ctx, ticketId);
   // Issue 19: this worker's sweep leaves the checkout alone while the turn holds it.
   const checkout = workspacePaths(ctx, ticketId).dir;
-  const result = await withTurnLock(ctx, ticketId, turnId, () =>
-    usingCheckout(checkout, () => turn(rt, ticketId, turnId)),
+  // Issue 46: every effect of the turn carries its fence (the async context's, `withFence`).
+  const result = await withTurnLock(ctx, ticketId, turnId, (fence) =>
+    withFence(fence, () => usingCheckout(checkout, () => turn(rt, ticketId, turnId, fence))),
   );
+  // Another worker runs this turn now (it took it over): nothing more of it happens here.
+  if (result === 'superseded') return { kind: 'superseded' };
   if (result === 'locked') {
     await job.moveToDelayed(Date.now() + 500, token);
     throw new DelayedError();
@@ -70,7 +74,12 @@ export async function runExecutorTurn(rt: Runtime, job: Job, token?: string): Pr
   return result;
 }
 
-async function turn(rt: Runtime, ticketId: string, turnId: string): Promise<ExecutorTurnResult> {
+async function turn(
+  rt: Runtime,
+  ticketId: string,
+  turnId: string,
+  fence: Fence,
+): Promise<ExecutorTurnResult> {
   const { ctx } = rt;
   const ticket = await getTicket(ctx, ticketId);
   if (!ticket) return { kind: 'nothing' };
@@ -105,8 +114,9 @@ async function turn(rt: Runtime, ticketId: string, turnId: string): Promise<Exec
   };
   const noted = await noteBotRounds(scope);
   const sessionId = executorSessionId(ticketId);
+  // Issue 46: no model request or tool call once a newer runner holds the turn.
   const gate = async () =>
-    rt.shutdown.signal.aborted
+    rt.shutdown.signal.aborted || !(await fence.holds())
       ? stopTurn('shutdown')
       : (await isPaused(ctx, ticketId))
         ? stopTurn('paused')
@@ -118,7 +128,8 @@ async function turn(rt: Runtime, ticketId: string, turnId: string): Promise<Exec
   );
   // Issue 28 "pause means now": a pause from any process stops the command or request under way.
   const pause = watchPause(ctx, ticketId, ctx.config.PAUSE_POLL_MS);
-  scope.paused = pause.signal;
+  // A command under way stops as well when the turn is lost to a newer runner (issue 46).
+  scope.paused = AbortSignal.any([pause.signal, fence.signal]);
   const outcome = await runTurn({
     sessionId,
     turnId,
@@ -157,7 +168,8 @@ async function turn(rt: Runtime, ticketId: string, turnId: string): Promise<Exec
     contextTokens: ctx.config.executorContextTokens,
     log: ctx.log,
     metrics: ctx.metrics,
-    signal: AbortSignal.any([rt.shutdown.signal, pause.signal]),
+    signal: AbortSignal.any([rt.shutdown.signal, pause.signal, fence.signal]),
+    fence,
     // Issue 18: the acknowledgement goes out as soon as it is complete in the streamed answer.
     runEarly: isEarlyAck,
     // Issue 28: several reads in one answer run at the same time.

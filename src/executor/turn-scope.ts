@@ -22,8 +22,9 @@ export interface TurnScope {
    */
   forkCode?: boolean;
   /**
-   * Aborted when the ticket is paused while the turn runs (issue 28 "pause means now"): a command
-   * under way is killed then, not run to its end.
+   * Aborted when the ticket is paused while the turn runs (issue 28 "pause means now"), or when
+   * the turn is lost to a newer runner (issue 46): a command under way is killed then, not run to
+   * its end.
    */
   paused?: AbortSignal;
 }

@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import type { Ctx } from '../context.ts';
 import type { DailyCounts } from '../stats/daily-counts.ts';
 import { addDailyCounts } from '../stats/daily-stats.ts';
+import { currentFence, type Fence } from '../store/fence.ts';
 import { parseRecord, readRecord } from '../store/parse-record.ts';
 import type { StoreHandle } from '../store/store-handle.ts';
 import type { ChatMessage, ToolCall } from './chat-message.ts';
@@ -49,8 +50,11 @@ export interface Transcript {
  * and bumps the step together, so a worker killed at any instant leaves a transcript that ends at
  * a whole step and never a tool result without its message.
  */
-export function createTranscriptStore(store: StoreHandle & Partial<Pick<Ctx, 'log'>> & TranscriptLifetime) {
+export function createTranscriptStore(
+  store: StoreHandle & Partial<Pick<Ctx, 'log'>> & TranscriptLifetime & TranscriptFence,
+) {
   const { redis, keys } = store;
+  const fence = store.fence ?? currentFence();
   const log: Partial<Pick<Ctx, 'log'>> = store.log ? { log: store.log } : {};
   const list = (id: string) => keys.transcript(id);
   const meta = (id: string) => keys.transcriptMeta(id);
@@ -61,6 +65,23 @@ export function createTranscriptStore(store: StoreHandle & Partial<Pick<Ctx, 'lo
     for (const key of [list(id), meta(id), keys.sessionRevisions(id), keys.sessionSteps(id)])
       m.expire(key, ttl);
     return m;
+  };
+  /**
+   * Issue 46: one write as one MULTI — under the turn's fence when it has one, so a worker that
+   * lost the turn records nothing more (`FencedError`); what it recorded before stays.
+   */
+  const write = async (id: string, build: (m: ChainableCommander) => void, ttl = true): Promise<void> => {
+    const all = (m: ChainableCommander) => {
+      build(m);
+      if (ttl) expire(m, id);
+    };
+    if (fence) {
+      await fence.exec(all);
+      return;
+    }
+    const m = redis.multi();
+    all(m);
+    await m.exec();
   };
 
   /**
@@ -107,16 +128,16 @@ export function createTranscriptStore(store: StoreHandle & Partial<Pick<Ctx, 'lo
     extras: StepExtras = {},
   ): Promise<void> {
     const { revision, usage, step, daily, also } = extras;
-    const m = redis.multi();
-    if (messages.length) m.rpush(list(sessionId), ...messages.map((x) => JSON.stringify(x)));
-    m.hset(meta(sessionId), 'turn', JSON.stringify(turn));
-    m.hincrby(meta(sessionId), 'step', 1);
-    if (revision !== undefined) m.zadd(keys.sessionRevisions(sessionId), 'NX', revision, String(revision));
-    if (usage) addUsage(m, meta(sessionId), usage);
-    if (step) addStepRecord(m, keys, sessionId, step);
-    if (daily) addDailyCounts(m, keys, daily);
-    also?.(m);
-    await expire(m, sessionId).exec();
+    await write(sessionId, (m) => {
+      if (messages.length) m.rpush(list(sessionId), ...messages.map((x) => JSON.stringify(x)));
+      m.hset(meta(sessionId), 'turn', JSON.stringify(turn));
+      m.hincrby(meta(sessionId), 'step', 1);
+      if (revision !== undefined) m.zadd(keys.sessionRevisions(sessionId), 'NX', revision, String(revision));
+      if (usage) addUsage(m, meta(sessionId), usage);
+      if (step) addStepRecord(m, keys, sessionId, step);
+      if (daily) addDailyCounts(m, keys, daily);
+      also?.(m);
+    });
   }
 
   /** Records a tool call's result and appends its tool message as one step, with its record. */
@@ -127,14 +148,13 @@ export function createTranscriptStore(store: StoreHandle & Partial<Pick<Ctx, 'lo
     message: ChatMessage,
     step?: StepRecord,
   ): Promise<void> {
-    const m = redis
-      .multi()
-      .hset(meta(sessionId), `result:${callKey}`, JSON.stringify(result))
-      .hdel(meta(sessionId), `early:${callKey}`)
-      .rpush(list(sessionId), JSON.stringify(message))
-      .hincrby(meta(sessionId), 'step', 1);
-    if (step) addStepRecord(m, keys, sessionId, step);
-    await expire(m, sessionId).exec();
+    await write(sessionId, (m) => {
+      m.hset(meta(sessionId), `result:${callKey}`, JSON.stringify(result))
+        .hdel(meta(sessionId), `early:${callKey}`)
+        .rpush(list(sessionId), JSON.stringify(message))
+        .hincrby(meta(sessionId), 'step', 1);
+      if (step) addStepRecord(m, keys, sessionId, step);
+    });
   }
 
   /**
@@ -142,11 +162,12 @@ export function createTranscriptStore(store: StoreHandle & Partial<Pick<Ctx, 'lo
    * after a crash can finish it under the same key (`early:<call key>`, gone once its result is).
    */
   async function noteEarlyCall(sessionId: string, callKey: string, call: ToolCall): Promise<void> {
-    await redis.hset(meta(sessionId), `early:${callKey}`, JSON.stringify(call));
+    await write(sessionId, (m) => m.hset(meta(sessionId), `early:${callKey}`, JSON.stringify(call)), false);
   }
 
   async function clearEarlyCalls(sessionId: string, callKeys: string[]): Promise<void> {
-    if (callKeys.length) await redis.hdel(meta(sessionId), ...callKeys.map((k) => `early:${k}`));
+    if (callKeys.length)
+      await write(sessionId, (m) => m.hdel(meta(sessionId), ...callKeys.map((k) => `early:${k}`)), false);
   }
 
   /** Saves the turn's state; `step` records how it ended and `daily` its duration (issue 17). */
@@ -156,10 +177,11 @@ export function createTranscriptStore(store: StoreHandle & Partial<Pick<Ctx, 'lo
     step?: StepRecord,
     daily?: DailyCounts,
   ): Promise<void> {
-    const m = redis.multi().hset(meta(sessionId), 'turn', JSON.stringify(turn));
-    if (step) addStepRecord(m, keys, sessionId, step);
-    if (daily) addDailyCounts(m, keys, daily);
-    await expire(m, sessionId).exec();
+    await write(sessionId, (m) => {
+      m.hset(meta(sessionId), 'turn', JSON.stringify(turn));
+      if (step) addStepRecord(m, keys, sessionId, step);
+      if (daily) addDailyCounts(m, keys, daily);
+    });
   }
 
   /**
@@ -177,14 +199,14 @@ export function createTranscriptStore(store: StoreHandle & Partial<Pick<Ctx, 'lo
     daily?: DailyCounts,
     also?: StepWrite,
   ): Promise<void> {
-    const m = redis.multi();
-    m.hset(meta(sessionId), 'context', JSON.stringify(context));
-    m.hset(meta(sessionId), 'turn', JSON.stringify(turn));
-    if (usage) addUsage(m, meta(sessionId), usage);
-    if (step) addStepRecord(m, keys, sessionId, step);
-    if (daily) addDailyCounts(m, keys, daily);
-    also?.(m);
-    await expire(m, sessionId).exec();
+    await write(sessionId, (m) => {
+      m.hset(meta(sessionId), 'context', JSON.stringify(context));
+      m.hset(meta(sessionId), 'turn', JSON.stringify(turn));
+      if (usage) addUsage(m, meta(sessionId), usage);
+      if (step) addStepRecord(m, keys, sessionId, step);
+      if (daily) addDailyCounts(m, keys, daily);
+      also?.(m);
+    });
   }
 
   return { load, appendStep, recordToolResult, noteEarlyCall, clearEarlyCalls, saveTurn, saveContext };
@@ -197,6 +219,11 @@ export function createTranscriptStore(store: StoreHandle & Partial<Pick<Ctx, 'lo
  */
 export interface TranscriptLifetime {
   transcriptTtlSeconds?: number | undefined;
+}
+
+/** Issue 46: the fence of the turn writing (`src/store/fence.ts`); without one, the async context's. */
+export interface TranscriptFence {
+  fence?: Fence | undefined;
 }
 
 /** Adds one request's usage to the session's totals, inside the caller's MULTI. */

@@ -93,6 +93,8 @@ export function createKeys(prefix: string) {
     turnSeq: (id: string) => k('ticket', id, 'turn-scheduled:seq'),
     /** Held by the one running executor turn of a ticket. */
     turnLock: (id: string) => k('ticket', id, 'turn-lock'),
+    /** The fencing epoch of a ticket's turns: raised by every take of its turn lock (issue 46). */
+    turnEpoch: (id: string) => k('ticket', id, 'turn-epoch'),
     /** The cards one executor turn works on, kept so a resumed turn sees the same batch. */
     turnBatch: (turnId: string) => k('turn', turnId, 'batch'),
     /** Routing and cross-ticket notes for a ticket's executor, not yet delivered to it (R-B5). */

@@ -1,4 +1,5 @@
 import { Queue } from 'bullmq';
+import { closeFencedWriterOf } from './fenced-writer.ts';
 import type { Keys } from './keys.ts';
 import type { RedisConnection } from './redis.ts';
 
@@ -42,5 +43,7 @@ export function createQueue(
 }
 
 export async function closeQueues(queues: Queues): Promise<void> {
+  // Issue 46: the fenced writes' own connection, made beside the outbox's queue at the first one.
+  await closeFencedWriterOf(queues.outbox);
   await Promise.all(Object.values(queues).map((q) => q.close()));
 }

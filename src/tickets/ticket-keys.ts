@@ -37,6 +37,7 @@ export function ticketOwnKeys(keys: Keys, id: string): string[] {
     keys.outboxHeld(id),
     keys.pause(id),
     keys.turnSeq(id),
+    keys.turnEpoch(id),
     keys.pauseLog(id),
     keys.ticketCost(id),
     keys.session(session),
