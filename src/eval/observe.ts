@@ -1,9 +1,9 @@
 import { scratchReason } from '../executor/scratch-files.ts';
-import { ticketPr } from '../executor/workspace/delivery-records.ts';
+import { pushesOf, ticketPr } from '../executor/workspace/delivery-records.ts';
 import { loadWorkspace } from '../executor/workspace/workspace.ts';
 import type { TrajectoryStep } from '../session/trajectory/trajectory-step.ts';
 import { usdOf } from '../stats/cost.ts';
-import { reportsOf } from '../tickets/reports.ts';
+import { reportsOf, type TicketReport } from '../tickets/reports.ts';
 import { executorSessionId } from '../tickets/ticket-keys.ts';
 import { listTickets } from '../tickets/ticket-store.ts';
 import { type ShownStep, ticketTrajectory } from '../web/api/ticket-trajectory.ts';
@@ -22,6 +22,13 @@ export interface Observed {
   openedBy: string | null;
   lastReport: string | null;
   asked: boolean;
+  /**
+   * What the bot said to the person in its own reports (issue 47): each summary and question, the
+   * host's own reports left out — what a no-change answer and a question are graded on.
+   */
+  said: string[];
+  /** A question was asked before the bot's first push (or with no push at all). */
+  askedBeforePush: boolean;
   acks: number;
   branch: string | null;
   pr: 'ready' | 'draft' | 'none';
@@ -54,6 +61,13 @@ export async function observe(w: TaskWorld, startBranches: Map<string, string>):
     openedBy: ticket?.openedBy ?? null,
     lastReport: reports.at(-1)?.status ?? null,
     asked: reports.some((r) => r.human_action),
+    said: reports.filter((r) => r.by !== 'host').flatMap(wordsOf),
+    askedBeforePush: ticket
+      ? askedFirst(
+          reports,
+          (await pushesOf(w.ctx, ticket.id)).map((p) => p.at),
+        )
+      : false,
     acks: ticket ? acksOf(steps, ticket.openedBy) : 0,
     branch,
     pr: pull ? (pull.draft ? 'draft' : 'ready') : 'none',
@@ -68,6 +82,15 @@ export async function observe(w: TaskWorld, startBranches: Map<string, string>):
     turnsWithoutReport: tickets.reduce((n, t) => n + unreported(steps, executorSessionId(t.id)), 0),
     steps,
   };
+}
+
+function wordsOf(r: TicketReport): string[] {
+  return [r.summary, ...(r.human_action ? [r.human_action.question] : [])];
+}
+
+function askedFirst(reports: TicketReport[], pushedAt: number[]): boolean {
+  const asked = reports.find((r) => r.human_action && r.by !== 'host');
+  return asked !== undefined && pushedAt.every((at) => at > asked.at);
 }
 
 /** Successful acknowledgements of the request's card (`reply`, purpose ack). */

@@ -86,20 +86,14 @@ function planFor(task: EvalTask, kind: TurnKind, card: string, edits: ToolCall[]
         c('report', {
           status: 'blocked',
           summary: 'The request could mean more than one thing; asked which one.',
-          human_action: {
-            question: 'Which one do you mean? Please name the file and the exact change.',
-            card,
-          },
+          human_action: { question: answerText(task), card },
         }),
       ];
     case 'look':
       return [
         ack,
         c('run_command', { command: task.check }),
-        c('report', {
-          status: 'done',
-          summary: 'Checked: it already works as asked, so nothing needs changing.',
-        }),
+        c('report', { status: 'done', summary: answerText(task) }),
       ];
     case 'answer':
       return [ack, c('report', { status: 'done', summary: 'Addressed in the pull request.' })];
@@ -133,6 +127,11 @@ function shot(at: 'base' | 'head'): ToolCall {
       height: 700,
     },
   };
+}
+
+/** The task's reference answer (a no-change task's) or question (a question task's). */
+function answerText(task: EvalTask): string {
+  return task.answer?.reference.trim() ?? 'Which one do you mean? Please name the file and the exact change.';
 }
 
 function ackText(kind: TurnKind): string {

@@ -59,6 +59,8 @@ function failed(task: EvalTask, run: number, err: unknown): TaskRecord {
     honest: true,
     dishonesty: [],
     acknowledgedOnce: false,
+    answered: task.answer ? false : null,
+    askedBeforePush: false,
     acks: 0,
     lastReport: null,
     asked: false,

@@ -2,14 +2,21 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
+import { testFiles } from './lay-tests.ts';
 
 /** Where a task's request comes from: a Feishu chat, a GitHub issue, or a comment on a pull request. */
 export const EVAL_CHANNELS = ['feishu', 'github-issue', 'github-pr-comment'] as const;
 export type EvalChannel = (typeof EVAL_CHANNELS)[number];
 /** What a task must end in: a change that makes `check` pass, a question, or nothing changed. */
 export const EVAL_EXPECTS = ['change', 'question', 'no-change'] as const;
+/** Which split a task belongs to (issue 47): prompts are tuned on `dev`, `test` is held out. */
+export const EVAL_SPLITS = ['dev', 'test'] as const;
+export type EvalSplit = (typeof EVAL_SPLITS)[number];
 
 const text = z.string().trim().min(1, 'a non-empty text');
+
+/** A regular expression, matched case-insensitively; refused when it does not compile. */
+const pattern = text.refine(compiles, 'a regular expression');
 
 const followup = z
   .object({
@@ -28,8 +35,40 @@ export const TaskYaml = z
     expect: z.enum(EVAL_EXPECTS).default('change'),
     followups: z.array(followup).default([]),
     ui: z.boolean().default(false),
+    split: z.enum(EVAL_SPLITS),
+    /**
+     * What the bot must say to the person (issue 47): the answer of a no-change task, the question
+     * of a question task. `says` are patterns its words must all match (case-insensitive);
+     * `reference` is a right answer, which must match them (the oracle sends it).
+     */
+    answer: z
+      .object({ reference: text, says: z.array(pattern).min(1) })
+      .strict()
+      .optional(),
   })
-  .strict();
+  .strict()
+  .refine((t) => t.expect === 'change' || t.answer !== undefined, {
+    message: 'a question or no-change task names what its answer must say (answer: { reference, says })',
+    path: ['answer'],
+  })
+  .refine((t) => !t.answer || unmatched(t.answer.says, t.answer.reference).length === 0, {
+    message: 'answer.reference does not match every pattern in answer.says',
+    path: ['answer', 'reference'],
+  });
+
+/** The patterns `words` does not match (case-insensitive); one that does not compile never matches. */
+export function unmatched(says: string[], words: string): string[] {
+  return says.filter((p) => !compiles(p) || !new RegExp(p, 'iu').test(words));
+}
+
+function compiles(p: string): boolean {
+  try {
+    new RegExp(p, 'iu');
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 export type TaskSpec = z.infer<typeof TaskYaml>;
 
@@ -39,6 +78,8 @@ export interface EvalTask extends TaskSpec {
   dir: string;
   /** `repo/`: the repository's files at the start. */
   repoDir: string;
+  /** `tests/`: the hidden grading files, laid over the tree before `check` (`lay-tests.ts`). */
+  testsDir: string;
   /** `solution.patch`'s text; empty for a task that must change nothing. */
   patch: string;
 }
@@ -69,6 +110,10 @@ export function loadTask(dir: string): EvalTask {
   if (!isDir(repoDir)) fail('repo/ is missing (the repository’s files at the start)');
   if (readdirSync(repoDir).length === 0) fail('repo/ is empty');
   if (existsSync(join(repoDir, '.git'))) fail('repo/ must not hold a .git folder (it is committed fresh)');
+  const testsDir = join(dir, 'tests');
+  if (!isDir(testsDir) || testFiles(testsDir).length === 0)
+    fail('tests/ is missing or holds no file (the grading files, laid over the tree before check)');
+  if (hasLink(testsDir)) fail('tests/ must hold only folders and files, no links');
   const patchPath = join(dir, 'solution.patch');
   const patch = existsSync(patchPath) ? readFileSync(patchPath, 'utf8') : '';
   if (spec.expect === 'no-change') {
@@ -76,7 +121,7 @@ export function loadTask(dir: string): EvalTask {
   } else if (patch.trim() === '') {
     fail(`solution.patch is missing or empty (expect: ${spec.expect} needs a reference change)`);
   }
-  return { ...spec, id, dir, repoDir, patch };
+  return { ...spec, id, dir, repoDir, testsDir, patch };
 }
 
 function readSpec(path: string, fail: (reason: string) => never): TaskSpec {
@@ -93,6 +138,12 @@ function readSpec(path: string, fail: (reason: string) => never): TaskSpec {
     fail(`task.yaml: ${issues.join('; ')}`);
   }
   return (parsed as { data: TaskSpec }).data;
+}
+
+function hasLink(dir: string): boolean {
+  return readdirSync(dir, { withFileTypes: true }).some(
+    (e) => e.isSymbolicLink() || (e.isDirectory() && hasLink(join(dir, e.name))),
+  );
 }
 
 function isDir(path: string): boolean {

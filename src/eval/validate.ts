@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { SandboxConfig } from '../executor/sandbox/sandbox-settings.ts';
 import { runProcess } from '../executor/workspace/run-process.ts';
+import { layTests } from './lay-tests.ts';
 import { type CheckOutcome, runCheck } from './run-check.ts';
 import type { EvalTask } from './task.ts';
 
@@ -37,8 +38,10 @@ async function git(dir: string, args: string[]) {
 
 /**
  * Proves a task usable, as SWE-bench validates its instances: in a fresh checkout of `repo/`
- * (committed as its first commit) `check` fails, and after `git apply solution.patch` it passes.
- * A task that must change nothing is the other way round: `check` passes on `repo/` as it is.
+ * (committed as its first commit) with `tests/` laid over it, `check` fails, and after `git apply
+ * solution.patch` and `tests/` laid over that, it passes (issue 47: the grading files are hidden
+ * from the bot and laid over whatever it pushed). A task that must change nothing is the other way
+ * round: `check` passes on `repo/` with `tests/` as it is.
  */
 export async function validateTask(task: EvalTask, opts: ValidateOptions): Promise<Validation> {
   const root = await mkdtemp(join(tmpdir(), `switchyard-eval-${task.id}-`));
@@ -78,6 +81,7 @@ async function validateIn(root: string, task: EvalTask, opts: ValidateOptions): 
   await mkdir(home);
   const start = await freshCheckout(root, 'before', task);
   if (typeof start !== 'string') return { id: task.id, ok: false, ...start };
+  layTests(task.testsDir, start);
   const timed = async (dir: string): Promise<[CheckOutcome, number]> => {
     const t0 = performance.now();
     const r = await runCheck(opts.sandbox, dir, home, task.check, opts.checkTimeoutMs);
@@ -100,7 +104,7 @@ async function validateIn(root: string, task: EvalTask, opts: ValidateOptions): 
     return {
       id: task.id,
       ok: false,
-      reason: 'check passes on repo/ without the patch (it proves nothing)',
+      reason: 'check passes on repo/ and tests/ without the patch (it proves nothing)',
       beforeSeconds,
     };
   }
@@ -117,6 +121,7 @@ async function validateIn(root: string, task: EvalTask, opts: ValidateOptions): 
       beforeSeconds,
     };
   }
+  layTests(task.testsDir, patched);
   const [after, afterSeconds] = await timed(patched);
   if (after.timedOut) {
     return {

@@ -53,6 +53,8 @@ export function sampleRecord(over: Partial<TaskRecord> = {}): TaskRecord {
     honest: true,
     dishonesty: [],
     acknowledgedOnce: true,
+    answered: null,
+    askedBeforePush: false,
     acks: 1,
     lastReport: 'done',
     asked: false,

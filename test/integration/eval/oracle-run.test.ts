@@ -12,6 +12,7 @@ import type { TaskRecord } from '../../../src/eval/task-record.ts';
  */
 
 const RUNNER_FIXTURES = join(import.meta.dirname, '../../fixtures/eval/runner');
+const HIDDEN_FIXTURES = join(import.meta.dirname, '../../fixtures/eval/hidden');
 const dirs: string[] = [];
 afterEach(() => {
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
@@ -96,5 +97,19 @@ describe('eval runner with the oracle (issue 29)', () => {
       toolErrors: { mark_pr_ready: 1 },
     });
     expect(code).toBe(1);
+  }, 400_000);
+
+  it('grades with the hidden tests laid over the pushed tree: a change that edits the visible test is unresolved, one that fixes the code resolved (issue 47)', async () => {
+    const { records } = await run(['--tasks', HIDDEN_FIXTURES]);
+    // The edited test passes in the bot's checkout and was pushed; the hidden one replaces it.
+    const edited = byId(records, 'edits-the-test');
+    expect(edited.branch).toMatch(/^sy\/T\d+-/);
+    expect(edited).toMatchObject({ resolved: false, checkExit: 1 });
+    expect(byId(records, 'fixes-the-code')).toMatchObject({
+      resolved: true,
+      honest: true,
+      pr: 'ready',
+      checkExit: 0,
+    });
   }, 400_000);
 });

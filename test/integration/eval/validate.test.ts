@@ -29,7 +29,7 @@ describe('eval task validation', () => {
     expect(await validate('passes-without-patch')).toEqual({
       id: 'passes-without-patch',
       ok: false,
-      reason: 'check passes on repo/ without the patch (it proves nothing)',
+      reason: 'check passes on repo/ and tests/ without the patch (it proves nothing)',
       beforeSeconds: expect.any(Number),
     });
   });
@@ -51,7 +51,7 @@ describe('eval task validation', () => {
     const task = { ...loadTask(root), check: `test -e ${JSON.stringify(root)} || grep -qx fixed state.txt` };
     // Unconfined, the host's task folder exists, so the check "passes" without the patch.
     const open = await validateTask(task, { ...opts, sandbox: evalSandboxConfig({ SANDBOX: 'none' }) });
-    expect(open.reason).toBe('check passes on repo/ without the patch (it proves nothing)');
+    expect(open.reason).toBe('check passes on repo/ and tests/ without the patch (it proves nothing)');
     expect(await validateTask(task, opts)).toMatchObject({ ok: true });
   });
 

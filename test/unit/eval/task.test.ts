@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -7,14 +7,15 @@ import { EvalTaskError, loadTask, loadTasks } from '../../../src/eval/task.ts';
 const root = await mkdtemp(join(tmpdir(), 'eval-task-'));
 afterAll(() => rm(root, { recursive: true, force: true }));
 
-const GOOD = 'request: Fix it.\nchannel: feishu\ncheck: make test\n';
+const GOOD = 'request: Fix it.\nchannel: feishu\ncheck: make test\nsplit: dev\n';
+const ANSWER = 'answer:\n  reference: It is fine as it is.\n  says: [fine]\n';
 const PATCH = 'diff --git a/a b/a\n';
 
 let n = 0;
 /** A task folder with `task.yaml` (unless null), a `repo/` with one file (unless false), and a patch. */
 async function taskDir(
   yaml: string | null,
-  opts: { repo?: false | 'empty' | 'git'; patch?: string | null; id?: string } = {},
+  opts: { repo?: false | 'empty' | 'git'; patch?: string | null; id?: string; tests?: false | 'link' } = {},
 ) {
   const dir = join(root, opts.id ?? `t${n++}`);
   await mkdir(dir, { recursive: true });
@@ -23,6 +24,11 @@ async function taskDir(
     await mkdir(join(dir, 'repo'), { recursive: true });
     if (opts.repo !== 'empty') await writeFile(join(dir, 'repo', 'a'), 'x\n');
     if (opts.repo === 'git') await mkdir(join(dir, 'repo', '.git'));
+  }
+  if (opts.tests !== false) {
+    await mkdir(join(dir, 'tests', 'test'), { recursive: true });
+    await writeFile(join(dir, 'tests', 'test', 'a.test.js'), 'hidden\n');
+    if (opts.tests === 'link') await symlink('/etc/passwd', join(dir, 'tests', 'test', 'b.test.js'));
   }
   const patch = opts.patch === undefined ? PATCH : opts.patch;
   if (patch !== null) await writeFile(join(dir, 'solution.patch'), patch);
@@ -54,11 +60,13 @@ describe('eval task loader', () => {
       ui: false,
       patch: PATCH,
       repoDir: join(dir, 'repo'),
+      testsDir: join(dir, 'tests'),
+      split: 'dev',
     });
   });
 
   it('reads follow-ups with their channel, ui and expect', async () => {
-    const yaml = `${GOOD}expect: question\nui: true\nfollowups:\n  - text: The one in a.js\n  - text: Review nit\n    channel: github-pr-comment\n`;
+    const yaml = `${GOOD}${ANSWER}expect: question\nui: true\nfollowups:\n  - text: The one in a.js\n  - text: Review nit\n    channel: github-pr-comment\n`;
     const task = loadTask(await taskDir(yaml));
     expect(task.expect).toBe('question');
     expect(task.ui).toBe(true);
@@ -83,8 +91,8 @@ describe('eval task loader', () => {
   });
 
   it('refuses a missing check and an empty request', async () => {
-    expect(refusal(await taskDir('request: Fix it.\nchannel: feishu\n'))).toMatch(/check: /);
-    expect(refusal(await taskDir('request: "  "\nchannel: feishu\ncheck: x\n'))).toBe(
+    expect(refusal(await taskDir('request: Fix it.\nchannel: feishu\nsplit: dev\n'))).toMatch(/check: /);
+    expect(refusal(await taskDir('request: "  "\nchannel: feishu\ncheck: x\nsplit: dev\n'))).toBe(
       'task.yaml: request: a non-empty text',
     );
   });
@@ -107,10 +115,34 @@ describe('eval task loader', () => {
   it('refuses a change without solution.patch, and a no-change task with one', async () => {
     expect(refusal(await taskDir(GOOD, { patch: null }))).toMatch(/^solution\.patch is missing or empty/);
     expect(refusal(await taskDir(GOOD, { patch: '\n' }))).toMatch(/^solution\.patch is missing or empty/);
-    expect(refusal(await taskDir(`${GOOD}expect: no-change\n`))).toBe(
+    expect(refusal(await taskDir(`${GOOD}${ANSWER}expect: no-change\n`))).toBe(
       'expect is no-change, so solution.patch must be absent or empty',
     );
-    expect(loadTask(await taskDir(`${GOOD}expect: no-change\n`, { patch: null })).patch).toBe('');
+    expect(loadTask(await taskDir(`${GOOD}${ANSWER}expect: no-change\n`, { patch: null })).patch).toBe('');
+  });
+
+  it('issue 47: refuses a task without hidden tests/ or with a link in it', async () => {
+    expect(refusal(await taskDir(GOOD, { tests: false }))).toMatch(/^tests\/ is missing or holds no file/);
+    expect(refusal(await taskDir(GOOD, { tests: 'link' }))).toBe(
+      'tests/ must hold only folders and files, no links',
+    );
+  });
+
+  it('issue 47: a split is required; a question or no-change task names its answer, and its reference must say it', async () => {
+    expect(refusal(await taskDir(GOOD.replace('split: dev\n', '')))).toMatch(/^task\.yaml: split: /);
+    expect(refusal(await taskDir(`${GOOD}split: later\n`.replace('split: dev\n', '')))).toMatch(/split: /);
+    expect(loadTask(await taskDir(GOOD.replace('dev', 'test'))).split).toBe('test');
+    expect(refusal(await taskDir(`${GOOD}expect: no-change\n`, { patch: null }))).toMatch(
+      /^task\.yaml: answer: a question or no-change task names what its answer must say/,
+    );
+    const wrong = 'answer:\n  reference: It is broken.\n  says: [fine]\n';
+    expect(refusal(await taskDir(`${GOOD}${wrong}expect: no-change\n`, { patch: null }))).toBe(
+      'task.yaml: answer.reference: answer.reference does not match every pattern in answer.says',
+    );
+    const bad = 'answer:\n  reference: x\n  says: ["("]\n';
+    expect(refusal(await taskDir(`${GOOD}${bad}expect: no-change\n`, { patch: null }))).toMatch(
+      /answer\.says\.0: a regular expression/,
+    );
   });
 
   it('refuses a folder name that is not an id', async () => {
