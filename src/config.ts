@@ -266,6 +266,8 @@ export const EnvSchema = z
     SANDBOX_MEMORY_MB: z.coerce.number().int().min(64).default(2048),
     SANDBOX_PIDS: z.coerce.number().int().min(8).default(512),
     SANDBOX_DISK_MB: z.coerce.number().int().min(16).default(5120),
+    /** Issue 45: the checkout's cap on files, folders and links; unset, one per 16 KiB of `SANDBOX_DISK_MB`. */
+    SANDBOX_DISK_INODES: z.coerce.number().int().min(256).optional(),
     SANDBOX_TMP_MB: z.coerce.number().int().min(8).default(1024),
     /**
      * Issue 15: the Chromium the `screenshot` tool drives inside the sandbox (`npm run setup`

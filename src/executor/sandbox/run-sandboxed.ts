@@ -3,11 +3,13 @@ import { CappedBuffer } from '../workspace/capped-buffer.ts';
 import { type ProcessResult, whenAborted } from '../workspace/run-process.ts';
 import { bwrapArgs, type SandboxBind } from './bwrap-args.ts';
 import { makeCgroup, type SandboxCgroup } from './cgroup-limits.ts';
-import { diskUsage } from './disk-usage.ts';
+import { type DiskUse, diskUse } from './disk-usage.ts';
 import { attachEgress, egressResolvConf } from './egress-net.ts';
+import { pollInTurn } from './poll-in-turn.ts';
 import { SandboxError } from './sandbox-error.ts';
 import { sandboxHost } from './sandbox-host.ts';
-import type { SandboxSettings } from './sandbox-settings.ts';
+import { diskInodes, type SandboxSettings } from './sandbox-settings.ts';
+import { stripSetIdBits } from './strip-set-id.ts';
 
 /** A cap a command ran into; each is named to the model in words (`limitNotes`). */
 export type SandboxLimit = 'time' | 'memory' | 'processes' | 'disk' | 'tmp';
@@ -16,6 +18,8 @@ export interface SandboxResult extends ProcessResult {
   limits: SandboxLimit[];
   /** Disk use after the command of all it could write on the host (the checkout, writable binds). */
   diskBytes?: number;
+  /** Inodes the same folders hold after the command (issue 45). */
+  diskInodes?: number;
 }
 
 export interface SandboxCommand {
@@ -117,7 +121,7 @@ async function runIn(s: SandboxSettings, cmd: SandboxCommand, cg?: SandboxCgroup
     ...(cmd.writable ? [cmd.checkout] : []),
     ...(cmd.binds ?? []).filter((b) => b.writable).map((b) => b.host),
   ];
-  const poll = written.length ? watchDisk(written, s.diskMb * MB, () => kill('disk')) : undefined;
+  const poll = written.length ? watchDisk(written, s, () => kill('disk')) : undefined;
   let stopNet: (() => void) | undefined;
   try {
     // Egress only: pasta attaches to the new network namespace while bwrap waits on its block fd.
@@ -130,7 +134,7 @@ async function runIn(s: SandboxSettings, cmd: SandboxCommand, cg?: SandboxCgroup
     kill();
     clearTimeout(timer);
     unwatch();
-    clearInterval(poll);
+    poll?.stop();
     await exited;
     stopNet?.();
     // A pause that came while the sandbox was being set up stopped the command before it began.
@@ -142,17 +146,17 @@ async function runIn(s: SandboxSettings, cmd: SandboxCommand, cg?: SandboxCgroup
   const code = await exited;
   clearTimeout(timer);
   unwatch();
-  clearInterval(poll);
+  await poll?.stop();
   stopNet?.();
   child.killGroup();
   const events = (await cg?.events()) ?? { oomKills: 0, forkFails: 0 };
-  const diskBytes = written.length ? await diskUsage(written) : undefined;
+  const disk = written.length ? await afterCommand(written) : undefined;
   const output = out.text();
   const limits = new Set<SandboxLimit>();
   if (killedFor) limits.add(killedFor);
   if (events.oomKills > 0) limits.add('memory');
   if (events.forkFails > 0) limits.add('processes');
-  if (code === FSIZE_EXIT || (diskBytes ?? 0) > s.diskMb * MB) limits.add('disk');
+  if (code === FSIZE_EXIT || (disk && overDiskCap(disk, s))) limits.add('disk');
   if (/No space left on device/i.test(output) && !limits.has('disk')) limits.add('tmp');
   if (!cg) for (const l of rlimitSigns(output)) limits.add(l);
   return {
@@ -162,7 +166,7 @@ async function runIn(s: SandboxSettings, cmd: SandboxCommand, cg?: SandboxCgroup
     stdout: stdout.text(),
     dropped: out.dropped,
     limits: [...limits],
-    ...(diskBytes === undefined ? {} : { diskBytes }),
+    ...(disk ? { diskBytes: disk.bytes, diskInodes: disk.inodes } : {}),
     ...(stopped ? { stopped: true as const } : {}),
   };
 }
@@ -206,10 +210,25 @@ function childPidOf(child: HostedChild, exited: Promise<number | null>): Promise
   });
 }
 
-function watchDisk(dirs: readonly string[], capBytes: number, over: () => void): NodeJS.Timeout {
-  return setInterval(() => {
-    void diskUsage(dirs).then((used) => {
-      if (used > capBytes) over();
-    });
+/** Whether a measure is past the disk cap or the inode cap (issue 45: inodes count). */
+export function overDiskCap(use: Pick<DiskUse, 'bytes' | 'inodes'>, s: SandboxSettings): boolean {
+  return use.bytes > s.diskMb * MB || use.inodes > diskInodes(s);
+}
+
+/**
+ * Measures what the command left, once every process of its sandbox is gone, and takes the
+ * set-id bits off whatever it made set-id (issue 45: `chmod 4755` kept its bit on the host).
+ */
+async function afterCommand(written: readonly string[]): Promise<DiskUse | undefined> {
+  const use = await diskUse(written);
+  if (use?.setId.length) await stripSetIdBits(use.setId);
+  return use;
+}
+
+/** Measures the disk every `DISK_POLL_MS` while the command runs, one measure at a time. */
+function watchDisk(dirs: readonly string[], s: SandboxSettings, over: () => void) {
+  return pollInTurn(async () => {
+    const use = await diskUse(dirs);
+    if (use && overDiskCap(use, s)) over();
   }, DISK_POLL_MS);
 }

@@ -2,9 +2,10 @@ import { commandEnv } from '../workspace/command-env.ts';
 import { runProcess } from '../workspace/run-process.ts';
 import type { Workspace } from '../workspace/workspace-record.ts';
 import { SANDBOX_HOME, type SandboxBind } from './bwrap-args.ts';
+import { noteCheckoutUse, onlyDeletes, overCapRefusal } from './disk-gate.ts';
 import { probeSandbox } from './probe-sandbox.ts';
 import { runSandboxed, type SandboxLimit, type SandboxResult } from './run-sandboxed.ts';
-import { type SandboxConfig, type SandboxSettings, sandboxSettings } from './sandbox-settings.ts';
+import { diskInodes, type SandboxConfig, type SandboxSettings, sandboxSettings } from './sandbox-settings.ts';
 
 export interface CheckoutRun {
   /** False for read-only profiles (reviewer, explorer: R-G4). */
@@ -52,17 +53,24 @@ export async function runOnCheckout(
     });
     return { ok: true, result: { ...r, limits: r.timedOut ? ['time'] : [] } };
   }
+  // Issue 45: nothing that may write a checkout over its disk cap runs but a plain `rm`, and that
+  // finds `rm` among the system's programs only.
+  const over = opts.writable ? await overCapRefusal(settings, ws.dir, argv) : undefined;
+  if (over) return { ok: false, refusal: over };
+  const system = onlyDeletes(argv) ? { PATH: '/usr/bin:/bin' } : {};
   const result = await runSandboxed(settings, {
     checkout: ws.dir,
     writable: opts.writable,
     argv,
-    env: commandEnv(SANDBOX_HOME, process.env, { TMPDIR: '/tmp', ...opts.env }),
+    env: commandEnv(SANDBOX_HOME, process.env, { TMPDIR: '/tmp', ...opts.env, ...system }),
     timeoutMs: opts.timeoutMs,
     ...(opts.capBytes === undefined ? {} : { capBytes: opts.capBytes }),
     ...(opts.network === undefined ? {} : { network: opts.network }),
     ...(opts.binds === undefined ? {} : { binds: opts.binds }),
     ...(opts.signal === undefined ? {} : { signal: opts.signal }),
   });
+  if (opts.writable && result.diskBytes !== undefined && result.diskInodes !== undefined)
+    await noteCheckoutUse(ws.dir, { bytes: result.diskBytes, inodes: result.diskInodes });
   return { ok: true, result };
 }
 
@@ -70,12 +78,13 @@ const mb = (bytes: number) => Math.round(bytes / (1024 * 1024));
 
 /** One sentence per cap a command ran into, naming the cap and its setting (R-H3). */
 export function limitNotes(r: SandboxResult, s: SandboxSettings, seconds: number): string[] {
-  const used = r.diskBytes === undefined ? '' : ` and uses ${mb(r.diskBytes)} MB`;
+  const used =
+    r.diskBytes === undefined ? '' : ` and uses ${mb(r.diskBytes)} MB in ${r.diskInodes ?? 0} of them`;
   const say: Record<SandboxLimit, string> = {
     time: `the command ran its ${seconds} s and every process of its sandbox was killed, background ones included`,
     memory: `a process was killed for using more than ${s.memoryMb} MB (SANDBOX_MEMORY_MB)`,
     processes: `a fork failed at the cap of ${s.pids} processes (SANDBOX_PIDS)`,
-    disk: `the checkout may use at most ${s.diskMb} MB (SANDBOX_DISK_MB)${used}; delete what you do not need`,
+    disk: `the checkout may use at most ${s.diskMb} MB (SANDBOX_DISK_MB) in ${diskInodes(s)} files, folders and links (SANDBOX_DISK_INODES)${used}; delete what you do not need`,
     tmp: `/tmp and HOME hold at most ${s.tmpMb} MB each (SANDBOX_TMP_MB)`,
   };
   return r.limits.map((l) => `limit reached: ${l === 'tmp' ? 'disk space' : l} — ${say[l]}`);

@@ -8,13 +8,21 @@ export interface SandboxSettings {
   pids: number;
   /** Cap on the checkout's disk use. */
   diskMb: number;
+  /** Cap on the checkout's files, folders and links (issue 45); `diskInodes` derives it when left out. */
+  inodes?: number;
   /** Size of the private `/tmp` and of HOME, each. */
   tmpMb: number;
 }
 
 export type SandboxConfig = Pick<
   Config,
-  'SANDBOX' | 'SANDBOX_NETWORK' | 'SANDBOX_MEMORY_MB' | 'SANDBOX_PIDS' | 'SANDBOX_DISK_MB' | 'SANDBOX_TMP_MB'
+  | 'SANDBOX'
+  | 'SANDBOX_NETWORK'
+  | 'SANDBOX_MEMORY_MB'
+  | 'SANDBOX_PIDS'
+  | 'SANDBOX_DISK_MB'
+  | 'SANDBOX_DISK_INODES'
+  | 'SANDBOX_TMP_MB'
 >;
 
 export function sandboxSettings(c: SandboxConfig): SandboxSettings {
@@ -24,6 +32,15 @@ export function sandboxSettings(c: SandboxConfig): SandboxSettings {
     memoryMb: c.SANDBOX_MEMORY_MB,
     pids: c.SANDBOX_PIDS,
     diskMb: c.SANDBOX_DISK_MB,
+    ...(c.SANDBOX_DISK_INODES ? { inodes: c.SANDBOX_DISK_INODES } : {}),
     tmpMb: c.SANDBOX_TMP_MB,
   };
+}
+
+/**
+ * The checkout's inode cap (issue 45: a million empty files took no space `du` could see): the
+ * setting, else one inode per 16 KiB of the disk cap (327,680 for the default 5 GB).
+ */
+export function diskInodes(s: Pick<SandboxSettings, 'diskMb' | 'inodes'>): number {
+  return s.inodes ?? s.diskMb * 64;
 }
