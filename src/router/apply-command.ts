@@ -56,10 +56,16 @@ function pauseTicketBy(ctx: Ctx, ticketId: string, card: TriggerCard): Promise<b
 /**
  * Resumes, sends what the pause held (R-D2), and, when cards or notes waited meanwhile,
  * starts the turn they need. The release runs even when the ticket was not paused: a resume
- * retried after a crash still sends what its first run did not get to.
+ * retried after a crash still sends what its first run did not get to. With `only`, lifts only a
+ * pause made that way (`resumeTicket`).
  */
-export async function resumeTicketAndWake(ctx: Ctx, ticketId: string, lift?: Lift): Promise<boolean> {
-  const ok = await resumeTicket(ctx, ticketId, lift);
+export async function resumeTicketAndWake(
+  ctx: Ctx,
+  ticketId: string,
+  lift?: Lift,
+  only?: Lift['via'],
+): Promise<boolean> {
+  const ok = await resumeTicket(ctx, ticketId, lift, only);
   if (!(await isPaused(ctx, ticketId))) await releaseHeld(ctx, ticketId);
   // Issue 28: a paused turn without cards of its own (a continuation) left only its note.
   const waiting = (await hasWaitingCards(ctx, ticketId)) || (await hasWaitingNotes(ctx, ticketId));

@@ -22,9 +22,11 @@ export async function releaseBudgetHolds(ctx: Ctx): Promise<string[]> {
     }
     const at = ctx.now();
     if (await overBudget(ctx, id, at)) continue;
-    await resumeTicketAndWake(ctx, id, { by: 'budget', at, via: 'budget' });
+    // Issue 46 item 6: lifted only if it is still the budget's pause (one script with the lift): a
+    // person's /pause or a stop that took its place since the read above holds.
+    const lifted = await resumeTicketAndWake(ctx, id, { by: 'budget', at, via: 'budget' }, 'budget');
     await dropBudgetHold(ctx, id);
-    resumed.push(id);
+    if (lifted) resumed.push(id);
   }
   if (resumed.length) ctx.log.info({ tickets: resumed }, 'budget allows again: tickets resumed');
   // The main session too: the cards that waited for the day's budget are routed now.

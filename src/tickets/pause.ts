@@ -32,9 +32,11 @@ export interface Lift {
 }
 
 /**
- * Sets the pause unless one holds, and logs it only then: both or neither. A person's pause
- * (ARGV[3] = '1') takes the place of a budget's, which lifts itself when the budget allows:
- * the person's must hold until a person lifts it (R-D2).
+ * Sets the pause unless one holds, and logs it only then: both or neither. Any other pause
+ * (ARGV[3] = '1': a person's, the main session's stop, the breaker's) takes the place of a
+ * budget's, which lifts itself when the budget allows: the other must hold until a person lifts
+ * it (R-D2; issue 46 item 6: a stop on a ticket paused for its budget held only until the budget
+ * was raised).
  */
 const PAUSE = `
 local current = redis.call('GET', KEYS[1])
@@ -47,11 +49,15 @@ end
 return 0
 `;
 
-/** The pauses a person makes (a message, the panel's button, the admin API). */
-const BY_PERSON: readonly Pause['via'][] = ['message', 'button', 'api'];
-
-/** Lifts the pause and logs who did, only when there was one. */
+/**
+ * Lifts the pause and logs who did, only when there was one — and, given ARGV[2], only when its
+ * `via` is that: the budget's release lifts a budget's pause and never one that took its place
+ * after the release read it (issue 46 item 6: a person's /pause landing in between was lifted).
+ */
 const RESUME = `
+local current = redis.call('GET', KEYS[1])
+if not current then return 0 end
+if ARGV[2] ~= '' and cjson.decode(current).via ~= ARGV[2] then return 0 end
 if redis.call('DEL', KEYS[1]) == 1 then
   if ARGV[1] ~= '' then redis.call('RPUSH', KEYS[2], ARGV[1]) end
   return 1
@@ -62,7 +68,7 @@ return 0
 /**
  * R-D2: a person's pause is a key with no expiry. It survives every restart and is removed only
  * by `resumeTicket`, which only a person's `/resume` or the API reaches. Returns false when the
- * ticket was already paused (the first pause's author and time are kept) — except that a person's
+ * ticket was already paused (the first pause's author and time are kept) — except that any other
  * pause replaces a budget's, which would otherwise lift itself. `detail` says more in
  * the ticket's pause log (the breaker's limit).
  */
@@ -75,15 +81,23 @@ export async function pauseTicket(
   const event: PauseEvent = { kind: 'pause', at: pause.at, by: pause.by, via: pause.via };
   if (detail) event.detail = detail;
   const keys = [ctx.keys.pause(ticketId), ctx.keys.pauseLog(ticketId)];
-  const args = [JSON.stringify(pause), JSON.stringify(event), BY_PERSON.includes(pause.via) ? '1' : '0'];
+  const args = [JSON.stringify(pause), JSON.stringify(event), pause.via === 'budget' ? '0' : '1'];
   return (await ctx.redis.eval(PAUSE, 2, ...keys, ...args)) === 1;
 }
 
-/** Lifts a pause, logging who lifted it when told; false when the ticket was not paused. */
-export async function resumeTicket(ctx: PauseCtx, ticketId: string, lift?: Lift): Promise<boolean> {
+/**
+ * Lifts a pause, logging who lifted it when told; false when the ticket was not paused, or, with
+ * `only`, when its pause is not one made `via` that (checked in the same script as the lift).
+ */
+export async function resumeTicket(
+  ctx: PauseCtx,
+  ticketId: string,
+  lift?: Lift,
+  only?: Pause['via'],
+): Promise<boolean> {
   const event = lift ? JSON.stringify({ kind: 'resume', ...lift } satisfies PauseEvent) : '';
   const keys = [ctx.keys.pause(ticketId), ctx.keys.pauseLog(ticketId)];
-  return (await ctx.redis.eval(RESUME, 2, ...keys, event)) === 1;
+  return (await ctx.redis.eval(RESUME, 2, ...keys, event, only ?? '')) === 1;
 }
 
 /** Every pause and resume of a ticket, oldest first; an invalid entry is logged and skipped. */
