@@ -315,6 +315,12 @@ export const EnvSchema = z
     INGEST_RATE_PER_AUTHOR: z.coerce.number().int().min(0).default(60),
     INGEST_RATE_PER_REPO: z.coerce.number().int().min(0).default(600),
     /**
+     * Issue 45: polite refusals the bot posts a day in one place (a GitHub repository, a Feishu
+     * chat), besides one per outsider per place a day; 0 posts none. Outsiders' mentions spent
+     * the comment budget a writer's acknowledgement needs.
+     */
+    REFUSALS_PER_PLACE_PER_DAY: z.coerce.number().int().min(0).default(10),
+    /**
      * Issue 31: the share of Redis's `maxmemory` (or of `REDIS_MEMORY_LIMIT_MB` where `maxmemory`
      * is 0) past which the memory watcher warns, checked every `REDIS_MEMORY_WATCH_MS`.
      */

@@ -71,7 +71,8 @@ export async function queueCardJobs(ctx: IntakeCtx, items: readonly IntakeCard[]
   for (const { card, trace } of items) {
     const reaction = seenReactionFor(card);
     if (reaction) {
-      const j = outboxJob(ctx, { key: `seen:${card.id}`, effect: reaction, exemptFromPause: true });
+      const seen = { key: `seen:${card.id}`, effect: reaction, exemptFromPause: true, background: true };
+      const j = outboxJob(ctx, seen);
       void new Job(ctx.queues.outbox, j.name, traced(j.data, trace), j.opts, j.opts.jobId).addJob(pipeline);
     }
     const route = traced({ cardId: card.id }, trace);

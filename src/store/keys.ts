@@ -29,6 +29,10 @@ export function createKeys(prefix: string) {
     cardObjectText: (source: string, object: string) => k('card-object', source, object),
     /** Issue 31: cards ingested in the current minute by one author or place (a counter with a TTL). */
     ingestRate: (scope: string) => k('ingest-rate', scope),
+    /** Issue 45: marks that one outsider got their polite refusal in one place today (a TTL). */
+    refusedIn: (place: string, author: string) => k('refused', place, author),
+    /** Issue 45: polite refusals posted in one place today (a counter with a TTL). */
+    refusalBudget: (place: string) => k('refusal-budget', place),
     /** The whole text of a card whose text was truncated (its resource pointer). */
     cardFull: (cardId: string) => k('card', cardId, 'full'),
     /** Sorted set of card ids by arrival time. */
