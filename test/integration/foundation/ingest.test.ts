@@ -43,7 +43,8 @@ describe('ingest (R-A1, R-A3)', () => {
     expect(results.every((r) => (r.kind === 'new' ? r.card.id : r.cardId) === id)).toBe(true);
     const routeJobs = await app.ctx.queues.route.getJobs(['waiting']);
     expect(routeJobs.filter((j) => j.data.cardId === id)).toHaveLength(1);
-    const outbox = await app.ctx.queues.outbox.getJobs(['waiting']);
+    // Issue 45: a "seen" reaction is a background job (prioritized behind tickets' own messages).
+    const outbox = await app.ctx.queues.outbox.getJobs(['waiting', 'prioritized']);
     expect(outbox.filter((j) => j.data.key === `seen:${id}`)).toHaveLength(1);
   });
 
