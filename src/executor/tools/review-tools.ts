@@ -14,30 +14,45 @@ import { githubAccess } from '../workspace/github-access.ts';
 import { inWorkspace } from '../workspace/work-gate.ts';
 import { gitIn } from '../workspace/workspace.ts';
 
-const THREADS = `query($owner: String!, $repo: String!, $number: Int!) {
+const THREADS = `query($owner: String!, $repo: String!, $number: Int!, $after: String) {
   repository(owner: $owner, name: $repo) { pullRequest(number: $number) {
-    reviewThreads(first: 100) { nodes { id isResolved comments(first: 100) { nodes { databaseId } } } }
+    reviewThreads(first: 100, after: $after) {
+      pageInfo { hasNextPage endCursor }
+      nodes { id comments(first: 100) { nodes { databaseId } } }
+    }
   } }
 }`;
+
+/** Pages of 100 threads read at most when looking for one (GitHub's `first` limit is 100). */
+const MAX_THREAD_PAGES = 50;
 
 interface Threads {
   repository: {
     pullRequest: {
-      reviewThreads: { nodes: { id: string; comments: { nodes: { databaseId: number }[] } }[] };
-    };
-  };
+      reviewThreads: {
+        pageInfo: { hasNextPage: boolean; endCursor: string | null };
+        nodes: { id: string; comments: { nodes: { databaseId: number }[] } }[];
+      };
+    } | null;
+  } | null;
 }
 
-/** The GraphQL id of the review thread holding a comment. */
+/**
+ * The GraphQL id of the review thread holding a comment, page by page through the PR's threads
+ * (issue 46: a PR with more than 100 threads has its later ones on later pages).
+ */
 async function threadOf(scope: TurnScope, repo: string, number: number, commentId: number) {
   const client = await githubAccess(scope.rt.ctx).client(repo);
-  const res = await client.graphql<Threads>(THREADS, {
-    ...splitRepo(repo),
-    number,
-  });
-  return res.repository.pullRequest.reviewThreads.nodes.find((t) =>
-    t.comments.nodes.some((c) => c.databaseId === commentId),
-  )?.id;
+  let after: string | null = null;
+  for (let page = 0; page < MAX_THREAD_PAGES; page++) {
+    const res: Threads = await client.graphql<Threads>(THREADS, { ...splitRepo(repo), number, after });
+    const threads = res.repository?.pullRequest?.reviewThreads;
+    const found = threads?.nodes.find((t) => t.comments.nodes.some((c) => c.databaseId === commentId));
+    if (found) return found.id;
+    if (!threads?.pageInfo.hasNextPage || !threads.pageInfo.endCursor) return undefined;
+    after = threads.pageInfo.endCursor;
+  }
+  return undefined;
 }
 
 /**

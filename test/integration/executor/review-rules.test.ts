@@ -52,6 +52,11 @@ async function ticketWithPr(w: World, ask: string) {
 
 const hook = sendReviewComment;
 
+/** GraphQL reads of review threads (pages) since the `from`-th call to the fake GitHub. */
+const threadPages = (w: World, from: number) =>
+  w.gh.calls.slice(from).filter((c) => /reviewThreads/.test(String((c.body as { query?: unknown })?.query)))
+    .length;
+
 describe('reviews by outcome (R-C7)', () => {
   let w: World;
   beforeEach(async () => {
@@ -173,6 +178,10 @@ describe('reviews by outcome (R-C7)', () => {
 
   it('R-C7: an automated reviewer’s threads are resolved once answered, and its fourth round on the PR is noted, not worked', async () => {
     const { pr, ticket } = await ticketWithPr(w, 'Please add a login fallback for staging');
+    // Issue 46: 150 earlier threads, so the reviewer's are past GitHub's page of 100 (`first` ≤ 100).
+    const grace = { login: 'grace', type: 'User' as const };
+    for (let i = 0; i < 150; i++) w.gh.addReviewComment('acme/web', pr, { body: `Old ${i}`, user: grace });
+    const calls = w.gh.calls.length;
     let card = '';
     let lastComment = 0;
     const log = turns(w, (req) => {
@@ -205,6 +214,7 @@ describe('reviews by outcome (R-C7)', () => {
       if (round <= 3) {
         expect(results).toContain(`resolving PRRT_${c.id}`);
         await waitFor(() => w.gh.resolvedThreads.has(`PRRT_${c.id}`), `round ${round} resolved`);
+        if (round === 1) expect(threadPages(w, calls)).toBeGreaterThanOrEqual(2);
       } else {
         expect(log[3]?.input).toMatch(/Noted, not worked: .*round 4 from automated reviewer lint-bot\[bot\]/);
         expect(results).toMatch(/refused: .* is noted, not worked/);
