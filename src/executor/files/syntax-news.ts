@@ -1,28 +1,33 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { existsSync } from 'node:fs';
 import { extname, join } from 'node:path';
-import { runOnCheckout } from '../sandbox/sandbox-command.ts';
 import type { TurnScope } from '../turn-scope.ts';
 import type { Workspace } from '../workspace/workspace.ts';
+import { jsonErrors, typeScriptErrors, yamlErrors } from './syntax-local.ts';
+import { type SandboxedKind, sandboxedErrors } from './syntax-sandboxed.ts';
 
-const INSIDE = '/switchyard-syntax';
-// ast.parse only parses: nothing of the file runs, and unlike py_compile it writes no .pyc.
-const PY_CHECK = [
-  'import ast, sys',
-  'for f in sys.argv[1:]:',
-  '    try:',
-  "        ast.parse(open(f, encoding='utf-8', errors='replace').read(), f)",
-  "        print('ok')",
-  '    except SyntaxError as e:',
-  "        print('line %s: %s' % (e.lineno, e.msg))",
-  '    except Exception as e:',
-  "        print('%s' % e)",
-].join('\n');
+/** Which checker reads a file, by its extension (issue 48 item 1). */
+const KINDS: Record<string, 'json' | 'yaml' | SandboxedKind> = {
+  '.json': 'json',
+  '.yaml': 'yaml',
+  '.yml': 'yaml',
+  '.py': 'python',
+  '.js': 'javascript',
+  '.mjs': 'javascript',
+  '.cjs': 'javascript',
+  '.ts': 'typescript',
+  '.tsx': 'typescript',
+  '.mts': 'typescript',
+  '.cts': 'typescript',
+  '.jsx': 'typescript',
+  '.go': 'go',
+};
+/** The most errors one answer lists. */
+const SHOWN = 5;
 
 /**
- * A syntax error the change brought in, in words for the model (issue 28, SWE-agent style), or
- * undefined: JSON parsed here, Python parsed by `python3` in the sandbox. An error the file
- * already had before the change is not news; neither is a check that could not run.
+ * The syntax errors the change brought in, in words for the model (issue 28, SWE-agent style;
+ * issue 48: JavaScript, TypeScript, Go and YAML besides JSON and Python), or undefined. An error
+ * the file already had before the change is not news; neither is a check that could not run.
  */
 export async function syntaxNews(
   scope: TurnScope,
@@ -32,64 +37,49 @@ export async function syntaxNews(
   after: string,
 ): Promise<string | undefined> {
   const ext = extname(rel).toLowerCase();
-  const errors =
-    ext === '.json'
-      ? [before === undefined ? 'ok' : jsonError(before), jsonError(after)]
-      : ext === '.py'
-        ? await pythonErrors(scope, ws, before ?? '', after)
-        : undefined;
-  const [was, now] = errors ?? [];
-  if (!now || now === 'ok' || (was !== 'ok' && sameError(was, now))) return undefined;
-  return `syntax check: the change broke ${rel} — ${now}. Fix it before you go on.`;
+  const errors = await bothErrors(scope, ws, ext, before ?? '', after);
+  if (!errors) return undefined;
+  const [was, now] = errors;
+  const known = new Map<string, number>();
+  for (const e of before === undefined ? [] : was) known.set(masked(e), (known.get(masked(e)) ?? 0) + 1);
+  const fresh = now.filter((e) => {
+    const left = known.get(masked(e)) ?? 0;
+    known.set(masked(e), left - 1);
+    return left <= 0;
+  });
+  if (!fresh.length) return undefined;
+  const shown = fresh.slice(0, SHOWN).join('; ');
+  const more = fresh.length > SHOWN ? ` and ${fresh.length - SHOWN} more` : '';
+  const said = fresh.length === 1 ? shown : `${fresh.length} errors: ${shown}${more}`;
+  return `syntax check: the change broke ${rel} — ${said}. Fix it before you go on.`;
 }
 
-/** Two errors alike but for where they are (an edit above moves them). */
-const sameError = (a: string | undefined, b: string) =>
-  a !== undefined && a.replace(/\d+/g, '#') === b.replace(/\d+/g, '#');
+/** An error but for where it is (an edit above moves it). */
+const masked = (e: string) => e.replace(/\d+/g, '#');
 
-function jsonError(text: string): string {
-  try {
-    JSON.parse(text);
-    return 'ok';
-  } catch (err) {
-    const msg = (err as Error).message;
-    const at = /at position (\d+)/.exec(msg);
-    if (!at) return `invalid JSON: ${msg}`;
-    const upTo = text.slice(0, Number(at[1]));
-    const line = upTo.split('\n').length;
-    const column = upTo.length - upTo.lastIndexOf('\n');
-    return `invalid JSON: ${msg.replace(/ in JSON at position \d+.*$/, '')} (line ${line}, column ${column})`;
-  }
-}
-
-/** The first syntax error of each text (`ok` for none), or undefined when Python cannot run here. */
-async function pythonErrors(
+async function bothErrors(
   scope: TurnScope,
   ws: Workspace,
+  ext: string,
   before: string,
   after: string,
-): Promise<[string, string] | undefined> {
-  const dir = await mkdtemp(join(tmpdir(), 'switchyard-syntax-'));
-  try {
-    await writeFile(join(dir, 'before.py'), before);
-    await writeFile(join(dir, 'after.py'), after);
-    const confined = scope.rt.ctx.config.SANDBOX !== 'none';
-    const at = confined ? INSIDE : dir;
-    const got = await runOnCheckout(
-      scope.rt.ctx.config,
-      ws,
-      ['python3', '-c', PY_CHECK, `${at}/before.py`, `${at}/after.py`],
-      {
-        writable: false,
-        timeoutMs: 20_000,
-        network: 'none',
-        binds: confined ? [{ host: dir, inside: INSIDE, writable: false }] : [],
-      },
-    );
-    if (!got.ok || got.result.exitCode !== 0) return undefined;
-    const [was, now] = got.result.stdout.trim().split('\n');
+): Promise<[string[], string[]] | undefined> {
+  const kind = KINDS[ext];
+  if (kind === 'json') return [jsonErrors(before), jsonErrors(after)];
+  if (kind === 'yaml') return [yamlErrors(before), yamlErrors(after)];
+  if (kind === 'typescript' && !hasOwnTypeScript(ws)) {
+    const [was, now] = await Promise.all([
+      typeScriptErrors(before, `before${ext}`),
+      typeScriptErrors(after, `after${ext}`),
+    ]);
     return was && now ? [was, now] : undefined;
-  } finally {
-    await rm(dir, { recursive: true, force: true });
   }
+  return kind ? sandboxedErrors(scope, ws, kind, ext, [before, after]) : undefined;
 }
+
+/**
+ * Whether the checkout brings its own compiler, which then parses its files — in the sandbox,
+ * since loading it runs the repository's code. Only a path is looked at here.
+ */
+const hasOwnTypeScript = (ws: Workspace) =>
+  existsSync(join(ws.dir, 'node_modules', 'typescript', 'package.json'));
