@@ -4,6 +4,7 @@ import type { DoneCheck, DoneVerdict } from './tools/report-tool.ts';
 import type { TurnScope } from './turn-scope.ts';
 import { uiFileMatcher } from './ui-files.ts';
 import { headAndTree, passingFor, ranOn, verifiedLine } from './verified-head.ts';
+import { changedTests } from './workspace/changed-tests.ts';
 import {
   lastPush,
   pushesOf,
@@ -116,7 +117,10 @@ export const verifiedDoneCheck: DoneCheck = async (scope) => {
   if ((await g.run(['rev-list', '--count', `${baseRef(ws)}..HEAD`])) === '0') return { ok: true };
   const at = await headAndTree(g);
   const passed = passingFor(await verifications(ctx, scope.ticket.id), at);
-  if (passed) return { ok: true, note: verifiedLine(passed, at.head) };
+  if (passed) {
+    const changed = (await changedTests(g, baseRef(ws), at.head)).map((t) => t.path);
+    return { ok: true, note: verifiedLine(passed, at.head, changed) };
+  }
   return {
     ok: false,
     why: `no verification passed at HEAD ${at.head.slice(0, 12)} (a command run with record_verification on HEAD's files, exit 0); run it, or report working`,

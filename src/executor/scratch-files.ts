@@ -30,8 +30,8 @@ const SCRATCH_ENDINGS = [
   '.o',
   '~',
 ];
-/** Names a model gives the files it tries things in: `debug.py`, `tmp_test.js`, `scratch2.md`. */
-const SCRATCH_STEM = /^(scratch|tmp|temp|debug|untitled)([-_.\d]|$)/i;
+/** Names a model gives the files it tries things in: `debug.py`, `tmp_test.js`, `scratch2.md`, `repro.py` (issue 48). */
+const SCRATCH_STEM = /^(scratch|tmp|temp|debug|untitled|repro|reproduce)([-_.\d]|$)/i;
 
 /** Over this, a new file is more likely data or a build than source. */
 export const LARGE_FILE_BYTES = 1024 * 1024;

@@ -1,3 +1,5 @@
+import { basename } from 'node:path';
+import { isTestFile } from './test-files.ts';
 import type { Verification } from './workspace/delivery-records.ts';
 
 /** A commit and its tree: what a verification must have run on to count for it. */
@@ -45,10 +47,30 @@ function codeSpan(cmd: string): string {
 /**
  * The line a PR body and a `done` report carry for the verification that makes HEAD ready
  * (issue 28): `Verified: \`npm test\` → exit 0 at \`<sha12>\``, saying where it ran when that
- * was before HEAD (uncommitted changes, or an earlier commit with the same files).
+ * was before HEAD (uncommitted changes, or an earlier commit with the same files), and (issue 48
+ * item 2) when the tests it ran include ones the branch changed (`changedTests`: their paths).
  */
-export function verifiedLine(v: Verification, head: string): string {
+export function verifiedLine(v: Verification, head: string, changedTests: readonly string[] = []): string {
   const ranAt = `\`${v.sha.slice(0, 12)}\`${v.dirty ? ' with uncommitted changes' : ''}`;
   const earlier = v.sha === head && !v.dirty ? '' : ` (ran at ${ranAt}, on the same files)`;
-  return `Verified: ${codeSpan(v.command)} → exit 0 at \`${head.slice(0, 12)}\`${earlier}`;
+  const ran = changedTestsRun(v.command, changedTests);
+  const changed = ran.length
+    ? `; the tests it ran include ${ran.length === 1 ? 'one' : 'some'} this branch changed: ${ran.slice(0, 5).join(', ')}${ran.length > 5 ? ` and ${ran.length - 5} more` : ''}`
+    : '';
+  return `Verified: ${codeSpan(v.command)} → exit 0 at \`${head.slice(0, 12)}\`${earlier}${changed}`;
+}
+
+/**
+ * Which of the branch's changed tests a command ran: those it names; none when it names other
+ * test or source files only; all of them when it names none (`npm test`, `node --test`, `pytest`).
+ */
+export function changedTestsRun(command: string, changed: readonly string[]): string[] {
+  const words = command.split(/\s+/).filter(Boolean);
+  const folders = words.map((w) => `${w.replace(/^\.\//, '').replace(/\/$/, '')}/`);
+  const named = changed.filter(
+    (p) => command.includes(p) || command.includes(basename(p)) || folders.some((f) => p.startsWith(f)),
+  );
+  if (named.length) return named;
+  const narrowed = words.some((w) => isTestFile(w) || /\.(js|mjs|cjs|ts|tsx|py|go|rb|java)$/.test(w));
+  return narrowed ? [] : [...changed];
 }

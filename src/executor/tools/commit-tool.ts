@@ -5,12 +5,14 @@ import { addTicketRefs } from '../../tickets/ticket-store.ts';
 import { ciChangeAskedBy } from '../ci-change-asked.ts';
 import { localGit } from '../sandbox/local-git.ts';
 import type { TurnScope } from '../turn-scope.ts';
+import { changedTestLines, changedTests } from '../workspace/changed-tests.ts';
 import { ciEntryOf, namesOfZ } from '../workspace/ci-config-paths.ts';
 import { confinePath } from '../workspace/confine-path.ts';
 import { commitOfCall, recordCommit } from '../workspace/delivery-records.ts';
 import { remoteSha } from '../workspace/mirror.ts';
 import { pushBranch } from '../workspace/push-branch.ts';
 import { lastPushed, pushedSummary } from '../workspace/pushed-summary.ts';
+import { GitError } from '../workspace/run-git.ts';
 import { inWorkspace } from '../workspace/work-gate.ts';
 import type { Workspace } from '../workspace/workspace.ts';
 import { baseRef } from '../workspace/workspace-record.ts';
@@ -82,6 +84,20 @@ async function commitOrUnpushed(
 }
 
 /**
+ * Issue 48 item 2: the test files the branch modified or deleted, with their assertion lines,
+ * so that a weakened test is said where the push is (a PR body says it too).
+ */
+async function testsChanged(local: LocalGit, ws: Workspace, sha: string): Promise<string> {
+  const tests = await changedTests(local, baseRef(ws), sha).catch((err) => {
+    if (err instanceof GitError) return [];
+    throw err;
+  });
+  if (!tests.length) return '';
+  const lines = changedTestLines(tests).map((l) => `- ${l}`);
+  return `tests this branch changed (not only added) — a reviewer reads these first; change a test only where the request asks for it, never to make it pass:\n${lines.join('\n')}`;
+}
+
+/**
  * `commit_and_push({ message, paths? })`: commits the checkout's changes (all, or only `paths`) as
  * the bot and pushes the ticket's branch; the commit is indexed on the ticket (R-B2) so checks on
  * it find the ticket. Issue 28: with nothing to commit, commits made with `run_command` and not
@@ -118,7 +134,8 @@ export function commitAndPushTool(scope: TurnScope) {
         const head = committed
           ? `committed ${sha.slice(0, 12)} and pushed ${ws.branch}`
           : `nothing new to commit; pushed ${from ? from.slice(0, 12) : `origin/${ws.base}`}..${sha.slice(0, 12)} to ${ws.branch}`;
-        return toolOk([head, await pushedSummary(local, ws, sha, from)].join('\n'));
+        const tests = await testsChanged(local, ws, sha);
+        return toolOk([head, await pushedSummary(local, ws, sha, from), tests].filter(Boolean).join('\n'));
       }),
   });
 }

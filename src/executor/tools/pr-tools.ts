@@ -7,12 +7,15 @@ import { addTicketRefs } from '../../tickets/ticket-store.ts';
 import { readinessProblem } from '../delivery-checks.ts';
 import type { TurnScope } from '../turn-scope.ts';
 import { headAndTree, passingFor, verifiedLine } from '../verified-head.ts';
+import { changedTestLines, changedTests } from '../workspace/changed-tests.ts';
 import { saveTicketPr, screenshots, ticketPr, verifications } from '../workspace/delivery-records.ts';
 import { githubAccess } from '../workspace/github-access.ts';
 import { inWorkspace } from '../workspace/work-gate.ts';
 import { gitIn } from '../workspace/workspace.ts';
 import { baseRef } from '../workspace/workspace-record.ts';
 import { shotLine } from './screenshot-tool.ts';
+
+const listed = (lines: string[]) => lines.map((l) => `- ${l}`).join('\n');
 
 const MARK_READY = `mutation($pullRequestId: ID!) {
   markPullRequestReadyForReview(input: { pullRequestId: $pullRequestId }) { pullRequest { id isDraft } }
@@ -52,11 +55,15 @@ export function openPrTool(scope: TurnScope) {
         const shots = (await screenshots(ctx, scope.ticket.id))
           .filter((s) => s.id)
           .map((s) => `- ${shotLine(scope, s)}`);
-        // Issue 28: the verification that makes HEAD ready, when there is one already.
+        // Issue 28: the verification that makes HEAD ready, when there is one already; issue 48:
+        // the tests the branch changed, and whether that verification ran them.
         const passed = passingFor(await verifications(ctx, scope.ticket.id), at);
+        const tests = await changedTests(g, baseRef(ws), head);
+        const changed = tests.map((t) => t.path);
         const fullBody = [
           body,
-          passed ? verifiedLine(passed, head) : '',
+          tests.length ? `Tests this branch changed:\n${listed(changedTestLines(tests))}` : '',
+          passed ? verifiedLine(passed, head, changed) : '',
           shots.length ? `Screenshots:\n${shots.join('\n')}` : '',
           `Ticket ${scope.ticket.id}.`,
         ]

@@ -14,13 +14,22 @@ describe('issue 28: which new files commit_and_push warns about', () => {
     ['debug.py', 'a scratch name'],
     ['tmp_test.js', 'a scratch name'],
     ['scratch2.md', 'a scratch name'],
+    ['repro.py', 'a scratch name'],
+    ['reproduce_issue.js', 'a scratch name'],
   ])('%s: %s', (path, why) => {
     expect(scratchReason(path)).toBe(why);
   });
 
   it('a file over 1 MB is named for its size; ordinary source is not named', () => {
     expect(scratchReason('assets/data.bin', 2_000_000)).toBe('over 1 MB');
-    for (const path of ['src/login.ts', 'docs/guide.md', 'src/debugger.ts', 'templates/temple.html', '.log'])
+    for (const path of [
+      'src/login.ts',
+      'docs/guide.md',
+      'src/debugger.ts',
+      'templates/temple.html',
+      '.log',
+      'src/reproducer.ts',
+    ])
       expect(scratchReason(path, 2_000)).toBeUndefined();
   });
 });

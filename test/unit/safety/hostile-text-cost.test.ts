@@ -11,7 +11,9 @@ import { findPassage } from '../../../src/executor/files/find-passage.ts';
 import { fileLines } from '../../../src/executor/files/numbered-lines.ts';
 import { readPage } from '../../../src/executor/files/read-page.ts';
 import { matchRows } from '../../../src/executor/files/search-answer.ts';
+import { isAssertionLine, isTestFile } from '../../../src/executor/test-files.ts';
 import { verificationProblem } from '../../../src/executor/verification-command.ts';
+import { changedTestsRun } from '../../../src/executor/verified-head.ts';
 import { namedRepos } from '../../../src/executor/workspace/repo-choice.ts';
 import { languageOfText } from '../../../src/i18n/detect-language.ts';
 import { commandOf } from '../../../src/router/command.ts';
@@ -95,6 +97,10 @@ const readers: Record<string, (text: string) => unknown> = {
     const lines = fileLines(t);
     return [findPassage(t, lines, old), noMatch('f', lines, old), hasNumberPrefixes(t)];
   },
+  // Issue 48: which files are tests, which lines of a diff assert, which changed tests a command ran.
+  isTestFile,
+  isAssertionLine,
+  changedTestsRun: (t) => changedTestsRun(t, ['test/a.test.js']),
 };
 
 /** Under the ~2 s the slowest old reader took on these shapes, far over what linear code takes. */
