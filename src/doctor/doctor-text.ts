@@ -101,6 +101,8 @@ export const DOCTOR_TEXT_KEYS = [
   'workspace.ok',
   'workspace.not-writable',
   'workspace.not-writable.fix',
+  'workspace.open',
+  'workspace.open.fix',
   'sandbox.none',
   'sandbox.none.fix',
   'sandbox.cannot-run',

@@ -1,4 +1,4 @@
-import { mkdir, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { splitRepo } from '../../channels/github/client.ts';
 import { refKey } from '../../tickets/ref-key.ts';
 import { addTicketRefs, updateTicket } from '../../tickets/ticket-store.ts';
@@ -7,6 +7,7 @@ import { ticketPulls } from './fork-code.ts';
 import { cloneUrlProblem, gitProtocols } from './git-policy.ts';
 import { githubAccess } from './github-access.ts';
 import { makeCheckout } from './make-checkout.ts';
+import { mkdirPrivate } from './private-dir.ts';
 import { refuseUnboundRepo } from './refuse-unbound-repo.ts';
 import { chooseRepo, mayWorkIn } from './repo-choice.ts';
 import type { StepToRestore } from './restore-step.ts';
@@ -82,7 +83,7 @@ async function ensureWorkspaceOnce(scope: TurnScope): Promise<EnsureResult> {
     branch: known?.branch ?? branchName(scope.ticket.id, scope.ticket.title),
     base: data.default_branch,
   };
-  await mkdir(`${ws.home}/tmp`, { recursive: true });
+  await mkdirPrivate(`${ws.home}/tmp`);
   const pulls = await ticketPulls(ctx, scope.ticket.id, ws.repo);
   ws.baseSha = await checkoutAtStep(scope, ws, login, pulls, stepId);
   await saveWorkspace(ctx, scope.ticket.id, ws);

@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { mkdir, rename, rm } from 'node:fs/promises';
+import { rename, rm } from 'node:fs/promises';
 import type { Ctx } from '../../context.ts';
 import { ensureMirror, fetchIntoMirror, localHostEnv, mirrorLocal, remoteSha } from './mirror.ts';
-import { applyStep, type StepToRestore, stepIntoMirror } from './restore-step.ts';
+import { mkdirPrivate } from './private-dir.ts';
+import { applyStep, type StepToRestore, stepIntoRepo } from './restore-step.ts';
 import { git } from './run-git.ts';
+import { withStepRepo } from './step-repo.ts';
 import type { Workspace } from './workspace.ts';
 
 /**
@@ -41,9 +43,30 @@ export async function makeCheckout(
     `refs/heads/${ws.base}^{commit}`,
   ]);
   const mirror = await ensureMirror(ctx, ws.repo);
-  if (restore) await stepIntoMirror(ctx, ws.repo, restore);
+  const fill = { mirror, pushed: Boolean(pushed), pulls: got };
+  if (!restore) await fillCheckout(ctx, ws, login, fill);
+  else
+    await withStepRepo(ctx, ws.repo, async (stepRepo) => {
+      await stepIntoRepo(ctx, stepRepo, restore);
+      await fillCheckout(ctx, ws, login, fill, { step: restore, stepRepo });
+    });
+  return baseSha;
+}
+
+/**
+ * The checkout filled from the mirror by a local fetch in a fresh repository, at the recorded
+ * step when one is given (its work-in-progress commit in `stepRepo`), then put in place.
+ */
+async function fillCheckout(
+  ctx: Ctx,
+  ws: Workspace,
+  login: string,
+  from: { mirror: string; pushed: boolean; pulls: readonly number[] },
+  restore?: { step: StepToRestore; stepRepo: string },
+): Promise<void> {
+  const { mirror, pushed, pulls: got } = from;
   const tmp = `${ws.dir}.clone-${randomUUID().slice(0, 8)}`;
-  await mkdir(tmp, { recursive: true });
+  await mkdirPrivate(tmp);
   try {
     const run = (args: string[]) => git(localHostEnv(ctx), tmp, args, 600_000);
     await run(['init', '-q']);
@@ -58,11 +81,10 @@ export async function makeCheckout(
     ];
     await run(['fetch', '-q', '--no-tags', '--no-write-fetch-head', mirror, ...local]);
     await run(['checkout', '-q', '-B', ws.branch, `origin/${pushed ? ws.branch : ws.base}`]);
-    if (restore) await applyStep(run, mirror, restore);
+    if (restore) await applyStep(run, restore.stepRepo, restore.step);
     await rm(ws.dir, { recursive: true, force: true });
     await rename(tmp, ws.dir);
   } finally {
     await rm(tmp, { recursive: true, force: true });
   }
-  return baseSha;
 }

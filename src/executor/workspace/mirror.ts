@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { mkdir, rename, rm, stat } from 'node:fs/promises';
+import { chmod, rename, rm, stat } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import type { TokenPurpose } from '../../channels/github/token-scope.ts';
 import type { Ctx } from '../../context.ts';
 import { cloneUrlProblem, gitProtocols } from './git-policy.ts';
 import { githubAccess } from './github-access.ts';
 import { hostGitEnv } from './host-git-env.ts';
+import { mkdirPrivate, PRIVATE_MODE } from './private-dir.ts';
 import { GitError, git } from './run-git.ts';
 
 /** The repository a mirror serves: its name and the `clone_url` GitHub gave for it. */
@@ -53,12 +54,13 @@ export async function ensureMirror(ctx: MirrorCtx, repo: string): Promise<string
   const dir = mirrorDir(ctx, repo);
   if (await exists(join(dir, 'HEAD'))) return dir;
   const { home, tmp } = mirrorRoot(ctx);
-  await mkdir(home, { recursive: true });
-  await mkdir(tmp, { recursive: true });
-  await mkdir(dirname(dir), { recursive: true });
+  await mkdirPrivate(home);
+  await mkdirPrivate(tmp);
+  await mkdirPrivate(dirname(dir));
   const scratch = join(tmp, `init-${randomUUID().slice(0, 8)}`);
   try {
     await git(localHostEnv(ctx), tmp, ['init', '-q', '--bare', scratch]);
+    await chmod(scratch, PRIVATE_MODE);
     await rename(scratch, dir).catch(async (err: unknown) => {
       if (!(await exists(join(dir, 'HEAD')))) throw err;
     });

@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { mkdir, readFile, rm, stat } from 'node:fs/promises';
+import { readFile, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Ctx } from '../../context.ts';
 import { importCommit } from './import-commit.ts';
-import { mirrorLocal, mirrorRoot } from './mirror.ts';
+import { mirrorRoot } from './mirror.ts';
 import { readStepMarker, writeStepMarker } from './step-marker.ts';
+import { stepRepoGit, withStepRepo } from './step-repo.ts';
 import { type WorkTree, workTree } from './work-tree.ts';
 import { workspacePaths } from './workspace.ts';
 import { loadWorkspace, type Workspace } from './workspace-record.ts';
@@ -13,19 +14,29 @@ import { saveWorkspaceStep, workspaceStepState } from './workspace-step-record.t
 /** A step whose bundle is larger is not recorded (the previous one stays); the log says so. */
 export const STEP_CAP_BYTES = 16 * 1024 * 1024;
 
-/** The ref a ticket's work-in-progress commit has in the host's mirror and in its bundle. */
+/** The ref a ticket's work-in-progress commit has in its step repository and in its bundle. */
 export const wipRef = (ticketId: string) => `refs/sy/wip/${ticketId}`;
 
 type StepCtx = Ctx;
 
-/** The mirror's work-in-progress ref as a bundle, without what the base commit already has. */
-async function bundleOf(ctx: StepCtx, ws: Workspace, ticketId: string): Promise<Buffer> {
-  const { tmp } = mirrorRoot(ctx);
-  await mkdir(tmp, { recursive: true });
-  const file = join(tmp, `step-${randomUUID().slice(0, 8)}.bundle`);
+/**
+ * The step's work-in-progress commit as a bundle, without what the base commit already has: it
+ * is imported (fsck, no checkout config) into a step repository that borrows the mirror's objects
+ * and is deleted afterwards (`withStepRepo`, issue 45), so steps leave nothing on the host.
+ */
+async function stepBundle(ctx: StepCtx, ws: Workspace, ticketId: string, sha: string): Promise<Buffer> {
+  return withStepRepo(ctx, ws.repo, async (repo) => {
+    await importCommit(ctx, ws.repo, ws.dir, ticketId, sha, wipRef(ticketId), repo);
+    return bundleOf(ctx, ws, ticketId, repo);
+  });
+}
+
+/** A step repository's work-in-progress ref as a bundle file's bytes. */
+async function bundleOf(ctx: StepCtx, ws: Workspace, ticketId: string, repo: string): Promise<Buffer> {
+  const file = join(mirrorRoot(ctx).tmp, `step-${randomUUID().slice(0, 8)}.bundle`);
   try {
     const not = ws.baseSha ? [`^${ws.baseSha}`] : [];
-    await mirrorLocal(ctx, ws.repo, ['bundle', 'create', '-q', file, wipRef(ticketId), ...not]);
+    await stepRepoGit(ctx, repo, ['bundle', 'create', '-q', file, wipRef(ticketId), ...not]);
     return await readFile(file);
   } finally {
     await rm(file, { force: true });
@@ -56,8 +67,8 @@ async function sameAsRecorded(ctx: StepCtx, ticketId: string, now: WorkTree): Pr
 
 /**
  * Records the checkout's state after a tool call that may have changed it (issue 19 "workspaces
- * follow their turn"): its work-in-progress commit is imported into the host's mirror like a
- * commit being pushed (fsck, no checkout config), bundled with the commits the base lacks
+ * follow their turn"): its work-in-progress commit is imported like a commit being pushed (fsck,
+ * no checkout config) into a step repository deleted afterwards, bundled with the commits the base lacks
  * (unpushed ones included) and stored with the call's key, so a worker resuming the turn restores
  * exactly this state. A call that changed nothing (issue 28: `cat`, a passing test run) leaves the
  * last step and the marker as they are: restoring it restores this state. Failures are logged,
@@ -70,8 +81,7 @@ export async function recordWorkspaceStep(ctx: StepCtx, ticketId: string, step: 
     const now = await workTree(ctx.config, ws, 'switchyard', { wip: true });
     if (await sameAsRecorded(ctx, ticketId, now)) return;
     const wip = { sha: now.wip ?? '', head: now.head, headRef: now.headRef };
-    await importCommit(ctx, ws.repo, ws.dir, ticketId, wip.sha, wipRef(ticketId));
-    const bundle = await bundleOf(ctx, ws, ticketId);
+    const bundle = await stepBundle(ctx, ws, ticketId, wip.sha);
     if (bundle.length > STEP_CAP_BYTES) {
       ctx.log.warn(
         { ticketId, step, bytes: bundle.length, capBytes: STEP_CAP_BYTES },

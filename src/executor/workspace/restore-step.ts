@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Ctx } from '../../context.ts';
-import { mirrorLocal, mirrorRoot } from './mirror.ts';
+import { mirrorRoot } from './mirror.ts';
 import { wipRef } from './record-step.ts';
 import { GitError } from './run-git.ts';
+import { stepRepoGit } from './step-repo.ts';
 import type { WorkspaceStep } from './workspace-step-record.ts';
 
 /** A recorded step to restore a new checkout to (issue 19). */
@@ -15,20 +16,19 @@ export interface StepToRestore {
 }
 
 /**
- * Brings a recorded step's bundle into the host's mirror as the ticket's work-in-progress ref,
- * every object checked (fsck): the bundle holds repository-controlled content, and whoever can
- * write Redis could have made it.
+ * Brings a recorded step's bundle into a step repository (`withStepRepo`: the mirror's objects
+ * borrowed, deleted afterwards, issue 45) as the ticket's work-in-progress ref, every object
+ * checked (fsck): the bundle holds repository-controlled content, and whoever can write Redis
+ * could have made it.
  */
-export async function stepIntoMirror(ctx: Pick<Ctx, 'config' | 'keys'>, repo: string, s: StepToRestore) {
-  const { tmp } = mirrorRoot(ctx);
-  await mkdir(tmp, { recursive: true });
-  const file = join(tmp, `restore-${randomUUID().slice(0, 8)}.bundle`);
+export async function stepIntoRepo(ctx: Pick<Ctx, 'config' | 'keys'>, stepRepo: string, s: StepToRestore) {
+  const file = join(mirrorRoot(ctx).tmp, `restore-${randomUUID().slice(0, 8)}.bundle`);
   try {
     await writeFile(file, s.bundle);
     const ref = wipRef(s.ticketId);
-    await mirrorLocal(
+    await stepRepoGit(
       ctx,
-      repo,
+      stepRepo,
       ['fetch', '-q', '--no-tags', '--no-write-fetch-head', file, `+${ref}:${ref}`],
       [['fetch.fsckObjects', 'true']],
     );
@@ -47,7 +47,7 @@ const BRANCH = /^refs\/heads\/([\w][\w./-]*)$/;
  */
 export async function applyStep(
   run: (args: string[]) => Promise<string>,
-  mirror: string,
+  stepRepo: string,
   s: StepToRestore,
 ): Promise<void> {
   await run([
@@ -55,7 +55,7 @@ export async function applyStep(
     '-q',
     '--no-tags',
     '--no-write-fetch-head',
-    mirror,
+    stepRepo,
     `+${wipRef(s.ticketId)}:refs/sy/wip`,
   ]);
   const parent = await run(['rev-parse', '--verify', 'refs/sy/wip^1']);

@@ -1,7 +1,8 @@
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Ctx } from '../../context.ts';
 import { mirrorRoot } from './mirror.ts';
+import { mkdirPrivate } from './private-dir.ts';
 
 type MarkerCtx = Pick<Ctx, 'config' | 'keys'>;
 
@@ -20,6 +21,6 @@ export async function readStepMarker(ctx: MarkerCtx, ticketId: string): Promise<
 export async function writeStepMarker(ctx: MarkerCtx, ticketId: string, id: string | undefined) {
   const path = markerPath(ctx, ticketId);
   if (!id) return rm(path, { force: true });
-  await mkdir(join(mirrorRoot(ctx).root, '.steps'), { recursive: true });
+  await mkdirPrivate(join(mirrorRoot(ctx).root, '.steps'));
   await writeFile(path, id);
 }

@@ -6,6 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { Config } from '../../../src/config.ts';
 import { importCommit } from '../../../src/executor/workspace/import-commit.ts';
 import { mirrorDir } from '../../../src/executor/workspace/mirror.ts';
+import { withStepRepo } from '../../../src/executor/workspace/step-repo.ts';
 import { createKeys } from '../../../src/store/keys.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'sy-import-'));
@@ -86,6 +87,25 @@ describe('importing a checkout’s commit into the host’s mirror (issue 13, R-
       git(mirrorDir(ctx, 'acme/web'), 'rev-parse', '--verify', '--quiet', 'refs/sy/tickets/T6'),
     ).toThrow();
     // The scratch repository went with the failure.
+    expect(readdirSync(join(ctx.config.WORKSPACE_DIR, 't-import', '.mirrors', '.tmp'))).toEqual([]);
+  });
+
+  it('issue 45: the store is read folder by folder with a bound on nesting, and a work-in-progress step imported into a step repository never reaches the mirror', async () => {
+    const deep = checkout('deep-store');
+    mkdirSync(join(deep.dir, '.git/objects', ...Array.from({ length: 12 }, (_, i) => `d${i}`)), {
+      recursive: true,
+    });
+    await expect(importCommit(ctx, 'acme/web', deep.dir, 'T9', deep.sha)).rejects.toThrow(
+      /nests folders deeper than 8/,
+    );
+
+    const wip = checkout('wip-step');
+    const kept = await withStepRepo(ctx, 'acme/web', async (stepRepo) => {
+      await importCommit(ctx, 'acme/web', wip.dir, 'T10', wip.sha, 'refs/sy/wip/T10', stepRepo);
+      return git(stepRepo, 'rev-parse', 'refs/sy/wip/T10');
+    });
+    expect(kept).toBe(wip.sha);
+    expect(() => git(mirrorDir(ctx, 'acme/web'), 'cat-file', '-e', wip.sha)).toThrow();
     expect(readdirSync(join(ctx.config.WORKSPACE_DIR, 't-import', '.mirrors', '.tmp'))).toEqual([]);
   });
 });

@@ -1,0 +1,71 @@
+import type { Dirent } from 'node:fs';
+import { chmod, lstat, readdir } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import type { Ctx } from '../../context.ts';
+import { mkdirPrivate, PRIVATE_MODE } from './private-dir.ts';
+import { workspacePaths } from './workspace.ts';
+
+type CloseCtx = Pick<Ctx, 'config' | 'keys' | 'log'>;
+
+const folders = async (dir: string): Promise<Dirent[]> => {
+  const entries: Dirent[] = await readdir(dir, { withFileTypes: true }).catch(() => []);
+  return entries.filter((e) => e.isDirectory());
+};
+
+/**
+ * The folders the workspace code keeps under `WORKSPACE_DIR` (issue 45), itself included: each
+ * deployment's folder (`<KEY_PREFIX>`), the checkouts and `.home`, `.mirrors` in it, the command
+ * homes, and the mirrors with their owners' folders. Not what is inside a checkout or a mirror:
+ * the closed folders above keep everyone else out of those.
+ */
+export async function workspaceFolders(workspaceDir: string): Promise<string[]> {
+  const top = resolve(workspaceDir);
+  const found = [top];
+  for (const deployment of await folders(top)) {
+    const root = join(top, deployment.name);
+    found.push(root);
+    for (const e of await folders(root)) {
+      const dir = join(root, e.name);
+      found.push(dir);
+      if (e.name !== '.home' && e.name !== '.mirrors') continue;
+      for (const inner of await folders(dir)) {
+        found.push(join(dir, inner.name));
+        if (e.name === '.mirrors' && !inner.name.startsWith('.'))
+          for (const mirror of await folders(join(dir, inner.name)))
+            found.push(join(dir, inner.name, mirror.name));
+      }
+    }
+  }
+  return found;
+}
+
+/** Those of `workspaceFolders` that group or other users may enter or read, with their modes. */
+export async function openWorkspaceFolders(workspaceDir: string): Promise<{ dir: string; mode: number }[]> {
+  const open: { dir: string; mode: number }[] = [];
+  for (const dir of await workspaceFolders(workspaceDir)) {
+    const st = await lstat(dir).catch(() => undefined);
+    if (st?.isDirectory() && (st.mode & 0o077) !== 0) open.push({ dir, mode: st.mode & 0o7777 });
+  }
+  return open;
+}
+
+/**
+ * Closes the workspace to other users at start-up (issue 45): checkouts and mirrors hold private
+ * repositories and whatever a command left, and folders an older release made 0755 let any local
+ * user read them and run a program a command left there. New folders are made 0700
+ * (`mkdirPrivate`); these are the ones already there. Returns the folders changed.
+ */
+export async function closeWorkspace(ctx: CloseCtx): Promise<string[]> {
+  await mkdirPrivate(workspacePaths(ctx, '').root);
+  const fixed: string[] = [];
+  for (const { dir } of await openWorkspaceFolders(ctx.config.WORKSPACE_DIR)) {
+    try {
+      await chmod(dir, PRIVATE_MODE);
+      fixed.push(dir);
+    } catch (err) {
+      ctx.log.warn({ dir, err }, 'workspace folder could not be closed to other users');
+    }
+  }
+  if (fixed.length) ctx.log.info({ fixed: fixed.length }, 'workspace folders closed to other users (0700)');
+  return fixed;
+}
