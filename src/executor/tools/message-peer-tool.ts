@@ -11,11 +11,30 @@ import type { TurnScope } from '../turn-scope.ts';
 
 const PEERS_MAX = 10;
 
-/** Other open tickets running the same crew: the executors a `mesh` crew may write to (R-G4). */
+/** Where a ticket works: its repository and the repository or chat it was opened in. */
+function placesOf(t: Ticket): string[] {
+  const places = t.repo ? [`repo:${t.repo.toLowerCase()}`] : [];
+  const o = t.origin;
+  places.push(o.source === 'github' ? `repo:${o.repo.toLowerCase()}` : `${o.source}:${o.chatId}`);
+  return places;
+}
+
+/**
+ * Other open tickets running the same crew: the executors a `mesh` crew may write to (R-G4).
+ * Issue 45: only those of the ticket's own repository or chat — a peer in another repository
+ * was a channel for one repository's facts (a private one's) into another's ticket, and for
+ * words its steerers never wrote.
+ */
 export async function peersOf(scope: TurnScope): Promise<Ticket[]> {
   const crew = scope.artifacts?.crew.name ?? 'default';
+  const mine = new Set(placesOf(scope.ticket));
   return (await listTickets(scope.rt.ctx, 200)).filter(
-    (t) => t.id !== scope.ticket.id && t.crew?.name === crew && t.state !== 'done' && t.state !== 'cancelled',
+    (t) =>
+      t.id !== scope.ticket.id &&
+      t.crew?.name === crew &&
+      t.state !== 'done' &&
+      t.state !== 'cancelled' &&
+      placesOf(t).some((p) => mine.has(p)),
   );
 }
 
@@ -39,10 +58,12 @@ export function messagePeerTool(scope: TurnScope) {
       if (ticket && !to.length) {
         const exists = await getTicket(ctx, ticket);
         return toolError(
-          exists ? `${ticket} is not an open ticket of your crew` : `ticket ${ticket} does not exist`,
+          exists
+            ? `${ticket} is not an open ticket of your crew in this repository or chat`
+            : `ticket ${ticket} does not exist`,
         );
       }
-      if (!to.length) return toolError('no other open ticket runs your crew');
+      if (!to.length) return toolError('no other open ticket of this repository or chat runs your crew');
       const note = `From ${scope.ticket.id}'s executor (a peer of your crew): ${text}`;
       for (const peer of to) {
         await queueNote(ctx, peer.id, `peer:${scope.ticket.id}`, note);
