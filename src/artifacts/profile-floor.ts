@@ -46,6 +46,28 @@ export function bundledCaps(
 }
 
 /**
+ * What the policy rules of an inferred ticket allow (F-12): a ticket nobody asked for does at most
+ * what the widest of its rules names (`profile`; a rule naming none allows its crew's). None for a
+ * ticket someone asked for.
+ */
+export function policyCaps(rules: readonly { id: string; profile?: Profile }[] | undefined): ProfileCap[] {
+  if (!rules?.length || rules.some((r) => !r.profile)) return [];
+  const widest = rules.reduce(
+    (a, r) => (RANK[r.profile ?? 'worker'] > RANK[a] ? (r.profile ?? 'worker') : a),
+    'explorer' as Profile,
+  );
+  const ids = rules.map((r) => r.id).join(', ');
+  return [
+    {
+      profile: widest,
+      on: 'role',
+      by: 'policy',
+      what: `this ticket was inferred under ${ids}, which allow ${widest}`,
+    },
+  ];
+}
+
+/**
  * The profile and topology a crew runs with under its caps (R-G4): the narrowest cap wins, a
  * refused widening is recorded as a problem, and a crew held read-only gets no peers unless it is
  * the bundled crew itself (mesh becomes hub).

@@ -7,16 +7,23 @@ import { problemText } from './artifact.ts';
 import type { BundledAt } from './artifact-source.ts';
 import { type CrewWanted, chooseCrew } from './choose-crew.ts';
 import type { Layer } from './load-layer.ts';
+import { policyCaps } from './profile-floor.ts';
 import { type ProjectTree, projectLayer } from './project-layer.ts';
 import { resolveLayers } from './resolve-layers.ts';
 import { type TurnArtifacts, TurnArtifactsSchema } from './turn-snapshot.ts';
 
 const WEEK_S = 7 * 86400;
 
-/** The crew the ticket asked for: one chosen by routing or a policy rule sticks; else `default`. */
+/**
+ * The crew the ticket asked for: one chosen by routing or a policy rule sticks; else `default`.
+ * An inferred ticket is held to what its rules allow (F-12, `policyCaps`).
+ */
 export function wantedCrew(ticket: Ticket): CrewWanted {
   const c = ticket.crew;
-  return c && c.from !== 'default' ? { name: c.name, from: c.from } : { name: 'default', from: 'default' };
+  const caps = policyCaps(ticket.inferred?.rules);
+  const want: CrewWanted =
+    c && c.from !== 'default' ? { name: c.name, from: c.from } : { name: 'default', from: 'default' };
+  return caps.length ? { ...want, caps } : want;
 }
 
 function resolveWith(at: BundledAt, project: Layer, ticket: Ticket): TurnArtifacts {

@@ -38,6 +38,8 @@ export async function continueAfterCap(
   outcome: TurnOutcome,
 ): Promise<boolean> {
   if (outcome.kind !== 'limit' || outcome.limit !== 'model_requests') return false;
+  // F-12: a ticket nobody asked for reaches a person when its budget is spent, not a fresh turn.
+  if (scope.ticket.inferred) return false;
   const n = scope.continuation ?? 0;
   if (n >= MAX_CONTINUATIONS) return false;
   const { ctx } = scope.rt;

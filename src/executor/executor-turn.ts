@@ -23,6 +23,7 @@ import { acknowledgesWithoutThinking, isEarlyAck } from './early-ack.ts';
 import { executorEnvironment } from './environment.ts';
 import { executorTools, notingActs } from './executor-tools.ts';
 import { forgetCutReads } from './files/forget-cut-reads.ts';
+import { turnRequestCap } from './inferred-bounds.ts';
 import { watchPause } from './pause-watch.ts';
 import { isReadOnlyCall } from './read-only-tools.ts';
 import { recordingSteps } from './recording-steps.ts';
@@ -174,7 +175,8 @@ async function turn(
     runEarly: isEarlyAck,
     // Issue 28: several reads in one answer run at the same time.
     runTogether: isReadOnlyCall,
-    limits: { maxModelRequests: ctx.config.EXECUTOR_MAX_REQUESTS },
+    // F-12: an inferred ticket has its own, smaller budget.
+    limits: { maxModelRequests: turnRequestCap(ctx.config, ticket) },
     // Issue 28 "model outages": about a minute of back-off (`LLM_RETRY_*`) before the request fails.
     retry: retryPolicyOf(ctx.config),
   }).finally(pause.stop);

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { PROFILES } from '../artifacts/artifact.ts';
 import { SKILL_NAME } from './parse-skill.ts';
 import type { SettingsProblem } from './settings.ts';
 import { zodProblems } from './zod-problems.ts';
@@ -17,7 +18,19 @@ export const PolicyRule = z.strictObject({
   enabled: z.boolean(),
   /** The crew an inferred ticket of this rule runs (issue 7); default: the default crew. */
   crew: z.string().regex(SKILL_NAME, 'a crew name in lowercase kebab-case').optional(),
+  /** The most an inferred ticket of this rule may do (F-12); default: its crew's profile. */
+  profile: z.enum(PROFILES).optional(),
+  /** Whether an inferred ticket of this rule may open a pull request (F-12); default: no. */
+  openPr: z.boolean().optional(),
+  /**
+   * Model requests one turn of an inferred ticket of this rule may make (F-12): its own budget,
+   * default `INFERRED_MAX_REQUESTS`, never more than `EXECUTOR_MAX_REQUESTS`.
+   */
+  maxRequests: z.number().int().min(3).max(1000).optional(),
 });
+
+/** An inferred ticket's model requests per turn when its rules name none (F-12). */
+export const INFERRED_MAX_REQUESTS = 15;
 
 /**
  * Accept mode and rules (R-B8): `explicit` opens tickets only for explicit requests; `inferred`

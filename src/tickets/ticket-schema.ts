@@ -16,6 +16,9 @@ const MatchedRuleSchema = z.object({
   name: z.string(),
   instruction: z.string(),
   crew: z.string().exactOptional(),
+  profile: z.enum(['worker', 'reviewer', 'explorer']).exactOptional(),
+  openPr: z.boolean().exactOptional(),
+  maxRequests: z.number().exactOptional(),
 });
 
 const TicketCrewSchema = z.object({

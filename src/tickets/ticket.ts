@@ -10,6 +10,12 @@ export interface MatchedRule {
   instruction: string;
   /** The crew the rule runs its tickets with (issue 7). */
   crew?: string;
+  /** The most the ticket's executor may do (F-12): a permission profile; absent, its crew's. */
+  profile?: 'worker' | 'reviewer' | 'explorer';
+  /** The rule lets the ticket open a pull request (F-12); absent, it may not. */
+  openPr?: boolean;
+  /** Model requests per turn the rule allows (F-12); absent, `INFERRED_MAX_REQUESTS`. */
+  maxRequests?: number;
 }
 
 /**

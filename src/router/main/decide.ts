@@ -77,11 +77,14 @@ async function checkOpen(rt: Runtime, card: TriggerCard, d: OpenDecision): Promi
       error: `${d.card} is not an explicit request: name the enabled policy rule(s) it matches in "rules" (R-B8)`,
     };
   }
-  const inferred = enabled.map(({ id, name, instruction, crew }) => ({
+  const inferred = enabled.map(({ id, name, instruction, crew, profile, openPr, maxRequests }) => ({
     id,
     name,
     instruction,
     ...(crew ? { crew } : {}),
+    ...(profile ? { profile } : {}),
+    ...(openPr ? { openPr } : {}),
+    ...(maxRequests ? { maxRequests } : {}),
   }));
   return {
     ok: true,
@@ -131,9 +134,13 @@ export async function applyDecision(
   return `${c.card.id}: ${c.d.action === 'open' ? 'opened' : 'attached to'} ${ticketId}`;
 }
 
-/** The ticket's crew (issue 7): the decision's, else the first matched rule's that names one. */
+/**
+ * The ticket's crew (issue 7): the decision's, else the first matched rule's that names one. An
+ * inferred ticket runs its rule's crew (else the default) whatever the decision names (F-12): no
+ * one asked for it, so routing does not choose it a wider one.
+ */
 function crewOf(d: OpenDecision, inferred: MatchedRule[] | undefined): { crew?: TicketCrew } {
-  if (d.crew) return { crew: { name: d.crew, from: 'routing' } };
+  if (d.crew && !inferred) return { crew: { name: d.crew, from: 'routing' } };
   const rule = inferred?.find((r) => r.crew);
   return rule?.crew ? { crew: { name: rule.crew, from: 'policy' } } : {};
 }
