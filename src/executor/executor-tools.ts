@@ -1,6 +1,7 @@
 import { toolsForProfile } from '../artifacts/tools-for-profile.ts';
 import type { AnyTool } from '../session/tool.ts';
 import { draftDoneCheck, verifiedDoneCheck } from './delivery-checks.ts';
+import { withinRules } from './inferred-bounds.ts';
 import { handbackTool, threadUnrelatedTool } from './tools/handback-tools.ts';
 import { messagePeerTool } from './tools/message-peer-tool.ts';
 import { readChatTool } from './tools/read-chat-tool.ts';
@@ -15,7 +16,7 @@ import type { TurnScope } from './turn-scope.ts';
  * An executor's tools (R-C1: nothing that asks a person a question, presents UI or changes a
  * profile — those tools do not exist here), `message_peer` included, cut to the turn's profile
  * and topology (R-G4). A turn without resolved artifacts runs as a `worker` in a `hub`, as before
- * crews existed.
+ * crews existed. An inferred ticket opens a PR only where its rules say so (F-12).
  */
 export function executorTools(scope: TurnScope): AnyTool[] {
   const profile = scope.artifacts?.role.profile ?? 'worker';
@@ -32,7 +33,7 @@ export function executorTools(scope: TurnScope): AnyTool[] {
     ...workTools(scope),
     messagePeerTool(scope),
   ];
-  return toolsForProfile(profile, all, topology);
+  return withinRules(scope.ticket, toolsForProfile(profile, all, topology));
 }
 
 /** Tools whose success means the turn changed the work (issue 15: follow-ups acted on). */
