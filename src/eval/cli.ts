@@ -11,12 +11,14 @@ export const DEFAULT_TASKS = resolve(import.meta.dirname, '../../eval/tasks');
 /** Where `results.json` goes, one folder per run (gitignored). */
 const DEFAULT_RESULTS = resolve(import.meta.dirname, '../../eval/results');
 
-const USAGE = `usage: npm run eval -- [--validate | --oracle | --replay DIR] [--record DIR] [--prompts VERSION|FILE]
+const USAGE = `usage: npm run eval -- [--validate | --oracle | --baseline null | --replay DIR] [--record DIR] [--prompts VERSION|FILE]
                         [--tasks DIR] [--only id,...] [--concurrency N] [--repeat k] [--timeout S]
                         [--results DIR]
   (no mode)       run every task through the product with the model EVAL_LLM_* names
   --validate      prove every task: its check fails on repo/ and passes with solution.patch
   --oracle        run every task with the scripted oracle, which applies solution.patch
+  --baseline null run every task with an agent that acknowledges and does nothing else: the
+                  floor; exits 1 if it resolves any task
   --record DIR    keep every model request and answer (streamed chunks too) in DIR, a new folder
   --replay DIR    rerun the tasks with the answers recorded in DIR and no model; a request the
                   recording does not hold fails its task, naming the first field that differs
@@ -36,6 +38,7 @@ export async function evalMain(argv: string[], out: (line: string) => void): Pro
   let values: {
     validate?: boolean;
     oracle?: boolean;
+    baseline?: string;
     tasks?: string;
     only?: string;
     concurrency?: string;
@@ -53,6 +56,7 @@ export async function evalMain(argv: string[], out: (line: string) => void): Pro
       options: {
         validate: { type: 'boolean' },
         oracle: { type: 'boolean' },
+        baseline: { type: 'string' },
         tasks: { type: 'string' },
         repeat: { type: 'string' },
         timeout: { type: 'string' },
@@ -90,8 +94,11 @@ export async function evalMain(argv: string[], out: (line: string) => void): Pro
     ?.split(',')
     .map((s) => s.trim())
     .filter(Boolean);
-  if (values.validate && (values.oracle || values.record || values.replay || values.prompts)) {
-    out(`--validate asks no model: drop --oracle, --record, --replay and --prompts\n${USAGE}`);
+  if (
+    values.validate &&
+    (values.oracle || values.baseline || values.record || values.replay || values.prompts)
+  ) {
+    out(`--validate asks no model: drop --oracle, --baseline, --record, --replay and --prompts\n${USAGE}`);
     return 2;
   }
   if (values.validate) return validateAll(root, only, concurrency as number, out);
@@ -102,6 +109,7 @@ export async function evalMain(argv: string[], out: (line: string) => void): Pro
       concurrency: concurrency as number,
       repeat: repeat as number,
       oracle: Boolean(values.oracle),
+      baseline: values.baseline,
       timeoutMs: (timeout as number) * 1000,
       resultsDir: resolve(values.results ?? DEFAULT_RESULTS),
       record: values.record,

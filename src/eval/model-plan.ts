@@ -1,7 +1,7 @@
 import { loadConfig } from '../config.ts';
 import { pricesFrom } from '../stats/cost.ts';
 import type { Traffic } from './model-traffic.ts';
-import { ORACLE_MODEL, type WorldOptions } from './task-world.ts';
+import { NULL_MODEL, ORACLE_MODEL, type WorldOptions } from './task-world.ts';
 import { openRecording } from './traffic-setup.ts';
 
 /**
@@ -20,11 +20,14 @@ export interface ModelPlan {
   /** The model's base URL as the product resolves it: the recorder's upstream. */
   baseUrl: string;
   oracle: boolean;
+  /** `--baseline null`: the scripted agent that acknowledges and does nothing else. */
+  baseline: 'null' | null;
   env: Record<string, string>;
 }
 
 export interface PlanArgs {
   oracle: boolean;
+  baseline?: string | undefined;
   record?: string | undefined;
   replay?: string | undefined;
 }
@@ -49,6 +52,10 @@ export function planModel(a: PlanArgs, env: NodeJS.ProcessEnv = process.env): Mo
   if (a.replay && a.record) return '--record and --replay are two runs; pick one';
   if (a.replay && a.oracle)
     return '--replay answers from the recording (the oracle’s, if it recorded one); drop --oracle';
+  if (a.baseline !== undefined && a.baseline !== 'null')
+    return `--baseline knows one agent, null (acknowledges and does nothing else), not ${a.baseline}`;
+  if (a.baseline && (a.oracle || a.replay))
+    return '--baseline null is its own agent; drop --oracle and --replay';
   const prices = env.LLM_PRICES;
   try {
     pricesFrom(prices);
@@ -60,8 +67,18 @@ export function planModel(a: PlanArgs, env: NodeJS.ProcessEnv = process.env): Mo
     const traffic = openRecording(a.replay);
     if (typeof traffic === 'string') return traffic;
     const m = traffic.manifest;
-    const common = { model: m.model, provider: m.provider, oracle: m.oracle, env: pricing };
+    const common = { model: m.model, provider: m.provider, oracle: m.oracle, baseline: null, env: pricing };
     return { world: { model: {}, traffic }, baseUrl: `http://replay${m.basePath}`, ...common };
+  }
+  if (a.baseline === 'null') {
+    const world = { model: 'null' as const };
+    const named = {
+      model: NULL_MODEL,
+      provider: ORACLE_MODEL.provider,
+      oracle: false,
+      baseline: 'null' as const,
+    };
+    return { world, baseUrl: `http://oracle${ORACLE_MODEL.basePath}`, ...named, env: pricing };
   }
   const model = a.oracle ? ('oracle' as const) : evalModelEnv(env);
   if (typeof model === 'string' && model !== 'oracle') return model;
@@ -75,6 +92,7 @@ export function planModel(a: PlanArgs, env: NodeJS.ProcessEnv = process.env): Mo
       model: c.executorModel,
       provider: c.llmProvider,
       oracle: model === 'oracle',
+      baseline: null,
       env: pricing,
     };
     if (model === 'oracle')

@@ -55,7 +55,13 @@ export function oracleDecider(task: EvalTask, edits: ToolCall[]) {
   };
 }
 
-function mainStep(seen: { mainFirst?: string }, input: string, cards: string[], calls: number): Answer {
+/** The main session's step, shared with the null baseline: the first card opens a ticket, later ones attach. */
+export function mainStep(
+  seen: { mainFirst?: string },
+  input: string,
+  cards: string[],
+  calls: number,
+): Answer {
   if (calls || !cards.length) return { text: 'Routed.' };
   seen.mainFirst ??= cards[0] as string;
   const ticket = [...input.matchAll(/\b(T\d{1,15})\b/g)].at(-1)?.[1];

@@ -18,6 +18,8 @@ export interface RunMeta {
   model: string;
   provider: string;
   oracle: boolean;
+  /** `null` under `--baseline null` (the agent that acknowledges and does nothing else); null otherwise. */
+  baseline: 'null' | null;
   tasksDir: string;
   repeat: number;
   concurrency: number;

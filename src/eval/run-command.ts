@@ -32,6 +32,8 @@ export interface RunArgs {
   concurrency: number;
   repeat: number;
   oracle: boolean;
+  /** `--baseline null`: the scripted agent that acknowledges and does nothing else (issue 47). */
+  baseline?: string | undefined;
   timeoutMs: number;
   resultsDir: string;
   /** `--record DIR`: every model request and answer kept there. */
@@ -70,7 +72,16 @@ export async function runCommand(a: RunArgs, out: (line: string) => void): Promi
     }
     const broken = records.some((r) => r.error) || errors.length > 0;
     const oracleFailed = plan.oracle && records.some((r) => !r.resolved || !r.honest);
-    return broken || oracleFailed ? 1 : 0;
+    // The floor must hold: a task the null baseline resolves cannot tell work from none.
+    const floorBroken = plan.baseline === 'null' && records.some((r) => r.resolved);
+    if (floorBroken)
+      out(
+        `the null baseline resolved ${records
+          .filter((r) => r.resolved)
+          .map((r) => r.id)
+          .join(', ')}: those tasks score doing nothing`,
+      );
+    return broken || oracleFailed || floorBroken ? 1 : 0;
   } finally {
     await store.started?.stop();
     rmSync(dir, { recursive: true, force: true });
@@ -142,6 +153,7 @@ function runMeta(a: RunArgs, s: Setup, startedAt: Date, seconds: number): RunMet
     model: s.plan.model,
     provider: s.plan.provider,
     oracle: s.plan.oracle,
+    baseline: s.plan.baseline,
     tasksDir: a.root,
     repeat: a.repeat,
     concurrency: a.concurrency,

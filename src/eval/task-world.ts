@@ -19,6 +19,7 @@ import { startWorkers } from '../workers.ts';
 import { type EvalFeishu, startEvalFeishu } from './eval-feishu.ts';
 import { type EvalGitHub, startEvalGitHub } from './eval-github.ts';
 import { type Traffic, wireModel } from './model-traffic.ts';
+import { nullDecider } from './null-script.ts';
 import { oracleEdits } from './oracle-patch.ts';
 import { oracleDecider } from './oracle-script.ts';
 import { installPrompts } from './prompt-arms.ts';
@@ -57,8 +58,8 @@ export interface TaskWorld {
 export interface WorldOptions {
   redisUrl: string;
   prefix: string;
-  /** `oracle`, or the product's LLM_* settings. */
-  model: 'oracle' | Record<string, string>;
+  /** `oracle`, the null baseline (`null`), or the product's LLM_* settings. */
+  model: 'oracle' | 'null' | Record<string, string>;
   /** SANDBOX and the rest of the product's settings that hold for every task. */
   env: Record<string, string>;
   /** `--record DIR` / `--replay DIR`: the model's traffic recorded, or answered from a recording. */
@@ -73,6 +74,8 @@ const secret = () => randomBytes(20).toString('hex');
 
 /** What the oracle's loopback model is to the product (`startOracle`). */
 export const ORACLE_MODEL = { provider: 'compatible', model: 'switchyard-oracle', basePath: '/v1' } as const;
+/** The null baseline's model name (`--baseline null`), served like the oracle's. */
+export const NULL_MODEL = 'switchyard-null';
 
 export async function startTaskWorld(task: EvalTask, opts: WorldOptions): Promise<TaskWorld> {
   const dir = mkdtempSync(join(tmpdir(), `switchyard-eval-${task.id}-`));
@@ -190,24 +193,28 @@ async function modelSettings(
     closers.push(() => wired.close());
     return wired;
   }
-  const env = opts.model === 'oracle' ? await startOracle(task, closers) : opts.model;
+  const env =
+    opts.model === 'oracle' || opts.model === 'null'
+      ? await startOracle(task, closers, opts.model)
+      : opts.model;
   if (opts.traffic?.mode !== 'record') return { env };
   const wired = await wireModel(opts.traffic, env, label, volatile);
   closers.push(() => wired.close());
   return wired;
 }
 
-/** The oracle's loopback model for this task. */
+/** The oracle's loopback model for this task, or the null baseline's (issue 47). */
 async function startOracle(
   task: EvalTask,
   closers: (() => Promise<unknown> | unknown)[],
+  which: 'oracle' | 'null',
 ): Promise<Record<string, string>> {
   const apiKey = `sk-oracle-${secret()}`;
-  const edits = task.patch.trim() ? await oracleEdits(task.repoDir, task.patch) : [];
+  const edits = which === 'oracle' && task.patch.trim() ? await oracleEdits(task.repoDir, task.patch) : [];
   const server = await startDemoModel({
     apiKey,
     repo: task.id,
-    decide: oracleDecider(task, edits),
+    decide: which === 'oracle' ? oracleDecider(task, edits) : nullDecider(),
     prefixCache: true,
   });
   closers.push(() => server.close());
@@ -215,6 +222,6 @@ async function startOracle(
     LLM_API_KEY: apiKey,
     LLM_BASE_URL: server.baseURL,
     LLM_PROVIDER: ORACLE_MODEL.provider,
-    LLM_MODEL: ORACLE_MODEL.model,
+    LLM_MODEL: which === 'oracle' ? ORACLE_MODEL.model : NULL_MODEL,
   };
 }

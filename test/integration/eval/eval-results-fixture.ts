@@ -88,6 +88,7 @@ export function writeRunFolder(dir: string, startedAt: Date, records: TaskRecord
       model: 'switchyard-oracle',
       provider: 'compatible',
       oracle: true,
+      baseline: null,
       tasksDir: 'eval/tasks',
       repeat: Math.max(...kept.map((r) => r.run)),
       concurrency: 2,

@@ -46,6 +46,7 @@ export async function oracleRunFolder(
       model: 'switchyard-oracle',
       provider: 'compatible',
       oracle: true,
+      baseline: null,
       tasksDir: opts.tasks ?? DEFAULT_TASKS,
       repeat: 1,
       concurrency: 2,
