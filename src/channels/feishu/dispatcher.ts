@@ -1,10 +1,10 @@
-import { EventDispatcher, LoggerLevel } from '@larksuiteoapi/node-sdk';
 import type { z } from 'zod';
 import { HttpError } from '../../errors/http-error.ts';
 import type { Logger } from '../../logger.ts';
 import { CardActionEventSchema, MessageEventSchema } from './event-schemas.ts';
 import type { FeishuFacts } from './facts.ts';
 import { larkLogger } from './lark-client.ts';
+import { larkSdk } from './lark-sdk.ts';
 import { parseCardAction } from './parse-card-action.ts';
 import { type MessageParseOutcome, parseMessageEvent } from './parse-message-event.ts';
 
@@ -24,6 +24,7 @@ export interface FeishuDispatcher {
  * signature check is off (`needCheck: false`): `openFeishuEnvelope` already did a stricter one.
  */
 export function createFeishuDispatcher(facts: () => FeishuFacts, log: Logger): FeishuDispatcher {
+  const { EventDispatcher, LoggerLevel } = larkSdk();
   const sdk = new EventDispatcher({ logger: larkLogger(log), loggerLevel: LoggerLevel.error }).register<{
     'card.action.trigger': (data: unknown) => FeishuOutcome;
   }>({

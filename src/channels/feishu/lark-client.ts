@@ -1,14 +1,13 @@
-import {
-  type Cache,
+import type {
+  Cache,
   Client,
-  defaultHttpInstance,
-  type HttpInstance,
-  type HttpRequestOptions,
-  type Logger as LarkLogger,
-  LoggerLevel,
+  HttpInstance,
+  HttpRequestOptions,
+  Logger as LarkLogger,
 } from '@larksuiteoapi/node-sdk';
 import type { Config } from '../../config.ts';
 import type { Logger } from '../../logger.ts';
+import { larkSdk } from './lark-sdk.ts';
 
 /** A Feishu call that hangs must not hold an outbox worker slot for ever. */
 export const FEISHU_TIMEOUT_MS = 10_000;
@@ -25,6 +24,7 @@ export function createLarkClient(
   if (!config.FEISHU_APP_ID || !config.FEISHU_APP_SECRET) {
     throw new Error('FEISHU_APP_ID and FEISHU_APP_SECRET are needed for the Feishu client');
   }
+  const { Client, defaultHttpInstance, LoggerLevel } = larkSdk();
   return new Client({
     appId: config.FEISHU_APP_ID,
     appSecret: config.FEISHU_APP_SECRET,

@@ -1,8 +1,8 @@
-import { AESCipher } from '@larksuiteoapi/node-sdk';
 import type { Config } from '../../config.ts';
 import { HttpError } from '../../errors/http-error.ts';
 import { safeEqual } from '../../web/auth.ts';
 import { parseJsonBody } from '../../web/raw-body.ts';
+import { larkSdk } from './lark-sdk.ts';
 import { type SignatureHeaders, verifyFeishuSignature } from './verify-signature.ts';
 
 /** What a verified Feishu push turned out to be. */
@@ -63,7 +63,7 @@ function challengeOnly(raw: Buffer, config: EnvelopeConfig, key: string): Feishu
   try {
     const outer = asObject(JSON.parse(raw.toString('utf8')));
     if (typeof outer.encrypt !== 'string') throw unsignedRefused();
-    body = asObject(JSON.parse(new AESCipher(key).decrypt(outer.encrypt)));
+    body = asObject(JSON.parse(new (larkSdk().AESCipher)(key).decrypt(outer.encrypt)));
   } catch {
     throw unsignedRefused();
   }
@@ -81,7 +81,7 @@ function decrypted(body: Record<string, unknown>, key: string): Record<string, u
   if (typeof body.encrypt !== 'string') return body;
   let plain: string;
   try {
-    plain = new AESCipher(key).decrypt(body.encrypt);
+    plain = new (larkSdk().AESCipher)(key).decrypt(body.encrypt);
   } catch {
     throw new HttpError(400, 'undecryptable', 'the encrypted body does not decrypt with FEISHU_ENCRYPT_KEY');
   }

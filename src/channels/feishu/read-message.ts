@@ -1,5 +1,5 @@
-import { normalize } from '@larksuiteoapi/node-sdk';
 import type { Mention } from './event-schemas.ts';
+import { larkSdk } from './lark-sdk.ts';
 import { type MessageText, messageText, tidy } from './message-text.ts';
 
 /**
@@ -55,7 +55,7 @@ export async function readMessage(
   if (!SDK_TYPES.has(messageType)) return messageText(messageType, content, mentions, isBot);
   // No mentions and no identity go in: its mention pass is then a no-op (see above); nothing here
   // reads a sender, a chat or a time, and without `fetchSubMessages` it makes no request.
-  const out = await normalize(
+  const out = await larkSdk().normalize(
     {
       sender: { sender_id: {} },
       message: { message_id: '', chat_id: '', chat_type: 'group', message_type: messageType, content },

@@ -1,10 +1,11 @@
-import { type Client, CTenantAccessToken } from '@larksuiteoapi/node-sdk';
+import type { Client } from '@larksuiteoapi/node-sdk';
 import type { Config } from '../../config.ts';
 import type { Logger } from '../../logger.ts';
 import type { Effect, Sender } from '../../outbox/effect.ts';
 import { neutralizeMentions } from '../../safety/neutralize-mentions.ts';
 import { feishuUuid } from './feishu-uuid.ts';
 import { createLarkClient } from './lark-client.ts';
+import { larkSdk } from './lark-sdk.ts';
 import { postContent } from './post-content.ts';
 import { businessFailure, isStaleTokenFailure, toDeliveryError } from './to-delivery-error.ts';
 
@@ -89,5 +90,5 @@ function call(client: Client, e: FeishuEffect, uuid: string): Promise<FeishuAnsw
  * fetches a fresh one instead of failing until the cached one would have expired.
  */
 async function forgetToken(client: Client): Promise<void> {
-  await client.cache.set(CTenantAccessToken, undefined, 0, { namespace: client.appId });
+  await client.cache.set(larkSdk().CTenantAccessToken, undefined, 0, { namespace: client.appId });
 }

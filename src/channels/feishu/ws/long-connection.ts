@@ -1,10 +1,11 @@
-import { type Logger as LarkLogger, LoggerLevel, WSClient } from '@larksuiteoapi/node-sdk';
+import type { Logger as LarkLogger, WSClient } from '@larksuiteoapi/node-sdk';
 import type { Ctx } from '../../../context.ts';
 import type { Logger } from '../../../logger.ts';
 import { APP_ID_SHAPE } from '../app-id.ts';
 import type { FeishuEventHandler } from '../handle-event.ts';
+import { larkSdk } from '../lark-sdk.ts';
 import type { LeasedRun } from './hold-lease.ts';
-import { IngestDispatcher } from './ingest-dispatcher.ts';
+import { createIngestDispatcher } from './ingest-dispatcher.ts';
 
 /** After the SDK gives up (a refused app id or secret, retries exhausted), it is started again this much later. */
 export const RESTART_AFTER_MS = 60_000;
@@ -33,6 +34,7 @@ export function openLongConnection(
   }
   const wsLog = log.child({ component: 'feishu-ws' });
   let restart: NodeJS.Timeout | undefined;
+  const { LoggerLevel, WSClient } = larkSdk();
   const client: WSClient = new WSClient({
     appId,
     appSecret: config.FEISHU_APP_SECRET ?? '',
@@ -59,7 +61,7 @@ export function openLongConnection(
       restart.unref();
     },
   });
-  const dispatcher = new IngestDispatcher(handle, wsLog);
+  const dispatcher = createIngestDispatcher(handle, wsLog);
   void client.start({ eventDispatcher: dispatcher });
   return {
     close() {
