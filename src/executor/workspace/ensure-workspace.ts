@@ -3,7 +3,7 @@ import { splitRepo } from '../../channels/github/client.ts';
 import { refKey } from '../../tickets/ref-key.ts';
 import { addTicketRefs, updateTicket } from '../../tickets/ticket-store.ts';
 import type { TurnScope } from '../turn-scope.ts';
-import { ticketPulls } from './fork-code.ts';
+import { involvesForkCode, ticketPulls } from './fork-code.ts';
 import { cloneUrlProblem, gitProtocols } from './git-policy.ts';
 import { githubAccess } from './github-access.ts';
 import { makeCheckout } from './make-checkout.ts';
@@ -89,6 +89,9 @@ async function ensureWorkspaceOnce(scope: TurnScope): Promise<EnsureResult> {
   await saveWorkspace(ctx, scope.ticket.id, ws);
   await updateTicket(ctx, scope.ticket.id, { repo: ws.repo });
   scope.ticket.repo = ws.repo;
+  // Issue 45: a ticket whose repository is chosen only now (a chat's first turn) learns only now
+  // whether it names a fork's PR — the turn began with egress on, before a command ran the fork's code.
+  if (!scope.forkCode) scope.forkCode = await involvesForkCode(ctx, scope.ticket.id, ws.repo);
   await addTicketRefs(ctx, scope.ticket.id, [refKey({ type: 'branch', repo: ws.repo, name: ws.branch })]);
   ctx.log.info({ ticketId: scope.ticket.id, repo: ws.repo, why: choice.why }, 'workspace ready');
   return { ok: true, ws, login };
