@@ -166,6 +166,8 @@ export function createKeys(prefix: string) {
     cardOwners: (cardId: string) => k('card', cardId, 'owners'),
     cardHandbacks: (cardId: string) => k('card', cardId, 'handbacks'),
     mainLock: () => k('main', 'lock'),
+    /** The fencing epoch of main-session turns: raised by every take of `mainLock` (issue 46). */
+    mainEpoch: () => k('main', 'epoch'),
     /**
      * Held (by a card id, briefly) while routing opens a ticket by code in a conversation no ticket
      * owns (issue 18), so two requests arriving together cannot both find it free.

@@ -65,7 +65,7 @@ describe('a worker frozen mid-request (fencing)', () => {
   it('issue 46: the frozen worker wakes after another finished its turn; its reply never reaches the chat, nor a request the model', async () => {
     workers.push(startBotProcess(env()), startBotProcess(env()));
     await send(web.ctx, localMessage('Please add a CHANGELOG entry for 2.1'));
-    await waitFor(() => continuing === 1, 'the executor to be mid-request', 30_000);
+    await waitFor(() => continuing === 1, 'the executor to be mid-request', 60_000);
     const running = await waitFor(
       async () => (await web.ctx.queues.executor.getJobs(['active']))[0]?.processedBy,
       'the running turn',
@@ -78,7 +78,7 @@ describe('a worker frozen mid-request (fencing)', () => {
     const done = await waitFor(
       async () => (await web.ctx.queues.executor.getJobs(['completed']))[0],
       'the turn to finish on the other worker',
-      30_000,
+      60_000,
     );
     expect(done.returnvalue).toMatchObject({ kind: 'ended', text: 'Done.' });
     await waitFor(
@@ -91,7 +91,7 @@ describe('a worker frozen mid-request (fencing)', () => {
     const asked = llm.requests.length;
     frozen.child.kill('SIGCONT');
     await waitFor(
-      () => frozen.output().includes('turn taken over by a newer runner'),
+      () => frozen.output().includes('lease taken over by a newer holder'),
       'the woken worker to find its turn taken over',
     );
     // Whatever it might still send would be queued by now: the outbox works at once.
@@ -108,5 +108,5 @@ describe('a worker frozen mid-request (fencing)', () => {
       'failed',
     ]);
     expect(outbox.filter((j) => JSON.stringify(j.data).includes('frozen worker'))).toEqual([]);
-  }, 90_000);
+  }, 180_000);
 });

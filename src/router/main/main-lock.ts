@@ -1,26 +1,27 @@
 import type { Ctx } from '../../context.ts';
+import type { Fence } from '../../store/fence.ts';
+import { withFencedLease } from '../../store/fenced-lease.ts';
 
-type LockCtx = Pick<Ctx, 'redis' | 'keys'>;
-
-/** How long the lock outlives a main turn whose worker died. */
+/** How long the lock outlives a main turn whose worker died (or froze) without renewing it. */
 const LOCK_MS = 10 * 60_000;
 
 /**
- * The owner of `mainLock` (issue 20, R-B1): one main-session turn at a time per deployment. The
- * turn holding it may take it again (a resumed job); another may not.
+ * The owner of `mainLock` and `mainEpoch` (issue 20, R-B1): one main-session turn at a time per
+ * deployment, as a fenced lease (issue 46, `src/store/fenced-lease.ts`). The same turn coming
+ * back (its job resumed elsewhere after its worker stopped renewing) takes it over with a new
+ * token, and the earlier runner's effects are refused from then on; another turn gets `'locked'`.
  */
-export async function takeMainLock(ctx: LockCtx, turnId: string): Promise<boolean> {
-  const key = ctx.keys.mainLock();
-  if ((await ctx.redis.set(key, turnId, 'PX', LOCK_MS, 'NX')) === 'OK') return true;
-  return (await ctx.redis.get(key)) === turnId;
-}
-
-/** Releases the lock only if this turn still holds it (one script: never another turn's lock). */
-export async function releaseMainLock(ctx: LockCtx, turnId: string): Promise<void> {
-  await ctx.redis.eval(
-    "if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) end",
-    1,
-    ctx.keys.mainLock(),
-    turnId,
-  );
+export function withMainLock<T>(
+  ctx: Pick<Ctx, 'redis' | 'keys' | 'queues' | 'config' | 'log'>,
+  turnId: string,
+  fn: (fence: Fence) => Promise<T>,
+): Promise<T | 'locked' | 'superseded'> {
+  const spec = {
+    key: ctx.keys.mainLock(),
+    epochKey: ctx.keys.mainEpoch(),
+    owner: turnId,
+    ttlMs: LOCK_MS,
+    renewEveryMs: Math.min(LOCK_MS / 3, ctx.config.JOB_LOCK_MS / 2),
+  };
+  return withFencedLease(ctx, spec, fn);
 }

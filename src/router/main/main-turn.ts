@@ -13,6 +13,7 @@ import { retryPolicyOf } from '../../session/retry-policy.ts';
 import { runTurn } from '../../session/run-turn.ts';
 import type { AnyTool } from '../../session/tool.ts';
 import { proceed, stopTurn, type TurnOutcome } from '../../session/turn-outcome.ts';
+import { type Fence, withFence } from '../../store/fence.ts';
 import { storeHandle } from '../../store/store-handle.ts';
 import { countUndecided, handbackReasons } from '../../tickets/handback.ts';
 import {
@@ -29,7 +30,7 @@ import type { MainBatch } from './batch.ts';
 import { evalTool, readTool } from './context-tools.ts';
 import { mainEnvironment } from './environment.ts';
 import { guardTools } from './guard-tools.ts';
-import { releaseMainLock, takeMainLock } from './main-lock.ts';
+import { withMainLock } from './main-lock.ts';
 import { mainReadCardTool } from './read-card-tool.ts';
 import { reloadTool } from './reload-tool.ts';
 import { renderNotices, renderReports } from './render-notices.ts';
@@ -51,47 +52,74 @@ const NEWS_HEAD = (
  * steering follow-ups arriving meanwhile queue the next turn (issue 30: they reach the main
  * session by themselves, batched — never a turn each).
  */
-export async function runMainTurn(rt: Runtime, job: Job): Promise<TurnOutcome | { kind: 'nothing' }> {
+export async function runMainTurn(
+  rt: Runtime,
+  job: Job,
+): Promise<TurnOutcome | { kind: 'nothing' | 'superseded' }> {
   const { ctx } = rt;
   const turnId = job.id ?? 'main';
   await clearMainScheduled(ctx);
-  // Another turn is running: it queues the next turn itself when it ends (see `finally`), and
-  // the candidates waiting now are batched into that one.
-  if (!(await takeMainLock(ctx, turnId))) return { kind: 'nothing' };
+  const hold = { forBudget: false };
+  let result: Awaited<ReturnType<typeof lockedMainTurn>> | 'locked' | 'superseded' | undefined;
+  try {
+    // Issue 46: a fenced lease; every effect of the turn carries its fence (`withFence`).
+    result = await withMainLock(ctx, turnId, (fence) =>
+      withFence(fence, () => lockedMainTurn(rt, turnId, fence, hold)),
+    );
+    // Another turn is running: it queues the next turn itself when it ends (below), and the
+    // candidates waiting now are batched into that one. A turn taken over by a newer runner of
+    // the same job leaves that to the newer one.
+    if (result === 'locked') return { kind: 'nothing' };
+    if (result === 'superseded') return { kind: 'superseded' };
+    return result;
+  } finally {
+    if (result !== 'locked' && result !== 'superseded') await queueNextMainTurn(rt, hold.forBudget);
+  }
+}
+
+/**
+ * Candidates and notices that arrived during a turn have waited long enough: no debounce.
+ * Waiting for the budget, they wait for its release instead — unless the release came while the
+ * turn still held the lock: the turn it queued found the lock taken and did nothing.
+ */
+async function queueNextMainTurn(rt: Runtime, heldForBudget: boolean): Promise<void> {
+  const { ctx } = rt;
+  const held = heldForBudget && (await mainHeldForBudget(ctx));
+  if (!held && rt.models.main && ((await hasCandidates(ctx)) || (await noticesWake(ctx))))
+    await scheduleMainTurn(ctx, 0);
+}
+
+/** The main turn under its lock: its batch routed by the model, or nothing to do. */
+async function lockedMainTurn(
+  rt: Runtime,
+  turnId: string,
+  fence: Fence,
+  hold: { forBudget: boolean },
+): Promise<TurnOutcome | { kind: 'nothing' }> {
+  const { ctx } = rt;
   // Issue 33 item 5: over the day's budget nothing is taken — the candidates and notices wait where
   // they are, and `releaseMainBudgetHold` queues this turn once the budget allows.
-  let heldForBudget = false;
-  try {
-    if (!(await mainWithinBudget(ctx))) {
-      heldForBudget = true;
-      return { kind: 'nothing' };
-    }
-    const batch = await loadBatch(rt, turnId);
-    if (!batch.cards.size && !batch.notices.size && !batch.reports?.length) return { kind: 'nothing' };
-    const model = rt.models.main;
-    if (!model) {
-      // Candidates wait for a model to be configured (a restart with LLM_* set picks them up).
-      ctx.log.warn({ candidates: batch.cards.size }, 'no model configured: candidates wait');
-      await returnCandidates(ctx, turnId, batch.cards.keys());
-      return { kind: 'nothing' };
-    }
-    const outcome = await routeBatch(rt, batch, model, () => {
-      heldForBudget = true;
-    });
-    // Stopped for the budget: the cards it did not decide wait again, that try not counted.
-    if (heldForBudget) await returnCandidates(ctx, turnId, undecided(batch));
-    else await settleUndecided(rt, batch);
-    await dropMainBatch(ctx, turnId);
-    return outcome;
-  } finally {
-    await releaseMainLock(ctx, turnId);
-    // Candidates and notices that arrived during this turn have waited long enough: no debounce.
-    // Waiting for the budget, they wait for its release instead — unless the release came while
-    // this turn still held the lock: the turn it queued found the lock taken and did nothing.
-    const held = heldForBudget && (await mainHeldForBudget(ctx));
-    if (!held && rt.models.main && ((await hasCandidates(ctx)) || (await noticesWake(ctx))))
-      await scheduleMainTurn(ctx, 0);
+  if (!(await mainWithinBudget(ctx))) {
+    hold.forBudget = true;
+    return { kind: 'nothing' };
   }
+  const batch = await loadBatch(rt, turnId);
+  if (!batch.cards.size && !batch.notices.size && !batch.reports?.length) return { kind: 'nothing' };
+  const model = rt.models.main;
+  if (!model) {
+    // Candidates wait for a model to be configured (a restart with LLM_* set picks them up).
+    ctx.log.warn({ candidates: batch.cards.size }, 'no model configured: candidates wait');
+    await returnCandidates(ctx, turnId, batch.cards.keys());
+    return { kind: 'nothing' };
+  }
+  const outcome = await routeBatch(rt, batch, model, fence, () => {
+    hold.forBudget = true;
+  });
+  // Stopped for the budget: the cards it did not decide wait again, that try not counted.
+  if (hold.forBudget) await returnCandidates(ctx, turnId, undecided(batch));
+  else await settleUndecided(rt, batch);
+  await dropMainBatch(ctx, turnId);
+  return outcome;
 }
 
 /** The main session's turn over one batch: the model routes its cards and reads its notices. */
@@ -99,6 +127,7 @@ async function routeBatch(
   rt: Runtime,
   batch: MainBatch,
   model: NonNullable<Runtime['models']['main']>,
+  fence: Fence,
   onOverBudget: () => void,
 ): Promise<TurnOutcome> {
   const { ctx } = rt;
@@ -125,6 +154,8 @@ async function routeBatch(
       // The first request goes: the turn checked the budget just before taking its batch, and a
       // turn stopped before any request would drop the notices it took unread.
       beforeModelRequest: async () => {
+        // Issue 46: nothing more once a newer runner holds the turn.
+        if (!(await fence.holds())) return stopTurn('shutdown');
         if (first) {
           first = false;
           return proceed;
@@ -144,6 +175,8 @@ async function routeBatch(
     retry: retryPolicyOf(ctx.config),
     log: ctx.log,
     metrics: ctx.metrics,
+    fence,
+    signal: fence.signal,
   });
 }
 

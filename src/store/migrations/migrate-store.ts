@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
+import { releaseLease, renewLease, takeLease } from '../lease.ts';
 import { MIGRATIONS } from './index.ts';
 import type { Migration, MigrationCtx } from './migration.ts';
 import { StoreSchemaError } from './migration-errors.ts';
@@ -13,8 +14,6 @@ const Version = z
 /** Sets the version only while the lock is still ours, so a step that outlived its lock stops there. */
 const SET_VERSION = `if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
 redis.call('SET', KEYS[2], ARGV[2]) return 1`;
-const RENEW = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end return 0`;
-const RELEASE = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0`;
 
 export interface MigrateOptions {
   /** The lock's time to live; renewed every third of it while steps run. */
@@ -56,7 +55,7 @@ export async function migrateStore(
       );
     if (current === target) return { from, to: current, applied: [] };
     const token = randomUUID();
-    if ((await ctx.redis.set(ctx.keys.schemaLock(), token, 'PX', lockMs, 'NX')) === 'OK') {
+    if (await takeLease(ctx.redis, ctx.keys.schemaLock(), token, lockMs)) {
       const applied = await runLocked(ctx, steps, token, lockMs);
       return { from, to: target, applied };
     }
@@ -78,7 +77,7 @@ async function runLocked(
 ): Promise<number[]> {
   const lock = ctx.keys.schemaLock();
   const renew = setInterval(() => {
-    ctx.redis.eval(RENEW, 1, lock, token, lockMs).catch(() => {});
+    renewLease(ctx.redis, lock, token, lockMs).catch(() => {});
   }, lockMs / 3);
   const applied: number[] = [];
   try {
@@ -97,7 +96,7 @@ async function runLocked(
     return applied;
   } finally {
     clearInterval(renew);
-    await ctx.redis.eval(RELEASE, 1, lock, token);
+    await releaseLease(ctx.redis, lock, token);
   }
 }
 
