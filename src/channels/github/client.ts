@@ -3,6 +3,7 @@ import { throttling } from '@octokit/plugin-throttling';
 import { Octokit } from '@octokit/rest';
 import Bottleneck from 'bottleneck';
 import type { Logger } from '../../logger.ts';
+import { currentFence } from '../../store/fence.ts';
 
 const GitHubOctokit = Octokit.plugin(throttling, retry);
 
@@ -107,9 +108,17 @@ export function createGitHubClient(opts: GitHubClientOptions): GitHubClient {
       doNotRetry: [400, 401, 403, 404, 410, 422, 429, 451],
     },
   });
-  octokit.hook.before('request', (options) => {
+  octokit.hook.before('request', async (options) => {
     if (options.method !== 'GET' && options.method !== 'HEAD') {
       options.request = { ...options.request, retries: 0 };
+      // Issue 46: a write of a fenced turn (a tool's) goes only while its runner holds the turn,
+      // and is cut off if the turn is lost while it waits in the throttling queue.
+      const fence = currentFence();
+      if (fence) {
+        await fence.check();
+        const signal = options.request.signal as AbortSignal | undefined;
+        options.request.signal = signal ? AbortSignal.any([signal, fence.signal]) : fence.signal;
+      }
     }
   });
   return octokit;

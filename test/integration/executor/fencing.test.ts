@@ -1,4 +1,7 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createGitHubClient } from '../../../src/channels/github/client.ts';
 import { withTurnLock } from '../../../src/executor/turn-lock.ts';
 import { enqueueEffect, outboxJobId } from '../../../src/outbox/enqueue.ts';
 import type { ChatMessage } from '../../../src/session/chat-message.ts';
@@ -91,6 +94,33 @@ describe('fencing a turn (issue 46)', () => {
     });
     await expect(write).rejects.toThrow(FencedError);
     expect(await ctx.redis.llen(list)).toBe(0);
+  });
+
+  it("a GitHub write under a stale token never leaves the process; a read and the current owner's write do", async () => {
+    const seen: string[] = [];
+    const gh = createServer((req, res) => {
+      seen.push(`${req.method} ${req.url}`);
+      res.writeHead(req.method === 'POST' ? 201 : 200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ id: 1 }));
+    });
+    await new Promise<void>((r) => gh.listen(0, '127.0.0.1', r));
+    try {
+      const client = createGitHubClient({
+        baseUrl: `http://127.0.0.1:${(gh.address() as AddressInfo).port}`,
+        auth: 'test-token',
+        writeSpacingMs: 0,
+      });
+      const comment = () =>
+        client.rest.issues.createComment({ owner: 'o', repo: 'r', issue_number: 7, body: 'late' });
+      const stale = await staleFence('T-gh');
+      await expect(withFence(stale, comment)).rejects.toThrow(FencedError);
+      await withFence(stale, () => client.rest.issues.get({ owner: 'o', repo: 'r', issue_number: 7 }));
+      const current = createFence(app.ctx, app.ctx.keys.turnEpoch('T-gh'), '2');
+      await withFence(current, comment);
+      expect(seen).toEqual(['GET /repos/o/r/issues/7', 'POST /repos/o/r/issues/7/comments']);
+    } finally {
+      await new Promise((r) => gh.close(r));
+    }
   });
 
   it('the same turn taken over gets a greater token; the old holder can neither renew nor release it', async () => {
