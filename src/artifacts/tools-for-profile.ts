@@ -1,8 +1,19 @@
 import type { AnyTool } from '../session/tool.ts';
 import type { Profile, Topology } from './artifact.ts';
 
-/** Reading the checkout and the ticket's original sources (R-H6): every profile. */
-const READ = ['list_files', 'read_file', 'search_files', 'read_card', 'read_github', 'read_chat'];
+/**
+ * Reading the checkout, the ticket's original sources (R-H6) and the prompt revisions its session
+ * worked under (R-F3): every profile.
+ */
+const READ = [
+  'list_files',
+  'read_file',
+  'search_files',
+  'read_card',
+  'read_github',
+  'read_chat',
+  'read_prompt_revision',
+];
 /** Running commands (tests, builds) without the bot's credentials: reviewers verify what they read. */
 const RUN = ['run_command', 'record_verification'];
 /**

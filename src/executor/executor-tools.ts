@@ -4,6 +4,7 @@ import { draftDoneCheck, verifiedDoneCheck } from './delivery-checks.ts';
 import { withinRules } from './inferred-bounds.ts';
 import { handbackTool, threadUnrelatedTool } from './tools/handback-tools.ts';
 import { messagePeerTool } from './tools/message-peer-tool.ts';
+import { promptRevisionTool } from './tools/prompt-revision-tool.ts';
 import { readChatTool } from './tools/read-chat-tool.ts';
 import { readCardTool, readGitHubTool } from './tools/read-source-tools.ts';
 import { replyTool } from './tools/reply-tool.ts';
@@ -30,6 +31,8 @@ export function executorTools(scope: TurnScope): AnyTool[] {
     readCardTool(scope),
     readGitHubTool(scope),
     readChatTool(scope),
+    // R-F3: the prompt revisions its session worked under, read-only, in every profile.
+    promptRevisionTool(scope),
     ...workTools(scope),
     messagePeerTool(scope),
   ];

@@ -13,6 +13,7 @@ export const TOOL_NAMES: ReadonlySet<string> = new Set([
   'read_card',
   'read_github',
   'read_chat',
+  'read_prompt_revision',
   'list_files',
   'read_file',
   'search_files',

@@ -209,6 +209,7 @@ describe('crews in executor turns (R-G4, R-G5)', () => {
       'read_card',
       'read_github',
       'read_chat',
+      'read_prompt_revision',
       'list_files',
       'read_file',
       'search_files',
