@@ -50,6 +50,30 @@ describe('Feishu outbox sender over the official SDK', () => {
     expect(msg?.text).toContain('@all');
   });
 
+  it('issue 45: a mention of one person the model wrote (in a reply or a card) reaches Feishu pinging no one', async () => {
+    const text = 'Ask <at user_id="ou_cfo">the CFO</at> for the salary table.';
+    const card = { elements: [{ tag: 'markdown', content: `cc <at id=ou_ceo></at>` }] };
+    await enqueueEffect(h.app.ctx, {
+      key: 'test:at-one',
+      effect: { op: 'feishu.reply', messageId: 'om_at_one', text },
+    });
+    await enqueueEffect(h.app.ctx, {
+      key: 'test:at-one-card',
+      effect: { op: 'feishu.card.reply', messageId: 'om_at_one_card', card },
+    });
+    const [msg] = await waitFor(
+      () => (repliesTo('om_at_one').length ? repliesTo('om_at_one') : undefined),
+      'reply',
+    );
+    const [posted] = await waitFor(
+      () => (repliesTo('om_at_one_card').length ? repliesTo('om_at_one_card') : undefined),
+      'card reply',
+    );
+    expect(msg?.content).not.toMatch(/<at\b/i);
+    expect(msg?.text).toContain('@the CFO');
+    expect(posted?.content).not.toMatch(/<at\b|ou_ceo/i);
+  });
+
   it('R-A1: a 500 and a business rate-limit code (230020) are retried; one message results', async () => {
     h.feishu.fail(1, { status: 500, code: 500 }, /om_5xx/);
     h.feishu.fail(1, { status: 200, code: 230020, msg: 'chat rate limit' }, /om_5xx/);

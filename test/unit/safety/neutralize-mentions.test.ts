@@ -15,9 +15,21 @@ describe('issue 31: crowd mentions in outgoing text ping no one', () => {
       expect(neutralizeMentions(`Heads up ${tag} please look`), tag).toBe('Heads up `@all` please look');
   });
 
-  it('a mention of one person is kept', () => {
+  it('issue 45: a mention of one person pings no one either: their name as inline code', () => {
+    expect(neutralizeMentions('thanks <at user_id="ou_123">Ada</at>!')).toBe('thanks `@Ada`!');
+    expect(neutralizeMentions('cc <at id=ou_9></at> and <at open_id="ou_7">`Bo` B</at>')).toBe(
+      'cc `@someone` and `@Bo B`',
+    );
+    expect(neutralizeMentions('hey <at email="eve@example.com">')).toBe('hey `@someone`');
+    const card = JSON.stringify({
+      elements: [{ tag: 'markdown', content: 'ask <at id="ou_1">Ann "A"</at>' }],
+    });
+    expect(JSON.parse(neutralizeMentions(card)).elements[0].content).toBe('ask `@Ann "A"`');
+  });
+
+  it('issue 45: a person the host names is kept', () => {
     const one = 'thanks <at user_id="ou_123">Ada</at>';
-    expect(neutralizeMentions(one)).toBe(one);
+    expect(neutralizeMentions(one, ['ou_123'])).toBe(one);
   });
 
   it('GitHub team mentions become inline code; people, e-mail, paths and code spans are kept', () => {
