@@ -13,10 +13,11 @@ export interface DiskUse {
  * One walk per measure (issue 45): `find` prints each entry's device, inode, link count and
  * blocks, `awk` counts a hard-linked file once, as `du` does, and set-id entries are written
  * NUL-separated to a file of the bot's own (the spawn host's pipes are sockets, which `find`
- * cannot open by name), printed after the counts' line. A walk that cannot run measures nothing.
+ * cannot open by name), printed after the counts' line; `%.0f`, since mawk's `%d` may stop at 2^31.
+ * A walk that cannot run measures nothing.
  */
 const WALK = `ids=$(mktemp) || exit 1
-find "$@" -xdev \\( -perm /6000 ! -type l -fprint0 "$ids" \\) , -printf '%D:%i %n %b\\n' | awk '$2 > 1 { if ($1 in seen) next; seen[$1] = 1 } { n++; b += $3 } END { printf "%d %d\\n", n, b * 512 }'
+find "$@" -xdev \\( -perm /6000 ! -type l -fprint0 "$ids" \\) , -printf '%D:%i %n %b\\n' | awk '$2 > 1 { if ($1 in seen) next; seen[$1] = 1 } { n++; b += $3 } END { printf "%.0f %.0f\\n", n, b * 512 }'
 cat "$ids"; rm -f "$ids"`;
 
 /** Bytes and inodes folders take together, and their set-id entries; undefined when unmeasured. */
