@@ -1,4 +1,5 @@
 import type { Ctx } from '../../context.ts';
+import { currentFence } from '../../store/fence.ts';
 import { ciEntryOf, ciPathspecs, namesOfZ, WORKFLOWS_DIR } from './ci-config-paths.ts';
 import { recordPush } from './delivery-records.ts';
 import { importCommit } from './import-commit.ts';
@@ -15,6 +16,8 @@ export type PushOutcome = { ok: true } | { ok: false; ciFiles: string[] };
  * part; a rejected push (not a fast-forward, protected branch) throws `GitError` with git's words.
  * Issue 31: when the commits it would add change CI configuration (`CI_CONFIG_PATHS`), nothing is
  * pushed unless `mayChangeCi` allows those files; only then is the token asked for `workflows`.
+ * Issue 46: a turn that lost its ticket to a newer runner pushes nothing (`FencedError`), checked
+ * before the work and again just before the push.
  */
 export async function pushBranch(
   ctx: Ctx,
@@ -23,11 +26,14 @@ export async function pushBranch(
   sha: string,
   mayChangeCi: (files: string[]) => Promise<boolean>,
 ): Promise<PushOutcome> {
+  const fence = currentFence();
+  await fence?.check();
   await importCommit(ctx, ws.repo, ws.dir, ticketId, sha);
   const ciFiles = await ciFilesAdded(ctx, ws, sha);
   if (ciFiles.length && !(await mayChangeCi(ciFiles))) return { ok: false, ciFiles };
   // GitHub refuses a change to `.github/workflows/` without the `workflows` permission.
   const workflows = ciFiles.some((f) => ciEntryOf([WORKFLOWS_DIR], f));
+  await fence?.check();
   await mirrorNet(ctx, ws, workflows ? 'push-workflows' : 'push', [
     'push',
     '-q',

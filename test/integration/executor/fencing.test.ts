@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGitHubClient } from '../../../src/channels/github/client.ts';
 import { withTurnLock } from '../../../src/executor/turn-lock.ts';
+import { pushBranch } from '../../../src/executor/workspace/push-branch.ts';
 import { enqueueEffect, outboxJobId } from '../../../src/outbox/enqueue.ts';
 import type { ChatMessage } from '../../../src/session/chat-message.ts';
 import { createTranscriptStore } from '../../../src/session/transcript-store.ts';
@@ -121,6 +122,21 @@ describe('fencing a turn (issue 46)', () => {
     } finally {
       await new Promise((r) => gh.close(r));
     }
+  });
+
+  it('a push under a stale token is refused before anything is imported or pushed', async () => {
+    const stale = await staleFence('T-push');
+    const ws = {
+      repo: 'o/r',
+      cloneUrl: 'http://127.0.0.1:9/o/r.git',
+      dir: '/nonexistent/checkout',
+      home: '/nonexistent/home',
+      branch: 'switchyard/T-push',
+      base: 'main',
+    };
+    const mayChangeCi = async () => true;
+    const push = withFence(stale, () => pushBranch(app.ctx, ws, 'T-push', 'a'.repeat(40), mayChangeCi));
+    await expect(push).rejects.toThrow(FencedError);
   });
 
   it('the same turn taken over gets a greater token; the old holder can neither renew nor release it', async () => {
