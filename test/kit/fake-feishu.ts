@@ -1,5 +1,6 @@
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { feishuRefusal } from './contracts/feishu-contract.ts';
 import { createContacts, type FakeContacts } from './fake-feishu-contacts.ts';
 import { contentProblem, readableText } from './fake-feishu-content.ts';
 import { createHistory, type HistoryMessage, type SeedMessage } from './fake-feishu-history.ts';
@@ -133,6 +134,9 @@ export async function startFakeFeishu(opts: FakeFeishuOptions = {}): Promise<Fak
       return [f.status ?? 200, { code: f.code ?? 99991400, msg: f.msg ?? 'scripted failure' }, f.headers];
     }
     const { method, path, body } = call;
+    // Issue 46: a call off Feishu's published API definitions is answered as Feishu would.
+    const off = feishuRefusal(method, path, call.query, body);
+    if (off) return [off.status, off.body];
     if (method === 'POST' && path === '/callback/ws/endpoint') return lc.endpoint(body);
     if (method === 'POST' && /^\/open-apis\/auth\/v3\/(tenant|app)_access_token(\/internal)?$/.test(path)) {
       const known =

@@ -1,6 +1,8 @@
 import { createPublicKey, type KeyObject } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { restRefusal } from './contracts/github-rest-contract.ts';
+import { graphqlErrors } from './contracts/graphql-contract.ts';
 import { type AppInstallations, createAppInstallations, type Level } from './fake-app-installations.ts';
 import { type AppManifests, createAppManifests } from './fake-app-manifests.ts';
 import { basicToken, type GitAuthVerdict, gitRoute, serveGit } from './fake-git-http.ts';
@@ -619,6 +621,9 @@ export async function startFakeGitHub(
       const v = m?.[1] ?? m?.[2] ?? (m?.[3] ? vars[m[3]] : vars[name]);
       return v === undefined || v === null ? undefined : String(v);
     };
+    // Issue 46: a document off GitHub's schema, or variables off the document, is GitHub's 200 with errors.
+    const off = graphqlErrors(query, vars);
+    if (off.length) return json(200, { errors: off.map((message) => ({ message })) });
     const missing = (id: unknown) =>
       json(200, {
         data: null,
@@ -756,6 +761,9 @@ export async function startFakeGitHub(
     } catch {
       return send(res, { status: 400, body: { message: 'Problems parsing JSON' } }, method, u, raw, req);
     }
+    // Issue 46: a call off GitHub's published REST description is answered as GitHub would.
+    const off = restRefusal(method, u.pathname, u.searchParams, raw ? body : undefined);
+    if (off) return send(res, off, method, u, body, req);
     const auth = req.headers.authorization;
     // App-JWT routes pass; an installation token (`ghs_`) must be live, reach the repository
     // (its installation, and its `repositories` when the token named some: else 404) and hold the
