@@ -19,7 +19,12 @@ export const DecisionSchema = z.discriminatedUnion('action', [
       .array(z.string())
       .optional()
       .describe('without an explicit request: the enabled policy rule ids it matches'),
-    crew: z.string().optional().describe('the crew to run it (orchestrator_read artifacts lists them)'),
+    crew: z
+      .string()
+      .optional()
+      .describe(
+        'the crew to run it (orchestrator_read artifacts lists them); a ticket opened under rules runs its rule’s crew instead',
+      ),
   }),
   z.strictObject({
     card,
