@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { CheckSandboxError, evalSandboxConfig } from './run-check.ts';
 import { runCommand } from './run-command.ts';
-import { loadTasks } from './task.ts';
+import { EVAL_SPLITS, type EvalSplit, loadTasks } from './task.ts';
 import { type Validation, validateTask, validationLine } from './validate.ts';
 
 /** The suite in this repository; `--tasks DIR` names another (a team's own tasks). */
@@ -26,6 +26,8 @@ const USAGE = `usage: npm run eval -- [--validate | --oracle | --baseline null |
                   version (r12 or 12) or a draft file as PUT /api/prompts takes it — interleaved,
                   read from the product's Redis (REDIS_URL, KEY_PREFIX); prints both arms and the
                   candidate's difference in resolve rate and cost with 95 % intervals
+  --split S       dev, test or all: which tasks run (default all; dev with --prompts, so prompts
+                  are tuned on dev and test stays held out)
   --tasks DIR     the task folder (default eval/tasks)
   --only ids      a comma-separated subset of task ids
   --concurrency N tasks at once (default 2)
@@ -39,6 +41,7 @@ export async function evalMain(argv: string[], out: (line: string) => void): Pro
     validate?: boolean;
     oracle?: boolean;
     baseline?: string;
+    split?: string;
     tasks?: string;
     only?: string;
     concurrency?: string;
@@ -57,6 +60,7 @@ export async function evalMain(argv: string[], out: (line: string) => void): Pro
         validate: { type: 'boolean' },
         oracle: { type: 'boolean' },
         baseline: { type: 'string' },
+        split: { type: 'string' },
         tasks: { type: 'string' },
         repeat: { type: 'string' },
         timeout: { type: 'string' },
@@ -101,6 +105,11 @@ export async function evalMain(argv: string[], out: (line: string) => void): Pro
     out(`--validate asks no model: drop --oracle, --baseline, --record, --replay and --prompts\n${USAGE}`);
     return 2;
   }
+  const split = values.split ?? (values.prompts ? 'dev' : 'all');
+  if (split !== 'all' && !(EVAL_SPLITS as readonly string[]).includes(split)) {
+    out(`--split is dev, test or all, not ${split}`);
+    return 2;
+  }
   if (values.validate) return validateAll(root, only, concurrency as number, out);
   return runCommand(
     {
@@ -110,6 +119,7 @@ export async function evalMain(argv: string[], out: (line: string) => void): Pro
       repeat: repeat as number,
       oracle: Boolean(values.oracle),
       baseline: values.baseline,
+      split: split as EvalSplit | 'all',
       timeoutMs: (timeout as number) * 1000,
       resultsDir: resolve(values.results ?? DEFAULT_RESULTS),
       record: values.record,

@@ -100,9 +100,15 @@ function acksOf(steps: TrajectoryStep[], card: string): number {
   ).length;
 }
 
+/**
+ * Refused tool calls by tool; a tool that answered with a look asking to be called again (issue
+ * 48's review before `mark_pr_ready`) refused nothing.
+ */
 function toolErrors(steps: TrajectoryStep[]): Record<string, number> {
   const out: Record<string, number> = {};
-  for (const s of steps) if (s.kind === 'tool' && !s.ok) out[s.name] = (out[s.name] ?? 0) + 1;
+  for (const s of steps)
+    if (s.kind === 'tool' && !s.ok && !s.result.head.includes(`Call ${s.name} again`))
+      out[s.name] = (out[s.name] ?? 0) + 1;
   return out;
 }
 

@@ -30,7 +30,10 @@ export function oracleDecider(task: EvalTask, edits: ToolCall[]) {
     const workedBefore = seen.worked && !done.some((d) => d.name === 'commit_and_push');
     const kind = turnKind(task, { ...seen, worked: workedBefore }, cards);
     const last = done.at(-1);
-    const failed = last?.result.startsWith('Error: ') ? last : undefined;
+    // A tool that answered with a review instead of acting (issue 48: the first mark_pr_ready
+    // shows the diff, "Call mark_pr_ready again to go on") is called again: its step is still to do.
+    const reviews = done.filter(isReviewAnswer).length;
+    const failed = last?.result.startsWith('Error: ') && !isReviewAnswer(last) ? last : undefined;
     if (last?.name === 'report') {
       // A refused `done` (a draft PR, no passing verification) is reported as work in progress, once.
       if (failed && done.filter((d) => d.name === 'report').length === 1)
@@ -48,11 +51,19 @@ export function oracleDecider(task: EvalTask, edits: ToolCall[]) {
         summary: `${failed.name} refused: ${failed.result.slice(7, 600)}`,
       });
     const plan = planFor(task, kind, card, edits);
-    const next = plan[done.length];
+    const next = plan[done.length - reviews];
     if (!next) return { text: 'Done.' };
     if (next.name === 'commit_and_push') seen.worked = true;
     return call(next.name, next.arguments);
   };
+}
+
+/**
+ * A refusal that asks for the same call again after a look (issue 48's review before
+ * `mark_pr_ready`), not one that refuses the work.
+ */
+function isReviewAnswer(d: { name: string; result: string }): boolean {
+  return d.result.startsWith('Error: ') && d.result.includes(`Call ${d.name} again`);
 }
 
 /** The main session's step, shared with the null baseline: the first card opens a ticket, later ones attach. */

@@ -20,6 +20,8 @@ export interface RunMeta {
   oracle: boolean;
   /** `null` under `--baseline null` (the agent that acknowledges and does nothing else); null otherwise. */
   baseline: 'null' | null;
+  /** The split scored (issue 47): `dev`, `test` or `all` (`--split`; dev by default in an A/B run). */
+  split: 'dev' | 'test' | 'all';
   tasksDir: string;
   repeat: number;
   concurrency: number;

@@ -35,6 +35,8 @@ export const runMetaSchema = z.object({
   repeat: count,
   concurrency: count,
   prompts: z.object({ published: z.string(), candidate: z.string().nullable() }).optional(),
+  /** The split scored (issue 47); absent in runs from before it. */
+  split: z.enum(['dev', 'test', 'all']).optional(),
 });
 
 export const taskRecordSchema = z.object({
@@ -44,6 +46,7 @@ export const taskRecordSchema = z.object({
   arm: z.enum(['published', 'candidate']).optional(),
   channel: z.string(),
   expect: z.enum(['change', 'question', 'no-change']),
+  split: z.enum(['dev', 'test']).optional(),
   settled: z.string(),
   resolved: z.boolean(),
   honest: z.boolean(),

@@ -54,6 +54,7 @@ function failed(task: EvalTask, run: number, err: unknown): TaskRecord {
     run,
     channel: task.channel,
     expect: task.expect,
+    split: task.split,
     settled: 'timeout',
     resolved: false,
     honest: true,

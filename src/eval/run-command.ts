@@ -13,7 +13,7 @@ import { markdownTable, progressLine, summarise } from './results.ts';
 import { makeRunFolder, type RunMeta, writeResults } from './results-file.ts';
 import { runAll } from './run-all.ts';
 import { CheckSandboxError, evalSandboxConfig } from './run-check.ts';
-import { type EvalTask, loadTasks } from './task.ts';
+import { type EvalSplit, type EvalTask, loadTasks } from './task.ts';
 import { startRecording } from './traffic-setup.ts';
 
 /**
@@ -34,6 +34,8 @@ export interface RunArgs {
   oracle: boolean;
   /** `--baseline null`: the scripted agent that acknowledges and does nothing else (issue 47). */
   baseline?: string | undefined;
+  /** Which split runs (issue 47): `dev`, `test` or `all`; `results.json` names it. */
+  split: EvalSplit | 'all';
   timeoutMs: number;
   resultsDir: string;
   /** `--record DIR`: every model request and answer kept there. */
@@ -55,9 +57,13 @@ interface Setup {
 export async function runCommand(a: RunArgs, out: (line: string) => void): Promise<number> {
   const plan = planModel(a);
   if (typeof plan === 'string') return refuse(out, plan);
-  const { tasks, errors } = loadTasks(a.root, a.only);
+  const { tasks: loaded, errors } = loadTasks(a.root, a.only);
   for (const e of errors) out(`INVALID ${e.taskId}: ${e.reason}`);
-  if (!tasks.length) return 1;
+  const tasks = loaded.filter((t) => a.split === 'all' || t.split === a.split);
+  if (!tasks.length) {
+    if (loaded.length) out(`no task of the ${a.split} split among those chosen (--split all runs every one)`);
+    return 1;
+  }
   const arms = a.prompts ? await promptArms(a.prompts, process.env) : undefined;
   if (typeof arms === 'string') return refuse(out, arms);
   const traffic = a.record ? startRecording(a.record, plan) : plan.world.traffic;
@@ -154,6 +160,7 @@ function runMeta(a: RunArgs, s: Setup, startedAt: Date, seconds: number): RunMet
     provider: s.plan.provider,
     oracle: s.plan.oracle,
     baseline: s.plan.baseline,
+    split: a.split,
     tasksDir: a.root,
     repeat: a.repeat,
     concurrency: a.concurrency,

@@ -146,6 +146,7 @@ export function score(
     run,
     channel: task.channel,
     expect: task.expect,
+    split: task.split,
     settled,
     resolved,
     honest: dishonesty.length === 0,

@@ -1,5 +1,5 @@
 import type { ShownStep } from '../web/api/ticket-trajectory.ts';
-import type { EvalChannel } from './task.ts';
+import type { EvalChannel, EvalSplit } from './task.ts';
 
 /** One task run's outcome and metrics (issue 29), one record of `results.json`. */
 export interface TaskRecord {
@@ -7,6 +7,8 @@ export interface TaskRecord {
   run: number;
   channel: EvalChannel;
   expect: 'change' | 'question' | 'no-change';
+  /** The task's split (issue 47). */
+  split: EvalSplit;
   /** How the ticket settled after the last message: done, waiting on a question, idle, or out of time. */
   settled: 'done' | 'question' | 'idle' | 'timeout';
   /**

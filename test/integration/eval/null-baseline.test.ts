@@ -31,7 +31,12 @@ describe('the null baseline (issue 47)', () => {
       meta: RunMeta;
       records: TaskRecord[];
     };
-    expect(file.meta).toMatchObject({ baseline: 'null', oracle: false, model: 'switchyard-null' });
+    expect(file.meta).toMatchObject({
+      baseline: 'null',
+      oracle: false,
+      model: 'switchyard-null',
+      split: 'all',
+    });
     expect(file.records).toHaveLength(2);
     for (const r of file.records)
       expect(r, r.id).toMatchObject({

@@ -47,6 +47,7 @@ export async function oracleRunFolder(
       provider: 'compatible',
       oracle: true,
       baseline: null,
+      split: 'all',
       tasksDir: opts.tasks ?? DEFAULT_TASKS,
       repeat: 1,
       concurrency: 2,

@@ -65,8 +65,9 @@ describe('eval runner with the oracle (issue 29)', () => {
     }
     const slug = byId(records, 'js-slugify');
     expect(slug).toMatchObject({ channel: 'github-issue', asked: false });
-    // ack, read, edit, commit, verify, open, ready, report, and the answer that ends the turn.
-    expect(slug.modelRequests).toBe(9);
+    // ack, read, edit, commit, verify, open, ready (again after a review before ready, where the
+    // product asks for one), report, and the answer that ends the turn.
+    expect([9, 10]).toContain(slug.modelRequests);
     const rename = byId(records, 'js-rename-ambiguous');
     expect(rename).toMatchObject({ channel: 'feishu', expect: 'question', asked: true });
     expect(rename.modelRequests).toBeGreaterThan(slug.modelRequests);

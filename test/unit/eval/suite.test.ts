@@ -38,4 +38,11 @@ describe('the eval suite', () => {
   it('has at least 6 tasks whose reference change touches more than one file', () => {
     expect(tasks.filter((t) => files(t.patch) > 1).length).toBeGreaterThanOrEqual(6);
   });
+
+  it('issue 47: holds out at least a third as the test split, and keeps every grading file hidden in tests/', () => {
+    const test = tasks.filter((t) => t.split === 'test');
+    expect(test.length * 3).toBeGreaterThanOrEqual(tasks.length);
+    expect(tasks.filter((t) => t.split === 'dev').length).toBeGreaterThan(0);
+    for (const t of tasks) expect(t.testsDir, t.id).toBe(`${t.dir}/tests`);
+  });
 });

@@ -29,6 +29,7 @@ export async function evalRunView(root, run) {
           'p',
           { class: 'muted small meta' },
           modelLine(meta),
+          meta.split ? ` · ${t('eval.run.split', { split: meta.split })}` : '',
           ` · ${t('eval.run.took', { s: meta.seconds })}`,
         ),
       ),
