@@ -18,7 +18,7 @@ export async function checkWorkspace(config: Config, say: Say): Promise<Finding[
     await mkdir(dir, { recursive: true, mode: PRIVATE_MODE });
     await writeFile(probe, 'ok');
     await rm(probe, { force: true });
-    const open = await openWorkspaceFolders(dir);
+    const open = await openWorkspaceFolders(dir, config.KEY_PREFIX);
     const first = open[0];
     if (!first) return [ok('workspace', say('workspace.ok', { dir }))];
     const mode = first.mode.toString(8).padStart(4, '0');

@@ -159,7 +159,7 @@ describe('issue 45: through an executor turn, checkouts are closed to other user
     if (!checkout) throw new Error('no checkout holds the command’s file');
     expect(setIdEntries(checkout)).toEqual([]);
     // Every folder the workspace code made is 0700, so no other local user reaches the checkout.
-    expect(await openWorkspaceFolders(workspaces)).toEqual([]);
+    expect(await openWorkspaceFolders(workspaces, w.app.ctx.keys.prefix)).toEqual([]);
     const asNobody = spawnSync(
       'setpriv',
       ['--reuid=65534', '--regid=65534', '--clear-groups', '--', 'cat', join(checkout, 'README.md')],
@@ -199,8 +199,13 @@ describe('issue 45: through an executor turn, checkouts are closed to other user
     const before = await checkWorkspace(w.app.ctx.config, say);
     expect(before[0]?.status).toBe('problem');
     expect(before[0]?.detail).toMatch(/^\d+ folders under WORKSPACE_DIR are open to group or other users/);
+    // A folder of WORKSPACE_DIR that is not this deployment's may not be the bot's: left as it is.
+    const beside = join(workspaces, 'someone-else');
+    mkdirSync(beside);
+    chmodSync(beside, 0o755);
     await closeWorkspace(w.app.ctx);
-    expect(await openWorkspaceFolders(workspaces)).toEqual([]);
+    expect(statSync(beside).mode & 0o777).toBe(0o755);
+    expect(await openWorkspaceFolders(workspaces, w.app.ctx.keys.prefix)).toEqual([]);
     expect(statSync(mirror).mode & 0o777).toBe(0o700);
     expect((await checkWorkspace(w.app.ctx.config, say))[0]?.status).toBe('ok');
   });

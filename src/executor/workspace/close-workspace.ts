@@ -1,6 +1,6 @@
 import type { Dirent } from 'node:fs';
 import { chmod, lstat, readdir } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import type { Ctx } from '../../context.ts';
 import { mkdirPrivate, PRIVATE_MODE } from './private-dir.ts';
 import { workspacePaths } from './workspace.ts';
@@ -13,36 +13,47 @@ const folders = async (dir: string): Promise<Dirent[]> => {
 };
 
 /**
- * The folders the workspace code keeps under `WORKSPACE_DIR` (issue 45), itself included: each
- * deployment's folder (`<KEY_PREFIX>`), the checkouts and `.home`, `.mirrors` in it, the command
- * homes, and the mirrors with their owners' folders. Not what is inside a checkout or a mirror:
- * the closed folders above keep everyone else out of those.
+ * Whether `WORKSPACE_DIR` is a folder the bot may close: not a shared one like `/tmp` (sticky) or
+ * a file system's root, where 0700 would lock every other user and service out. Everything the
+ * bot keeps is in a deployment folder below it, closed either way.
  */
-export async function workspaceFolders(workspaceDir: string): Promise<string[]> {
+const ownTop = (dir: string, mode: number) => (mode & 0o1000) === 0 && dirname(dir) !== dir;
+
+/**
+ * The folders the workspace code keeps under `WORKSPACE_DIR` (issue 45), itself included unless
+ * shared (`ownTop`): this deployment's folder (`<KEY_PREFIX>`), the checkouts and `.home`,
+ * `.mirrors` in it, the command homes, and the mirrors with their owners' folders. Never other
+ * folders of `WORKSPACE_DIR`, which may not be the bot's, nor what is inside a checkout or a
+ * mirror: the closed folders above keep everyone else out of those.
+ */
+export async function workspaceFolders(workspaceDir: string, prefix: string): Promise<string[]> {
   const top = resolve(workspaceDir);
-  const found = [top];
-  for (const deployment of await folders(top)) {
-    const root = join(top, deployment.name);
-    found.push(root);
-    for (const e of await folders(root)) {
-      const dir = join(root, e.name);
-      found.push(dir);
-      if (e.name !== '.home' && e.name !== '.mirrors') continue;
-      for (const inner of await folders(dir)) {
-        found.push(join(dir, inner.name));
-        if (e.name === '.mirrors' && !inner.name.startsWith('.'))
-          for (const mirror of await folders(join(dir, inner.name)))
-            found.push(join(dir, inner.name, mirror.name));
-      }
+  const st = await lstat(top).catch(() => undefined);
+  const found = st && ownTop(top, st.mode) ? [top] : [];
+  const root = resolve(top, prefix);
+  if (!(await lstat(root).catch(() => undefined))?.isDirectory()) return found;
+  found.push(root);
+  for (const e of await folders(root)) {
+    const dir = join(root, e.name);
+    found.push(dir);
+    if (e.name !== '.home' && e.name !== '.mirrors') continue;
+    for (const inner of await folders(dir)) {
+      found.push(join(dir, inner.name));
+      if (e.name === '.mirrors' && !inner.name.startsWith('.'))
+        for (const mirror of await folders(join(dir, inner.name)))
+          found.push(join(dir, inner.name, mirror.name));
     }
   }
   return found;
 }
 
 /** Those of `workspaceFolders` that group or other users may enter or read, with their modes. */
-export async function openWorkspaceFolders(workspaceDir: string): Promise<{ dir: string; mode: number }[]> {
+export async function openWorkspaceFolders(
+  workspaceDir: string,
+  prefix: string,
+): Promise<{ dir: string; mode: number }[]> {
   const open: { dir: string; mode: number }[] = [];
-  for (const dir of await workspaceFolders(workspaceDir)) {
+  for (const dir of await workspaceFolders(workspaceDir, prefix)) {
     const st = await lstat(dir).catch(() => undefined);
     if (st?.isDirectory() && (st.mode & 0o077) !== 0) open.push({ dir, mode: st.mode & 0o7777 });
   }
@@ -58,7 +69,7 @@ export async function openWorkspaceFolders(workspaceDir: string): Promise<{ dir:
 export async function closeWorkspace(ctx: CloseCtx): Promise<string[]> {
   await mkdirPrivate(workspacePaths(ctx, '').root);
   const fixed: string[] = [];
-  for (const { dir } of await openWorkspaceFolders(ctx.config.WORKSPACE_DIR)) {
+  for (const { dir } of await openWorkspaceFolders(ctx.config.WORKSPACE_DIR, ctx.keys.prefix)) {
     try {
       await chmod(dir, PRIVATE_MODE);
       fixed.push(dir);
