@@ -1,5 +1,5 @@
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
-import { readJson } from './contract-cache.ts';
+import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';
+import { readJson, requireHere } from './contract-cache.ts';
 import {
   bodyFile,
   type JsonSchema,
@@ -14,7 +14,7 @@ import {
  * contract, the fake answers as GitHub does: an unknown route (or method) is 404 `Not Found`, a
  * query parameter the operation lacks or a body its schema refuses is 422 `Validation Failed` with
  * `errors`, each with GitHub's `documentation_url`. The index loads at the first call in a
- * process; each operation's validator is compiled at its first call and kept.
+ * process (Ajv with it); each operation's validator is compiled at its first call and kept.
  */
 export interface RestRefusal {
   status: 404 | 422;
@@ -126,8 +126,13 @@ const errorsOf = (op: RestOperation, errors: ErrorObject[] | null | undefined) =
   }));
 
 /** OpenAPI 3.0's `nullable` is Ajv's; formats (GitHub's own, `repo.nwo`…) are not checked. */
-const newAjv = (coerceTypes: boolean) =>
-  new Ajv({ strict: false, allErrors: true, validateFormats: false, coerceTypes });
+const newAjv = (coerceTypes: boolean): Ajv =>
+  new (requireHere('ajv') as typeof import('ajv')).Ajv({
+    strict: false,
+    allErrors: true,
+    validateFormats: false,
+    coerceTypes,
+  });
 
 function bodyValidator(op: RestOperation): ValidateFunction {
   const known = validators.get(op.id);

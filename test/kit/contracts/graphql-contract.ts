@@ -1,16 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import {
-  buildClientSchema,
-  type DocumentNode,
-  type GraphQLSchema,
-  getOperationAST,
-  type IntrospectionQuery,
-  parse,
-  validate,
-} from 'graphql';
-import { getVariableValues } from 'graphql/execution/values.js';
-import { packageDir } from './contract-cache.ts';
+import type { DocumentNode, GraphQLSchema, IntrospectionQuery } from 'graphql';
+import type { getVariableValues as GetVariableValues } from 'graphql/execution/values.js';
+import { packageDir, requireHere } from './contract-cache.ts';
 
 /**
  * Issue 46 item 3: every GraphQL document the product sends to the test kit's GitHub is validated
@@ -20,10 +12,14 @@ import { packageDir } from './contract-cache.ts';
  * built at the first GraphQL call in a process; each distinct document is validated once.
  */
 let schema: GraphQLSchema | undefined;
+/** `graphql` loads at the first GraphQL call: most test processes never make one. */
+const gql = () => requireHere('graphql') as typeof import('graphql');
+const values = () =>
+  requireHere('graphql/execution/values.js') as { getVariableValues: typeof GetVariableValues };
 const documents = new Map<string, { doc?: DocumentNode; errors: string[] }>();
 
 function githubSchema(): GraphQLSchema {
-  schema ??= buildClientSchema(
+  schema ??= gql().buildClientSchema(
     JSON.parse(
       readFileSync(join(packageDir('@octokit/graphql-schema'), 'schema.json'), 'utf8'),
     ) as IntrospectionQuery,
@@ -36,8 +32,13 @@ function checked(query: string): { doc?: DocumentNode; errors: string[] } {
   if (known) return known;
   let out: { doc?: DocumentNode; errors: string[] };
   try {
-    const doc = parse(query);
-    out = { doc, errors: validate(githubSchema(), doc).map((e) => e.message) };
+    const doc = gql().parse(query);
+    out = {
+      doc,
+      errors: gql()
+        .validate(githubSchema(), doc)
+        .map((e) => e.message),
+    };
   } catch (err) {
     out = { errors: [(err as Error).message] };
   }
@@ -49,8 +50,8 @@ function checked(query: string): { doc?: DocumentNode; errors: string[] } {
 export function graphqlErrors(query: string, variables: Record<string, unknown> = {}): string[] {
   const { doc, errors } = checked(query);
   if (!doc || errors.length) return errors;
-  const op = getOperationAST(doc);
+  const op = gql().getOperationAST(doc);
   if (!op) return ['The document names no single operation to run'];
-  const coerced = getVariableValues(githubSchema(), op.variableDefinitions ?? [], variables);
+  const coerced = values().getVariableValues(githubSchema(), op.variableDefinitions ?? [], variables);
   return coerced.errors?.map((e) => e.message) ?? [];
 }
