@@ -1,6 +1,7 @@
 import { toolsForProfile } from '../artifacts/tools-for-profile.ts';
 import type { AnyTool } from '../session/tool.ts';
 import { draftDoneCheck, verifiedDoneCheck } from './delivery-checks.ts';
+import { doneLook } from './delivery-look/delivery-look.ts';
 import { withinRules } from './inferred-bounds.ts';
 import { handbackTool, threadUnrelatedTool } from './tools/handback-tools.ts';
 import { messagePeerTool } from './tools/message-peer-tool.ts';
@@ -24,7 +25,7 @@ export function executorTools(scope: TurnScope): AnyTool[] {
   const topology = scope.artifacts?.topology ?? 'hub';
   const all = [
     replyTool(scope),
-    reportTool(scope, [verifiedDoneCheck, draftDoneCheck]),
+    reportTool(scope, [verifiedDoneCheck, draftDoneCheck], (key) => doneLook(scope, key)),
     handbackTool(scope),
     threadUnrelatedTool(scope),
     // R-H6: the original sources of the ticket's cards, read-only, in every profile.

@@ -132,6 +132,8 @@ export function createKeys(prefix: string) {
     ticketPr: (id: string) => k('ticket', id, 'pr'),
     /** Commits made by a tool call, by idempotency key, so a resumed call does not commit twice. */
     ticketCommits: (id: string) => k('ticket', id, 'commits'),
+    /** Branch heads whose diff the executor was shown before delivery: hash sha → the call's key (issue 48). */
+    ticketDeliveryLooks: (id: string) => k('ticket', id, 'delivery-looks'),
     /** Commits the bot pushed to the ticket's branch: hash sha → when it first pushed it (ms, R-C7). */
     ticketPushes: (id: string) => k('ticket', id, 'pushes'),
     /** Rounds per automated reviewer on a PR: hash `login` → count; `turn:<id>:<login>` marks counted (R-C7). */

@@ -30,6 +30,7 @@ export function ticketOwnKeys(keys: Keys, id: string): string[] {
     keys.ticketPr(id),
     keys.ticketCommits(id),
     keys.ticketPushes(id),
+    keys.ticketDeliveryLooks(id),
     keys.ticketBotNoted(id),
     keys.ticketStatus(id),
     keys.statusMessage(id),

@@ -81,11 +81,13 @@ describe('nothing in a checkout’s .git runs on the host (issue 31, R-H3, R-H4)
       () => toolCalls(['commit_and_push', { message: 'Plant' }]),
       () => toolCalls(['record_verification', { command: 'grep -q planted src/login.ts' }]),
       () => toolCalls(['open_pr', { title: 'Planted', body: 'x' }]),
+      // Issue 48: the first shows the diff (git diff on the planted checkout), the second marks it ready.
+      () => toolCalls(['mark_pr_ready', {}]),
       () => toolCalls(['mark_pr_ready', {}]),
       () => toolCalls(['report', { status: 'done', summary: 'Ready.' }]),
     ]);
     const card = await send(w.app.ctx, localMessage('Please change the login of acme/web'));
-    await flow.done();
+    await flow.done(60_000);
     const r = flow.results.map((x) => x.join('\n'));
     expect(r[1]).toContain('exit 0');
     const [, , branch] = /committed ([0-9a-f]{12}) and pushed (\S+)/.exec(r[2] ?? '') ?? [];
@@ -94,8 +96,9 @@ describe('nothing in a checkout’s .git runs on the host (issue 31, R-H3, R-H4)
     expect(w.repo.git('cat-file', '-p', `refs/heads/${branch}`)).toContain('mergetag object');
     expect(r[4]).toContain('opened draft PR acme/web#');
     const pr = Number(/acme\/web#(\d+)/.exec(r[4] ?? '')?.[1]);
-    expect(r[5]).not.toContain('refused');
+    expect(r[5]).toMatch(/^Error: Not yet: look at what you deliver/);
     expect(r[6]).not.toContain('refused');
+    expect(r[7]).not.toContain('refused');
     expect(pwned()).toEqual([]);
 
     // A review comment on the PR: resolving it as fixed reads the commit time with `git log`.

@@ -5,6 +5,7 @@ import { defineTool, toolError, toolOk } from '../../session/tool.ts';
 import { refKey } from '../../tickets/ref-key.ts';
 import { addTicketRefs } from '../../tickets/ticket-store.ts';
 import { readinessProblem } from '../delivery-checks.ts';
+import { lookBeforeDelivery } from '../delivery-look/delivery-look.ts';
 import type { TurnScope } from '../turn-scope.ts';
 import { headAndTree, passingFor, verifiedLine } from '../verified-head.ts';
 import { changedTestLines, changedTests } from '../workspace/changed-tests.ts';
@@ -103,6 +104,7 @@ export function openPrTool(scope: TurnScope) {
 /**
  * `mark_pr_ready()` (R-C6): refused unless HEAD is pushed, a verification passed at HEAD after
  * the last commit, and a UI change has screenshots at the base commit and at HEAD (`readinessProblem`).
+ * The first call at a head shows the diff and a checklist instead (issue 48, `lookBeforeDelivery`).
  */
 export function markPrReadyTool(scope: TurnScope) {
   const { ctx } = scope.rt;
@@ -111,12 +113,15 @@ export function markPrReadyTool(scope: TurnScope) {
     description:
       'Mark the ticket’s draft PR ready for review. Refused until a verification passed at the pushed HEAD and, for UI changes, screenshots exist at the base commit ("before") and at HEAD ("after").',
     parameters: z.object({}),
-    run: () =>
+    run: (_args, call) =>
       inWorkspace(scope, async (ws, login) => {
         const pr = await ticketPr(ctx, scope.ticket.id);
         if (!pr) return toolError('refused: no PR yet; open_pr first');
         const problem = await readinessProblem(scope, ws, login);
         if (problem) return toolError(`refused: ${problem} (R-C6)`);
+        // Issue 48: the first call at this head shows the diff and a checklist, and marks nothing.
+        const look = await lookBeforeDelivery(scope, ws, login, call.idempotencyKey, 'mark_pr_ready');
+        if (look) return toolError(look);
         await (await githubAccess(ctx).client(pr.repo)).graphql(MARK_READY, { pullRequestId: pr.nodeId });
         return toolOk(`${pr.repo}#${pr.number} is ready for review`);
       }),

@@ -23,13 +23,15 @@ const STATE = { working: 'working', done: 'done', blocked: 'waiting' } as const;
  */
 export type DoneVerdict = { ok: true; note?: string } | { ok: false; why: string };
 export type DoneCheck = (scope: TurnScope) => Promise<DoneVerdict>;
+/** What a `done` report shows first instead of recording it (issue 48: the look before delivery), by call key. */
+export type DoneLook = (callKey: string) => Promise<string | undefined>;
 
 /**
  * `report({ status, summary, human_action? })` (R-C5, R-B7): records the ticket's state and, with
  * a question, asks it verbatim — in reply to the person's message that caused it when named, else
  * in the ticket's original conversation. Work that needs no answer may go on meanwhile.
  */
-export function reportTool(scope: TurnScope, doneChecks: DoneCheck[] = []) {
+export function reportTool(scope: TurnScope, doneChecks: DoneCheck[] = [], doneLook?: DoneLook) {
   const { ctx } = scope.rt;
   return defineTool({
     name: 'report',
@@ -54,6 +56,8 @@ export function reportTool(scope: TurnScope, doneChecks: DoneCheck[] = []) {
           if (!v.ok) return toolError(`refused: not done — ${v.why} (R-C6)`);
           if (v.note) notes.push(v.note);
         }
+        const look = await doneLook?.(call.idempotencyKey);
+        if (look) return toolError(look);
       }
       const summary = [given, ...notes].join('\n');
       if (human_action && countWords(human_action.question) > LIMITS.chatMessage) {

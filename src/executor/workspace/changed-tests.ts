@@ -19,39 +19,65 @@ export interface ChangedTest {
 /** How many files are examined, and how many assertion lines each shows. */
 const FILES = 20;
 const SHOWN = 4;
+/** A diff as git prints it bare: a checkout's settings (external diff, no prefix, colour) cannot change it. */
+export const PLAIN_DIFF = [
+  '--no-color',
+  '--no-ext-diff',
+  '--no-textconv',
+  '--src-prefix=a/',
+  '--dst-prefix=b/',
+];
+
+/** `git diff --name-status -z` of a branch: each changed path with its status letter. */
+export interface BranchChange {
+  code: string;
+  path: string;
+}
 
 /**
- * The test files the branch changed since it left `base` (the fork point, as a PR shows it),
- * with their assertion counts before and after and the assertion lines that changed. Four git
- * runs at most, by the caller's sandboxed git.
+ * The branch's changes since it left `base` (the fork point, as a PR shows it): two git runs by
+ * the caller's sandboxed git.
  */
-export async function changedTests(g: Git, base: string, sha: string): Promise<ChangedTest[]> {
+export async function branchChanges(g: Git, base: string, sha: string) {
   const fork = await g.run(['merge-base', base, sha]);
   const status = await g.run(['diff', '--name-status', '-z', '--no-renames', fork, sha]);
   const fields = status.split('\0');
-  const touched: { path: string; kind: ChangedTest['kind'] }[] = [];
-  for (let i = 0; i + 1 < fields.length; i += 2) {
-    const [code, path] = [fields[i], fields[i + 1] ?? ''];
-    if ((code === 'M' || code === 'D') && isTestFile(path))
-      touched.push({ path, kind: code === 'M' ? 'modified' : 'deleted' });
-  }
-  const files = touched.slice(0, FILES);
+  const changes: BranchChange[] = [];
+  for (let i = 0; i + 1 < fields.length; i += 2)
+    changes.push({ code: fields[i] ?? '', path: fields[i + 1] ?? '' });
+  return { fork, changes };
+}
+
+/**
+ * The test files the branch changed since it left `base`, with their assertion counts before and
+ * after and the assertion lines that changed. Four git runs at most.
+ */
+export async function changedTests(g: Git, base: string, sha: string): Promise<ChangedTest[]> {
+  const { fork, changes } = await branchChanges(g, base, sha);
+  return testsAmong(g, fork, sha, changes);
+}
+
+/**
+ * The modified or deleted test files among `changes` (from `fork` to `sha`), read with two git
+ * runs, or one when the caller has the branch's unified diff already (`diff`).
+ */
+export async function testsAmong(
+  g: Git,
+  fork: string,
+  sha: string,
+  changes: readonly BranchChange[],
+  diff?: string,
+): Promise<ChangedTest[]> {
+  const files = changes
+    .filter((c) => (c.code === 'M' || c.code === 'D') && isTestFile(c.path))
+    .slice(0, FILES)
+    .map((c) => ({ path: c.path, kind: c.code === 'M' ? ('modified' as const) : ('deleted' as const) }));
   if (!files.length) return [];
   const specs = files.map((f) => `:(literal)${f.path}`);
   const counts = await assertionCounts(g, [fork, sha], specs);
-  const diff = await g.run([
-    'diff',
-    '-U0',
-    '--no-renames',
-    '--no-color',
-    '--no-ext-diff',
-    '--no-textconv',
-    fork,
-    sha,
-    '--',
-    ...specs,
-  ]);
-  const shown = changedAssertionLines(diff);
+  const patch =
+    diff ?? (await g.run(['diff', '-U0', '--no-renames', ...PLAIN_DIFF, fork, sha, '--', ...specs]));
+  const shown = changedAssertionLines(patch);
   return files.map((f) => ({
     ...f,
     before: counts.get(`${fork}:${f.path}`) ?? 0,

@@ -103,6 +103,8 @@ describe('issue 28: commit_and_push and record_verification, as the model reads 
       () => toolCalls(['record_verification', { command: VERIFY }]),
       () => toolCalls(['commit_and_push', { message: 'Fix the login redirect' }]),
       () => toolCalls(['open_pr', { title: 'Fix the login redirect', body: 'Falls back to /.' }]),
+      // Issue 48: the first call that passes the checks shows the diff; the second marks it ready.
+      () => toolCalls(['mark_pr_ready', {}]),
       () => toolCalls(['mark_pr_ready', {}]),
       () => toolCalls(['report', { status: 'done', summary: 'PR ready for review.' }]),
     ]);
@@ -122,12 +124,13 @@ describe('issue 28: commit_and_push and record_verification, as the model reads 
     const ranAt = before.exec(r[3] ?? '')?.[1];
     const head = new RegExp(`^committed (${SHA12}) and pushed`).exec(r[4] ?? '')?.[1] as string;
     expect(r[5]).toContain('opened draft PR acme/web#1');
-    expect(r[6]).toBe('acme/web#1 is ready for review');
+    expect(r[6]).toMatch(/^Error: Not yet: look at what you deliver before marking the PR ready/);
+    expect(r[7]).toBe('acme/web#1 is ready for review');
     const line = `Verified: \`${VERIFY}\` → exit 0 at \`${head}\` (ran at \`${ranAt}\` with uncommitted changes, on the same files)`;
     expect(w.gh.callsTo('POST', '/repos/acme/web/pulls')[0]?.body).toMatchObject({
       body: expect.stringContaining(line),
     });
-    expect(r[7]).toBe(`recorded done\n${line}`);
+    expect(r[8]).toBe(`recorded done\n${line}`);
   });
 
   it('a verification of other files does not count: the tree changed after it ran, so mark_pr_ready and done are refused', async () => {

@@ -36,6 +36,8 @@ describe('executor delivery from a GitHub issue comment (issue 4)', () => {
       () => toolCalls(['open_pr', { title: 'Fix the login redirect', body: `Fixes #${issue.number}.` }]),
       () => toolCalls(['mark_pr_ready', {}]),
       () => toolCalls(['record_verification', { command: 'grep -q "||" src/login.ts' }]),
+      // Issue 48: the first call that passes the checks shows the diff; the second marks it ready.
+      () => toolCalls(['mark_pr_ready', {}]),
       () => toolCalls(['mark_pr_ready', {}]),
       () => toolCalls(['report', { status: 'done', summary: 'PR ready.' }]),
     ]);
@@ -49,12 +51,13 @@ describe('executor delivery from a GitHub issue comment (issue 4)', () => {
       secret: SECRETS.GITHUB_WEBHOOK_SECRET,
     });
     expect(res.status).toBe(202);
-    await flow.done();
+    await flow.done(60_000);
     const r = flow.results.map((x) => x.join('\n'));
     expect(r[3]).toContain('opened draft PR acme/web#2');
     expect(r[4]).toMatch(/refused: no passing verification at HEAD/);
-    expect(r[6]).toContain('acme/web#2 is ready for review');
-    expect(r[7]).toContain('recorded done');
+    expect(r[6]).toMatch(/^Error: Not yet: look at what you deliver before marking the PR ready/);
+    expect(r[7]).toContain('acme/web#2 is ready for review');
+    expect(r[8]).toContain('recorded done');
     expect(w.gh.reactions.filter((x) => x.targetId === 9001 && x.content === 'eyes')).toHaveLength(1);
     const acks = await waitFor(() => {
       // The ticket's status comment (issue 8) lives on the issue too; the acknowledgement is one reply.

@@ -176,8 +176,9 @@ export function executorFlow(llm: FakeLlm, steps: ExecStep[]) {
   });
   return {
     results,
-    /** Resolves once the last step's results came back to the model. */
-    done: () => waitFor(() => results.length >= steps.length, 'the executor flow', 30_000),
+    /** Resolves once the last step's results came back to the model (a long flow may wait longer). */
+    done: (timeoutMs = 30_000) =>
+      waitFor(() => results.length >= steps.length, 'the executor flow', timeoutMs),
   };
 }
 

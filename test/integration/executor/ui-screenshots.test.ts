@@ -61,11 +61,13 @@ describe('issue 15: honest UI delivery (R-C6) — screenshots from the running p
       () => toolCalls(['screenshot', { serve: SERVE, url: PAGE, at: 'base', width: 400, height: 300 }]),
       () => toolCalls(['mark_pr_ready', {}]),
       () => toolCalls(['screenshot', { serve: SERVE, url: PAGE, at: 'head', width: 400, height: 300 }]),
+      // Issue 48: the first call that passes the checks shows the diff; the second marks it ready.
+      () => toolCalls(['mark_pr_ready', {}]),
       () => toolCalls(['mark_pr_ready', {}]),
       () => toolCalls(['report', { status: 'done', summary: 'PR ready.' }]),
     ]);
     const card = await send(w.app.ctx, localMessage('Please make the page background navy'));
-    await waitFor(() => flow.results.length >= 13, 'the executor flow', 150_000);
+    await waitFor(() => flow.results.length >= 14, 'the executor flow', 150_000);
     const r = flow.results.map((x) => x.join('\n'));
     expect(r[5]).toMatch(
       new RegExp(
@@ -79,8 +81,9 @@ describe('issue 15: honest UI delivery (R-C6) — screenshots from the running p
     expect(r[8]).toContain('title "Acme web"');
     expect(r[9]).toMatch(/refused: .* no "after" screenshot taken at HEAD/);
     expect(r[10]).toContain('took the "after" screenshot');
-    expect(r[11]).toContain('is ready for review');
-    expect(r[12]).toContain('recorded done');
+    expect(r[11]).toMatch(/^Error: Not yet: look at what you deliver before marking the PR ready/);
+    expect(r[12]).toContain('is ready for review');
+    expect(r[13]).toContain('recorded done');
 
     // Listed on the ticket with the commit each shows; a person opens the PNGs through the API.
     const ticket = await waitFor(
