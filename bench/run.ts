@@ -19,6 +19,7 @@ const BENCHES: [file: string, fn: string][] = [
   ['./load.ts', 'benchLoad'],
   ['./sandbox.ts', 'benchSandbox'],
   ['./trajectory.ts', 'benchTrajectory'],
+  ['./fencing.ts', 'benchFencing'],
   ['./workspace-step.ts', 'benchWorkspaceStep'],
   ['./bad-habits.ts', 'benchBadHabits'],
   ['./tracing.ts', 'benchTracing'],

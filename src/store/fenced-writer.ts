@@ -67,9 +67,9 @@ function createFencedWriter(shared: RedisConnection, prefix: string): FencedWrit
     await onQueue('outbox').waitUntilReady();
     for (;;) {
       const at = generation;
-      await own.watch(epochKey);
       try {
-        const epoch = await own.get(epochKey);
+        // Sent together, answered in one round trip: the read comes after the WATCH on this connection.
+        const [, epoch] = await Promise.all([own.watch(epochKey), own.get(epochKey)]);
         if (epoch !== token) throw new FencedError(epochKey, token, epoch);
         const m = own.multi();
         await build(m, onQueue);
