@@ -46,11 +46,22 @@ export function startIntakePump(ctx: Ctx): { stop: () => Promise<void> } {
   const blocking = ctx.redis.duplicate();
   blocking.on('error', storeErrorListener(ctx.log, ctx.config.REDIS_URL, 'intake pump'));
   let stopped = false;
+  // A stop ends the wait itself: a connection disconnected while it waits to reconnect (Redis
+  // away, a fail-over) never settles the command it holds (redis/ioredis#1247), and the stop
+  // waited for it for ever (issue 46 item 7).
+  let wake = () => {};
+  const stopping = new Promise<void>((resolve) => {
+    wake = resolve;
+  });
   const loop = (async () => {
     while (!stopped) {
       try {
         await pumpIntake(ctx);
-        if (!stopped) await awaitIntakeSignal(ctx, blocking, IDLE_SECONDS);
+        if (stopped) break;
+        const signal = awaitIntakeSignal(ctx, blocking, IDLE_SECONDS);
+        // Left behind by a stop, it may still fail ("Connection is closed"): nobody waits for it then.
+        signal.catch(() => {});
+        await Promise.race([signal, stopping]);
       } catch (err) {
         if (stopped) break;
         ctx.log.warn({ err }, 'intake pump failed; retrying');
@@ -61,6 +72,7 @@ export function startIntakePump(ctx: Ctx): { stop: () => Promise<void> } {
   return {
     stop: async () => {
       stopped = true;
+      wake();
       blocking.disconnect();
       await loop;
     },

@@ -29,9 +29,11 @@ describe('through Redis Sentinel (issue 19)', () => {
   }, 60_000);
   afterAll(async () => {
     // Seen in a full CI run (2026-12-01) and in a four-worker run here (2026-12-03, load 6–10):
-    // the close after the fail-over outlived its hook timeout. It takes under a second alone or
-    // beside other files, so it has 60 s, and a close still running after 20 s names its step
-    // (the process's open handles said nothing: the files share each worker's process).
+    // the close after the fail-over outlived its hook timeout, at "the workers". A worker closed
+    // while its connections still waited to reconnect never finished (ioredis never ends a
+    // connection disconnected in that state, and BullMQ waits for it to end); `closeWorker` and
+    // the intake pump's stop no longer wait on such a connection (issue 46 item 7,
+    // test/faults/close-while-redis-away.test.ts). A close still running after 20 s names its step.
     const slow = setTimeout(() => {
       process.stderr.write(`sentinel-flows: the close is still running after 20 s, at ${w.app.closing()}\n`);
     }, 20_000);
