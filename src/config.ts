@@ -204,6 +204,11 @@ export const EnvSchema = z
     EVAL_RESULTS_DIR: z.string().min(1).default('./eval/results'),
     /** Issue 29: the panel's "Evaluate" runs with the scripted oracle (demos, tests) instead of `EVAL_LLM_*`. */
     EVAL_ORACLE: flag(false),
+    /**
+     * Issue 49: set by `npm run demo` only — Try it offers the demo's example requests, Home
+     * expects its throwaway Redis without persistence, Setup says it cannot create a GitHub App.
+     */
+    DEMO: flag(false),
     /** A comma-separated subset of task ids the panel's "Evaluate" runs (`--only`); unset: every task. */
     EVAL_ONLY: z.string().min(1).optional(),
     /** The tasks folder the panel's "Evaluate" runs (`--tasks`); unset: the repository's `eval/tasks`. */

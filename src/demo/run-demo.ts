@@ -122,6 +122,7 @@ async function startPieces(
       GITHUB_BOT_LOGIN: gh.botLogin,
       WORKSPACE_DIR: join(dir, 'workspaces'),
       CHAT_REPOS: `panel=${SAMPLE_REPO}`,
+      DEMO: '1',
       LOG_LEVEL: env.LOG_LEVEL ?? 'warn',
       // An empty file: the demo never reads the working directory's `.env`.
       ENV_FILE: emptyFile(join(dir, 'demo.env')),

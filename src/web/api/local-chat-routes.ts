@@ -2,6 +2,7 @@ import type { Hono } from 'hono';
 import { ingest } from '../../cards/ingest.ts';
 import { appendPersonMessage } from '../../channels/local/local-chat-log.ts';
 import type { Ctx } from '../../context.ts';
+import { EXAMPLES } from '../../demo/demo-tasks.ts';
 import { HttpError } from '../../errors/http-error.ts';
 import type { ApiRoutes } from '../app.ts';
 import { localConversation } from './local-conversation.ts';
@@ -18,7 +19,8 @@ import { whoOf } from './request-meta.ts';
 /**
  * The panel's local chat ("Try it", issue 6): `POST /api/local/messages` ingests a `local` card
  * through the same path as a Feishu message and answers 202 `{ cardId, messageId, chat }`;
- * `GET /api/local/messages?chat=` answers the conversation.
+ * `GET /api/local/messages?chat=` answers the conversation; `GET /api/local/examples` the
+ * requests Try it offers as buttons (issue 49: the demo's examples under `DEMO`, else none).
  */
 export function localChatRoutes(ctx: Ctx): ApiRoutes {
   return (api: Hono) => {
@@ -43,6 +45,8 @@ export function localChatRoutes(ctx: Ctx): ApiRoutes {
       await appendPersonMessage(ctx, message);
       return c.json({ cardId, messageId, chat }, 202);
     });
+
+    api.get('/local/examples', (c) => c.json({ examples: ctx.config.DEMO ? EXAMPLES : [] }));
 
     api.get('/local/messages', async (c) => {
       const chat = LocalChatId.safeParse(c.req.query('chat') ?? DEFAULT_LOCAL_CHAT);

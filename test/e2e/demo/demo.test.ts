@@ -81,18 +81,24 @@ describe('npm run demo', () => {
     await page.getByRole('heading', { name: 'Try it' }).waitFor();
     expect(new URL(page.url()).hash).toBe('#/try');
     const input = page.locator('#chat-input');
-
-    await input.fill(examples[0] as string);
+    // Issue 49: the printed examples are buttons on Try it that put the request in the box.
+    const example = (i: number) =>
+      page
+        .getByRole('group', { name: /^Examples/ })
+        .getByRole('button', { name: examples[i] as string, exact: true })
+        .click();
+    await example(0);
+    expect(await input.inputValue()).toBe(examples[0]);
     await input.press('Enter');
     const prLink = page.getByRole('log').locator('a[href$="/demo/sample/pull/1"]').first();
     await prLink.waitFor();
     // The second example is a PR of its own (issue 49: the demo's GitHub ignored head= and the
     // second request adopted PR #1).
-    await input.fill(examples[1] as string);
+    await example(1);
     await input.press('Enter');
     await page.getByRole('log').locator('a[href$="/demo/sample/pull/2"]').first().waitFor();
 
-    await input.fill(examples[2] as string);
+    await example(2);
     await input.press('Enter');
     await page
       .getByRole('log')

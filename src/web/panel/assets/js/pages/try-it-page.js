@@ -97,6 +97,7 @@ export async function tryItPage(/** @type {HTMLElement} */ root) {
     drawReplying();
     input.focus();
   };
+  const examples = h('div', { class: 'examples' });
   replace(
     root,
     h(
@@ -125,6 +126,7 @@ export async function tryItPage(/** @type {HTMLElement} */ root) {
               void send(undefined);
             },
           },
+          examples,
           replying,
           h('label', { for: 'chat-input', class: 'sr-only' }, t('try.message')),
           input,
@@ -139,6 +141,11 @@ export async function tryItPage(/** @type {HTMLElement} */ root) {
       side,
     ),
   );
+  const fill = (/** @type {string} */ text) => {
+    input.value = text;
+    input.focus();
+  };
+  replace(examples, exampleButtons((await get('/api/local/examples')).examples ?? [], fill));
   let last = '';
   const poll = async () => {
     const convo = await get(`/api/local/messages?chat=${CHAT}`);
@@ -210,6 +217,21 @@ function draftPr(pr) {
     'div',
     { class: 'draft-pr' },
     safe ? h('a', { href: pr.url, target: '_blank', rel: 'noopener noreferrer' }, label) : label,
+  );
+}
+
+/**
+ * The example requests the server offers (the demo's, issue 49) as buttons: a click puts one in
+ * the message box, to send as it is or change first. None: nothing is drawn.
+ * @param {string[]} examples @param {(text: string) => void} fill
+ */
+function exampleButtons(examples, fill) {
+  if (!examples.length) return null;
+  return h(
+    'div',
+    { class: 'choices', role: 'group', 'aria-label': t('try.examples') },
+    h('span', { class: 'muted small' }, t('try.examples')),
+    examples.map((e) => h('button', { type: 'button', class: 'choice', onclick: () => fill(e) }, e)),
   );
 }
 
