@@ -24,8 +24,10 @@ export function versionAtLeast(version: string, min: [number, number]): boolean 
  * The store's contract (CONTRACT: Redis ≥ 6.2, `maxmemory-policy noeviction`) and persistence:
  * an evicted or lost key is a lost ticket, transcript or idempotency record. Read from `INFO`
  * (managed services often disable `CONFIG`), with `CONFIG GET save` for RDB where it answers.
+ * In the demo (`demo`, issue 49) a Redis without persistence is expected: its keys are thrown
+ * away when it stops, so that is said as fine, not as a problem to fix.
  */
-export async function checkRedis({ redis }: Pick<Ctx, 'redis'>, say: Say): Promise<Finding[]> {
+export async function checkRedis({ redis }: Pick<Ctx, 'redis'>, say: Say, demo = false): Promise<Finding[]> {
   let info: Map<string, string>;
   try {
     info = parseInfo(await redis.info());
@@ -49,7 +51,8 @@ export async function checkRedis({ redis }: Pick<Ctx, 'redis'>, say: Say): Promi
     );
   const aof = info.get('aof_enabled') === '1';
   const save = aof ? undefined : await configValue(redis, 'save');
-  if (!aof && !save)
+  if (!aof && !save && demo) out.push(ok(CHECK, say('redis.demo-no-persistence', { version })));
+  else if (!aof && !save)
     out.push(
       problem(
         CHECK,

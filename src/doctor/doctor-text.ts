@@ -49,6 +49,7 @@ export const DOCTOR_TEXT_KEYS = [
   'redis.no-persistence',
   'redis.persistence-unknown',
   'redis.persistence.fix',
+  'redis.demo-no-persistence',
   'redis.ok-aof',
   'redis.ok-rdb',
   'redis.memory-ok',

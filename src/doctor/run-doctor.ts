@@ -30,7 +30,7 @@ export async function runDoctor(deps: DoctorDeps): Promise<Finding[]> {
           ? checkModel(config, deps.models, timeoutMs, say)
           : Promise.resolve([ok('model', say('model.skipped'))]),
     ),
-    guarded('redis', () => withTimeout(checkRedis(deps.store, say), timeoutMs, 'redis')),
+    guarded('redis', () => withTimeout(checkRedis(deps.store, say, config.DEMO), timeoutMs, 'redis')),
     guarded('redis', () => withTimeout(checkRedisAuth(config, say), timeoutMs, 'redis')),
     guarded('redis', () => withTimeout(checkRedisMemory(config, deps.store, say), timeoutMs, 'redis')),
     guarded('feishu', () => checkFeishu(config, timeoutMs, say)),

@@ -164,6 +164,16 @@ describe('npm run doctor (issue 12)', () => {
     }
   }, 60_000);
 
+  it('issue 49: in the demo (DEMO=1) a Redis without persistence is expected, not a problem; elsewhere it is one', async () => {
+    const demo = await doctor({ ...env, REDIS_URL: lru.url, DEMO: '1' });
+    expect(demo.out).toMatch(/^ok +redis: .*persistence off: expected in the demo/m);
+    expect(demo.out).not.toMatch(/persistence is off/);
+    const zh = await doctor({ ...env, REDIS_URL: lru.url, DEMO: '1', DOCTOR_LANG: 'zh-CN' });
+    expect(zh.out).toMatch(/^正常 +redis：.*持久化已关闭：演示模式下属正常/m);
+    const real = await doctor({ ...env, REDIS_URL: lru.url });
+    expect(real.out).toMatch(/^PROBLEM +redis: persistence is off/m);
+  }, 60_000);
+
   it('issue 16: under a Chinese locale every finding, fix and the total are Chinese; --lang and DOCTOR_LANG choose too', async () => {
     const bad = await startFakeGitHub({ token: 'ghp_doctor', tokenScopes: 'read:org' });
     try {
