@@ -1,6 +1,7 @@
 import { loadConfig } from '../config.ts';
 import { pricesFrom } from '../stats/cost.ts';
 import type { Traffic } from './model-traffic.ts';
+import { type ModelSettings, modelSettingsOf } from './run-identity.ts';
 import { NULL_MODEL, ORACLE_MODEL, type WorldOptions } from './task-world.ts';
 import { openRecording } from './traffic-setup.ts';
 
@@ -22,6 +23,8 @@ export interface ModelPlan {
   oracle: boolean;
   /** `--baseline null`: the scripted agent that acknowledges and does nothing else. */
   baseline: 'null' | null;
+  /** The model settings each task's product runs with (`meta.settings`). */
+  settings: ModelSettings | null;
   env: Record<string, string>;
 }
 
@@ -47,6 +50,15 @@ function evalModelEnv(env: NodeJS.ProcessEnv): Record<string, string> | string {
   );
 }
 
+/** The settings a product loaded with `env` runs with; null when it would not load. */
+function settingsFor(env: Record<string, string>): ModelSettings | null {
+  try {
+    return modelSettingsOf(loadConfig(env));
+  } catch {
+    return null;
+  }
+}
+
 /** The run's model plan, or why it cannot run (exit status 2). */
 export function planModel(a: PlanArgs, env: NodeJS.ProcessEnv = process.env): ModelPlan | string {
   if (a.replay && a.record) return '--record and --replay are two runs; pick one';
@@ -67,7 +79,15 @@ export function planModel(a: PlanArgs, env: NodeJS.ProcessEnv = process.env): Mo
     const traffic = openRecording(a.replay);
     if (typeof traffic === 'string') return traffic;
     const m = traffic.manifest;
-    const common = { model: m.model, provider: m.provider, oracle: m.oracle, baseline: null, env: pricing };
+    const settings = settingsFor({ LLM_API_KEY: 'replay', LLM_PROVIDER: m.provider, LLM_MODEL: m.model });
+    const common = {
+      model: m.model,
+      provider: m.provider,
+      oracle: m.oracle,
+      baseline: null,
+      settings,
+      env: pricing,
+    };
     return { world: { model: {}, traffic }, baseUrl: `http://replay${m.basePath}`, ...common };
   }
   if (a.baseline === 'null') {
@@ -77,6 +97,11 @@ export function planModel(a: PlanArgs, env: NodeJS.ProcessEnv = process.env): Mo
       provider: ORACLE_MODEL.provider,
       oracle: false,
       baseline: 'null' as const,
+      settings: settingsFor({
+        LLM_API_KEY: 'null',
+        LLM_PROVIDER: ORACLE_MODEL.provider,
+        LLM_MODEL: NULL_MODEL,
+      }),
     };
     return { world, baseUrl: `http://oracle${ORACLE_MODEL.basePath}`, ...named, env: pricing };
   }
@@ -93,6 +118,7 @@ export function planModel(a: PlanArgs, env: NodeJS.ProcessEnv = process.env): Mo
       provider: c.llmProvider,
       oracle: model === 'oracle',
       baseline: null,
+      settings: modelSettingsOf(c),
       env: pricing,
     };
     if (model === 'oracle')

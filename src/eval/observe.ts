@@ -30,6 +30,8 @@ export interface Observed {
   /** A question was asked before the bot's first push (or with no push at all). */
   askedBeforePush: boolean;
   acks: number;
+  /** When the first acknowledgement of the request went out (ms since the epoch), null when none did. */
+  firstAckAt: number | null;
   branch: string | null;
   pr: 'ready' | 'draft' | 'none';
   scratchFiles: string[];
@@ -68,7 +70,8 @@ export async function observe(w: TaskWorld, startBranches: Map<string, string>):
           (await pushesOf(w.ctx, ticket.id)).map((p) => p.at),
         )
       : false,
-    acks: ticket ? acksOf(steps, ticket.openedBy) : 0,
+    acks: ticket ? acksOf(steps, ticket.openedBy).length : 0,
+    firstAckAt: ticket ? (acksOf(steps, ticket.openedBy)[0]?.at ?? null) : null,
     branch,
     pr: pull ? (pull.draft ? 'draft' : 'ready') : 'none',
     scratchFiles: branch ? await scratchIn(w, branch) : [],
@@ -94,10 +97,12 @@ function askedFirst(reports: TicketReport[], pushedAt: number[]): boolean {
 }
 
 /** Successful acknowledgements of the request's card (`reply`, purpose ack). */
-function acksOf(steps: TrajectoryStep[], card: string): number {
-  return steps.filter(
-    (s) => s.kind === 'tool' && s.name === 'reply' && s.ok && s.args.head.startsWith(`to ${card} (ack)`),
-  ).length;
+function acksOf(steps: TrajectoryStep[], card: string): TrajectoryStep[] {
+  return steps
+    .filter(
+      (s) => s.kind === 'tool' && s.name === 'reply' && s.ok && s.args.head.startsWith(`to ${card} (ack)`),
+    )
+    .sort((a, b) => (a.at ?? 0) - (b.at ?? 0));
 }
 
 /**

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { ArmComparison } from './arm-comparison.ts';
 import type { EvalRecord } from './eval-record.ts';
 import type { RunSummary } from './results.ts';
+import type { ModelSettings } from './run-identity.ts';
 
 /**
  * The run's folder and its `results.json` (issue 29): `<results>/<timestamp>/`, made when the run
@@ -18,6 +19,12 @@ export interface RunMeta {
   model: string;
   provider: string;
   oracle: boolean;
+  /** The product's commit (`-dirty` with uncommitted changes); null where it has no git checkout. */
+  productCommit: string | null;
+  /** The model settings the products ran with: models, thinking and effort, LLM_MAX_TOKENS. */
+  settings: ModelSettings | null;
+  /** SHA-256 of the tasks run (`run-identity.ts`): the same hash, the same tasks. */
+  taskSetHash: string;
   /** `null` under `--baseline null` (the agent that acknowledges and does nothing else); null otherwise. */
   baseline: 'null' | null;
   /** The split scored (issue 47): `dev`, `test` or `all` (`--split`; dev by default in an A/B run). */

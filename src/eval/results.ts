@@ -1,6 +1,7 @@
 import { nanosOf, usdOf } from '../stats/cost.ts';
 import type { ArmComparison, Interval } from './arm-comparison.ts';
 import type { EvalRecord } from './eval-record.ts';
+import { type TaskStats, taskStats, tInterval } from './stats.ts';
 import type { TaskRecord } from './task-record.ts';
 
 /**
@@ -14,41 +15,67 @@ export interface RunSummary {
   runs: number;
   resolved: number;
   honest: number;
-  /** pass@1: the mean of per-run resolve rates, with its 95 % interval (normal approximation). */
+  /** pass@1: the mean of per-run resolve rates, with its 95 % interval (Student's t over the runs). */
   passAt1: { mean: number; low: number; high: number };
+  /**
+   * pass@1, pass@k and pass^k over tasks (k: the runs each task had), each with a 95 % bootstrap
+   * interval over tasks (`stats.ts`), so which tasks were drawn counts too.
+   */
+  byTask: TaskStats;
+  /** Tasks acknowledged exactly once, and the acknowledgement's median latency in seconds (null: none). */
+  acknowledgedOnce: number;
+  ackSecondsMedian: number | null;
   promptTokens: number;
   cacheHitTokens: number;
   completionTokens: number;
   /** USD, the records' costs added up; per resolved task: null when nothing was resolved. */
   costUsd: number;
   costPerResolvedUsd: number | null;
+  /** Wall time of every task run added up, per resolved task (null when nothing was resolved). */
+  wallSecondsPerResolved: number | null;
 }
 
 export function summarise(records: (TaskRecord | EvalRecord)[]): RunSummary {
   const byRun = new Map<number, TaskRecord[]>();
   for (const r of records) byRun.set(r.run, [...(byRun.get(r.run) ?? []), r]);
   const rates = [...byRun.values()].map((rs) => rs.filter((r) => r.resolved).length / rs.length);
-  const mean = rates.reduce((a, b) => a + b, 0) / Math.max(rates.length, 1);
-  const sd =
-    rates.length > 1 ? Math.sqrt(rates.reduce((a, r) => a + (r - mean) ** 2, 0) / (rates.length - 1)) : 0;
-  const half = rates.length > 1 ? (1.96 * sd) / Math.sqrt(rates.length) : 0;
-  const clamp = (x: number) => Math.min(1, Math.max(0, x));
+  const taskKey = (r: TaskRecord | EvalRecord) => ('arm' in r && r.arm ? `${r.id} ${r.arm}` : r.id);
+  const perTask = new Map<string, { runs: number; resolved: number }>();
+  for (const r of records) {
+    const t = perTask.get(taskKey(r)) ?? { runs: 0, resolved: 0 };
+    perTask.set(taskKey(r), { runs: t.runs + 1, resolved: t.resolved + Number(r.resolved) });
+  }
   const resolved = records.filter((r) => r.resolved).length;
   // Added up in nano-dollars, integers, so the total is exact.
   const nanos = records.reduce((n, r) => n + nanosOf(r.costUsd), 0);
+  const wall = records.reduce((n, r) => n + r.wallSeconds, 0);
+  const acks = records.flatMap((r) =>
+    r.ackSeconds === null || r.ackSeconds === undefined ? [] : [r.ackSeconds],
+  );
   return {
     // An A/B run's whole summary counts each task once per arm, as it ran.
-    tasks: new Set(records.map((r) => ('arm' in r && r.arm ? `${r.id} ${r.arm}` : r.id))).size,
+    tasks: perTask.size,
     runs: byRun.size,
     resolved,
     honest: records.filter((r) => r.honest).length,
-    passAt1: { mean, low: clamp(mean - half), high: clamp(mean + half) },
+    passAt1: tInterval(rates),
+    byTask: taskStats([...perTask.values()]),
+    acknowledgedOnce: records.filter((r) => r.acknowledgedOnce).length,
+    ackSecondsMedian: median(acks),
     promptTokens: records.reduce((n, r) => n + r.promptTokens, 0),
     cacheHitTokens: records.reduce((n, r) => n + r.cacheHitTokens, 0),
     completionTokens: records.reduce((n, r) => n + r.completionTokens, 0),
     costUsd: usdOf(nanos),
     costPerResolvedUsd: resolved ? usdOf(Math.round(nanos / resolved)) : null,
+    wallSecondsPerResolved: resolved ? Math.round((wall / resolved) * 10) / 10 : null,
   };
+}
+
+function median(xs: number[]): number | null {
+  if (!xs.length) return null;
+  const s = [...xs].sort((a, b) => a - b);
+  const mid = Math.floor(s.length / 2);
+  return s.length % 2 ? (s[mid] as number) : ((s[mid - 1] as number) + (s[mid] as number)) / 2;
 }
 
 /** USD as the table shows it: four decimals (a task often costs well under a cent). */
@@ -70,8 +97,8 @@ const pct = (x: number) => `${(x * 100).toFixed(1)} %`;
 
 export function markdownTable(records: EvalRecord[], s: RunSummary): string {
   const head = [
-    '| task | run | channel | resolved | honest | settled | ack once | PR | scratch | requests | prompt | cache hit | completion | cost | tool errors | limits | no report | s |',
-    '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',
+    '| task | run | channel | resolved | honest | settled | ack once | ack s | PR | scratch | requests | prompt | cache hit | completion | cost | tool errors | limits | no report | s |',
+    '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',
   ];
   const yes = (b: boolean) => (b ? 'yes' : '**no**');
   const rows = records.map((r) =>
@@ -83,6 +110,7 @@ export function markdownTable(records: EvalRecord[], s: RunSummary): string {
       yes(r.honest),
       r.settled,
       yes(r.acknowledgedOnce),
+      r.ackSeconds ?? '—',
       r.pr,
       r.scratchFiles.length,
       r.modelRequests,
@@ -99,12 +127,19 @@ export function markdownTable(records: EvalRecord[], s: RunSummary): string {
     ].join(' | '),
   );
   const p = s.passAt1;
-  const interval = s.runs > 1 ? ` (95 % interval ${pct(p.low)}–${pct(p.high)})` : '';
+  const interval = s.runs > 1 ? ` (95 % interval ${pct(p.low)}–${pct(p.high)}, Student's t over runs)` : '';
+  const b = s.byTask;
+  const est = (e: { mean: number; low: number; high: number }) =>
+    `${pct(e.mean)} [${pct(e.low)}–${pct(e.high)}]`;
+  const overTasks = `over tasks (95 % bootstrap): pass@1 ${est(b.passAt1)}, pass@${b.k} ${est(b.passAtK)}, pass^${b.k} ${est(b.passHatK)}`;
+  const ack = `acknowledged once ${s.acknowledgedOnce} of ${s.tasks * s.runs}${s.ackSecondsMedian === null ? '' : `, median ${s.ackSecondsMedian} s to the acknowledgement`}`;
+  const wall = s.wallSecondsPerResolved === null ? '' : `, ${s.wallSecondsPerResolved} s per resolved task`;
   return [
     ...head,
     ...rows.map((r) => `| ${r} |`),
     '',
-    `${s.tasks} tasks × ${s.runs} runs: ${s.resolved} resolved, ${s.honest} honest; pass@1 ${pct(p.mean)}${interval}; ${s.promptTokens} prompt (${s.cacheHitTokens} cache hits) + ${s.completionTokens} completion tokens; cost ${usd(s.costUsd)}, ${usd(s.costPerResolvedUsd)} per resolved task`,
+    `${s.tasks} tasks × ${s.runs} runs: ${s.resolved} resolved, ${s.honest} honest; pass@1 ${pct(p.mean)}${interval}; ${s.promptTokens} prompt (${s.cacheHitTokens} cache hits) + ${s.completionTokens} completion tokens; cost ${usd(s.costUsd)}, ${usd(s.costPerResolvedUsd)} per resolved task${wall}`,
+    `${overTasks}; ${ack}`,
   ].join('\n');
 }
 

@@ -60,6 +60,7 @@ function failed(task: EvalTask, run: number, err: unknown): TaskRecord {
     honest: true,
     dishonesty: [],
     acknowledgedOnce: false,
+    ackSeconds: null,
     answered: task.answer ? false : null,
     askedBeforePush: false,
     acks: 0,

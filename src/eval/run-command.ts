@@ -13,6 +13,7 @@ import { markdownTable, progressLine, summarise } from './results.ts';
 import { makeRunFolder, type RunMeta, writeResults } from './results-file.ts';
 import { runAll } from './run-all.ts';
 import { CheckSandboxError, evalSandboxConfig } from './run-check.ts';
+import { productCommit, taskSetHash } from './run-identity.ts';
 import { type EvalSplit, type EvalTask, loadTasks } from './task.ts';
 import { startRecording } from './traffic-setup.ts';
 
@@ -136,7 +137,7 @@ async function runTasks(
   const summary = summarise(records);
   const ab = s.arms ? abResults(records, s.arms) : undefined;
   const seconds = Math.round((performance.now() - t0) / 1000);
-  const meta = runMeta(a, s, startedAt, seconds);
+  const meta = { ...runMeta(a, s, startedAt, seconds), productCommit: await productCommit() };
   const file = writeResults(folder, {
     meta,
     summary,
@@ -151,7 +152,7 @@ async function runTasks(
   return records;
 }
 
-function runMeta(a: RunArgs, s: Setup, startedAt: Date, seconds: number): RunMeta {
+function runMeta(a: RunArgs, s: Setup, startedAt: Date, seconds: number): Omit<RunMeta, 'productCommit'> {
   const arm = (label: Arm['label']) => s.arms?.find((x) => x.label === label)?.name;
   return {
     startedAt: startedAt.toISOString(),
@@ -160,6 +161,8 @@ function runMeta(a: RunArgs, s: Setup, startedAt: Date, seconds: number): RunMet
     provider: s.plan.provider,
     oracle: s.plan.oracle,
     baseline: s.plan.baseline,
+    settings: s.plan.settings,
+    taskSetHash: taskSetHash(s.tasks),
     split: a.split,
     tasksDir: a.root,
     repeat: a.repeat,

@@ -27,6 +27,8 @@ export interface TaskRecord {
   dishonesty: string[];
   /** The request was acknowledged exactly once. */
   acknowledgedOnce: boolean;
+  /** Seconds from sending the request to the bot's first acknowledgement of it; null when none came. */
+  ackSeconds: number | null;
   acks: number;
   /** The last report's status, and whether any report asked a question. */
   lastReport: string | null;

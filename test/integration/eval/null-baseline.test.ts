@@ -37,6 +37,15 @@ describe('the null baseline (issue 47)', () => {
       model: 'switchyard-null',
       split: 'all',
     });
+    // Issue 47: what the numbers belong to — the product's commit, the model settings, the task set.
+    expect(file.meta.productCommit).toMatch(/^[0-9a-f]{40}(-dirty)?$/);
+    expect(file.meta.taskSetHash).toMatch(/^[0-9a-f]{64}$/);
+    expect(file.meta.settings).toMatchObject({
+      executorModel: 'switchyard-null',
+      thinking: { main: 'disabled', executor: 'enabled' },
+      effort: { main: 'high', executor: 'high' },
+      maxTokens: 16_384,
+    });
     expect(file.records).toHaveLength(2);
     for (const r of file.records)
       expect(r, r.id).toMatchObject({
