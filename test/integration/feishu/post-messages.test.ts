@@ -34,6 +34,20 @@ describe('issue 16: replies go out as Feishu post messages, so links and code re
     expect(Object.keys(JSON.parse(msg.content))).toEqual(['zh_cn']);
   });
 
+  it('issue 46: a reply whose post would pass Feishu’s 30 KB is cut to fit, not refused whole', async () => {
+    const text = `${'所有的测试都通过了。'.repeat(600)}\n\n${'Every check passed. '.repeat(1500)}`;
+    await enqueueEffect(h.app.ctx, {
+      key: 'test:post-long',
+      effect: { op: 'feishu.reply', messageId: 'om_long', text },
+    });
+    const msg = await replyTo('om_long');
+    expect(Buffer.byteLength(msg.content)).toBeLessThanOrEqual(30 * 1024);
+    const sent = JSON.parse(msg.content).zh_cn.content[0][0].text as string;
+    expect(sent.endsWith('…')).toBe(true);
+    expect(text.startsWith(sent.slice(0, -1))).toBe(true);
+    expect(sent.length).toBeGreaterThan(10_000);
+  });
+
   it('the fake refuses what Feishu refuses (230001), and such a delivery is given up, not retried', async () => {
     const token = await fetch(`${h.feishu.url}/open-apis/auth/v3/tenant_access_token/internal`, {
       method: 'POST',
