@@ -1,5 +1,6 @@
 import type { Ctx } from '../context.ts';
 import { createFence, type Fence } from './fence.ts';
+import { FencedError } from './fenced-error.ts';
 import { releaseLease, renewLease, takeFencedLease } from './lease.ts';
 
 type LeaseCtx = Pick<Ctx, 'redis' | 'keys' | 'queues' | 'log'>;
@@ -17,9 +18,11 @@ export interface FencedLeaseSpec {
 /**
  * Issue 46: runs `fn` holding a fenced lease (`takeFencedLease`), renewed while it runs, with the
  * lease's `Fence` for `fn` to carry to its effects. `'locked'`: another owner holds it.
- * `'superseded'`: the lease was lost to a newer holder — a write was refused, a renewal found
- * another holder, or no renewal could reach Redis for as long as the lease lives — and whatever
- * `fn` threw on its way out is that loss. The lease is released at the end, if still held.
+ * `'superseded'`: the lease was lost to a newer holder — a write was refused, or a renewal found
+ * another holder (or none, once it lapsed) and the epoch has moved on — and whatever `fn` threw
+ * on its way out is that loss. A fence that gave up because no renewal could reach Redis for as
+ * long as the lease lives stops `fn` too, but its error stands (the job retries). The lease is
+ * released at the end, if still held.
  */
 export async function withFencedLease<T>(
   ctx: LeaseCtx,
@@ -33,7 +36,11 @@ export async function withFencedLease<T>(
   try {
     return await fn(fence);
   } catch (err) {
-    if (!fence.signal.aborted) throw err;
+    // Lost only when the epoch moved on: a fence that gave up on renewals while Redis was away,
+    // with nobody newer, fails as before (the job retries) instead of passing as superseded.
+    const lost =
+      err instanceof FencedError || (fence.signal.aborted && (await epochMoved(ctx, spec, lease.token)));
+    if (!lost) throw err;
     ctx.log.warn(
       { key: spec.key, owner: spec.owner, err },
       'lease taken over by a newer holder; this one stops',
@@ -43,6 +50,14 @@ export async function withFencedLease<T>(
     stopRenewing();
     await releaseLease(ctx.redis, spec.key, lease.holder);
   }
+}
+
+/** True when the epoch is no longer `token` (a newer holder took the lease); false when unreadable. */
+async function epochMoved(ctx: LeaseCtx, spec: FencedLeaseSpec, token: string): Promise<boolean> {
+  return ctx.redis.get(spec.epochKey).then(
+    (epoch) => epoch !== token,
+    () => false,
+  );
 }
 
 /**

@@ -152,6 +152,17 @@ describe('fencing a turn (issue 46)', () => {
     expect(await ctx.redis.get(lock)).toBe(second?.holder);
   });
 
+  it('a runner whose lock lapsed with nobody newer stops, but its failure stands (the job retries)', async () => {
+    const { ctx } = app;
+    const run = withTurnLock(ctx, 'T-lapse', 'turn-y', async (fence) => {
+      // The lock lapses (no renewal reached Redis in time, say) and nobody takes the turn.
+      await ctx.redis.del(ctx.keys.turnLock('T-lapse'));
+      await waitFor(() => fence.signal.aborted, 'the renewal to find the lock gone', 3_000);
+      throw new Error('the model request was aborted');
+    });
+    await expect(run).rejects.toThrow('the model request was aborted');
+  });
+
   it('a runner whose turn was taken over stops at its next renewal and queues nothing after', async () => {
     const { ctx } = app;
     let resume = () => {};
