@@ -5,6 +5,7 @@ import { doneLook } from './delivery-look/delivery-look.ts';
 import { withinRules } from './inferred-bounds.ts';
 import { handbackTool, threadUnrelatedTool } from './tools/handback-tools.ts';
 import { messagePeerTool } from './tools/message-peer-tool.ts';
+import { updatePlanTool } from './tools/plan-tool.ts';
 import { promptRevisionTool } from './tools/prompt-revision-tool.ts';
 import { readChatTool } from './tools/read-chat-tool.ts';
 import { readCardTool, readGitHubTool } from './tools/read-source-tools.ts';
@@ -36,6 +37,7 @@ export function executorTools(scope: TurnScope): AnyTool[] {
     promptRevisionTool(scope),
     ...workTools(scope),
     messagePeerTool(scope),
+    updatePlanTool(scope),
   ];
   return withinRules(scope.ticket, toolsForProfile(profile, all, topology));
 }

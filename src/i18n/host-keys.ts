@@ -33,6 +33,7 @@ export const HOST_TEXT_KEYS = [
   'status.label.answered',
   'status.label.branch',
   'status.label.pr',
+  'status.label.plan',
   'status.label.elapsed',
   'status.label.budget',
   'status.label.paused-by',

@@ -27,6 +27,7 @@ export const TOOL_NAMES: ReadonlySet<string> = new Set([
   'mark_pr_ready',
   'close_pr',
   'resolve_review_thread',
+  'update_plan',
   // main session
   'orchestrator_route',
   'orchestrator_eval',

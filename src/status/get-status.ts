@@ -1,4 +1,5 @@
 import type { Ctx } from '../context.ts';
+import { ticketPlan } from '../executor/plan/plan-record.ts';
 import { ticketPr } from '../executor/workspace/delivery-records.ts';
 import { loadWorkspace } from '../executor/workspace/workspace-record.ts';
 import { languageForTicket } from '../i18n/choose-language.ts';
@@ -45,13 +46,14 @@ function callNow(call: NonNullable<StatusFacts['call']>, now: number): StatusCal
 export async function getStatus(ctx: ReadCtx, ticketId: string): Promise<TicketStatus | undefined> {
   const ticket = await getTicket(ctx, ticketId);
   if (!ticket) return undefined;
-  const [pause, facts, report, pr, ws, lang] = await Promise.all([
+  const [pause, facts, report, pr, ws, lang, plan] = await Promise.all([
     getPause(ctx, ticketId),
     readStatusFacts(ctx, ticketId),
     lastReport(ctx, ticketId),
     ticketPr(ctx, ticketId),
     loadWorkspace(ctx, ticketId),
     languageForTicket(ctx, ticket),
+    ticketPlan(ctx, ticketId),
   ]);
   const question = withAnswer(facts.question, facts.answer);
   const summary = report?.summary;
@@ -69,6 +71,7 @@ export async function getStatus(ctx: ReadCtx, ticketId: string): Promise<TicketS
     ...(question ? { question } : {}),
     ...(ws ? { branch: branchLink ? { name: ws.branch, url: branchLink } : { name: ws.branch } } : {}),
     ...(pr ? { pr: { label: `${pr.repo}#${pr.number}`, url: pr.url } } : {}),
+    ...(plan?.steps.length ? { plan: plan.steps } : {}),
     elapsedMs: Math.max(0, end - ticket.createdAt),
     usage: { modelRequests: facts.modelRequests, tokens: facts.tokens },
     lang,

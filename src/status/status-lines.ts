@@ -4,6 +4,8 @@ import { openQuestion, type TicketStatus } from './status-model.ts';
 import { formatElapsed, formatUsage, stepText } from './status-texts.ts';
 
 const SUMMARY_CAP = 300;
+const PLAN_CAP = 12;
+const PLAN_MARK = { completed: '✓', in_progress: '▶', pending: '○' } as const;
 
 const clip = (s: string, cap: number): string => (s.length > cap ? `${s.slice(0, cap - 1)}…` : s);
 const oneLine = (s: string): string => s.replace(/\s+/g, ' ').trim();
@@ -38,6 +40,12 @@ export function statusLines(s: TicketStatus, lang: Lang): string[] {
   }
   if (s.branch) lines.push(`${label('status.label.branch')} ${link(s.branch.name, s.branch.url)}`);
   if (s.pr) lines.push(`${label('status.label.pr')} ${link(s.pr.label, s.pr.url)}`);
+  if (s.plan?.length && s.state !== 'done') {
+    // Issue 48: the executor's plan, one line a step, the one under way marked.
+    lines.push(label('status.label.plan'));
+    for (const p of s.plan.slice(0, PLAN_CAP))
+      lines.push(`- ${PLAN_MARK[p.status]} ${clip(oneLine(p.step), 120)}`);
+  }
   lines.push(
     `${label('status.label.elapsed')} ${formatElapsed(lang, s.elapsedMs)} · ${label('status.label.budget')} ${formatUsage(lang, s.usage)}`,
   );

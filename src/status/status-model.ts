@@ -64,6 +64,8 @@ export interface TicketStatus {
   question?: StatusQuestion;
   branch?: { name: string; url?: string };
   pr?: { label: string; url: string };
+  /** Issue 48: the executor's plan as it last set it (update_plan). */
+  plan?: { step: string; status: 'pending' | 'in_progress' | 'completed' }[];
   elapsedMs: number;
   usage: StatusUsage;
   /** The ticket's language (issue 16): the GitHub comment's, and the card's for clients in neither. */

@@ -134,6 +134,8 @@ export function createKeys(prefix: string) {
     ticketCommits: (id: string) => k('ticket', id, 'commits'),
     /** Branch heads whose diff the executor was shown before delivery: hash sha → the call's key (issue 48). */
     ticketDeliveryLooks: (id: string) => k('ticket', id, 'delivery-looks'),
+    /** The executor's plan as it last set it (update_plan): JSON `{ steps, at }` (issue 48). */
+    ticketPlan: (id: string) => k('ticket', id, 'plan'),
     /** Commits the bot pushed to the ticket's branch: hash sha → when it first pushed it (ms, R-C7). */
     ticketPushes: (id: string) => k('ticket', id, 'pushes'),
     /** Rounds per automated reviewer on a PR: hash `login` → count; `turn:<id>:<login>` marks counted (R-C7). */

@@ -31,6 +31,7 @@ export function ticketOwnKeys(keys: Keys, id: string): string[] {
     keys.ticketCommits(id),
     keys.ticketPushes(id),
     keys.ticketDeliveryLooks(id),
+    keys.ticketPlan(id),
     keys.ticketBotNoted(id),
     keys.ticketStatus(id),
     keys.statusMessage(id),

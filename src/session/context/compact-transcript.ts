@@ -15,6 +15,7 @@ import {
   viewTokens,
   withSummary,
 } from './plan-compaction.ts';
+import { planInView } from './plan-in-view.ts';
 import { summariseSteps } from './summarise-steps.ts';
 
 export type Prepared = { ok: true; messages: ChatMessage[]; tokens: number } | { ok: false; aborted: true };
@@ -94,7 +95,10 @@ async function summarise(
       { sessionId: run.sessionId },
       'the summarising call gave nothing: a digest of the steps stands in',
     );
-  return { ok: true, state: withSummary(plan.state, span.to, summary.text), usage: summary.usage };
+  // Issue 48: the newest plan (update_plan) goes after the summary, so it stays in view.
+  const planned = planInView(run.messages);
+  const text = planned ? `${summary.text}\n\n${planned}` : summary.text;
+  return { ok: true, state: withSummary(plan.state, span.to, text), usage: summary.usage };
 }
 
 async function save(run: TurnRun, next: ContextState, usage: ModelUsage | undefined): Promise<void> {

@@ -1,5 +1,6 @@
 import { loadCard } from '../../cards/ingest.ts';
 import type { Ctx } from '../../context.ts';
+import { type TicketPlan, ticketPlan } from '../../executor/plan/plan-record.ts';
 import {
   screenshots,
   type TicketPr,
@@ -53,13 +54,15 @@ export interface TicketDetail extends TicketSummary {
   verifications: Awaited<ReturnType<typeof verifications>>;
   /** Screenshots with the commit each shows; `href` serves the PNG (issue 15). */
   screenshots: (Awaited<ReturnType<typeof screenshots>>[number] & { href: string | null })[];
+  /** Issue 48: the executor's plan as it last set it (update_plan), or null. */
+  plan: TicketPlan | null;
 }
 
 /** Everything the panel shows about one ticket, or undefined when it does not exist. */
 export async function ticketDetail(ctx: ReadCtx, id: string): Promise<TicketDetail | undefined> {
   const ticket = await getTicket(ctx, id);
   if (!ticket) return undefined;
-  const [pause, refs, pr, reports, cards, outbox, listed, runs, shots, troubled] = await Promise.all([
+  const [pause, refs, pr, reports, cards, outbox, listed, runs, shots, troubled, plan] = await Promise.all([
     getPause(ctx, id),
     refsOf(ctx, id),
     ticketPr(ctx, id),
@@ -70,6 +73,7 @@ export async function ticketDetail(ctx: ReadCtx, id: string): Promise<TicketDeta
     verifications(ctx, id),
     screenshots(ctx, id),
     deliveryTrouble(ctx, id),
+    ticketPlan(ctx, id),
   ]);
   const own = executorSessionId(id);
   const sessionIds = [...new Set([own, ...listed])];
@@ -90,6 +94,7 @@ export async function ticketDetail(ctx: ReadCtx, id: string): Promise<TicketDeta
     reports,
     verifications: runs,
     screenshots: shots.map((s) => ({ ...s, href: s.id ? `/api/tickets/${id}/screenshots/${s.id}` : null })),
+    plan: plan ?? null,
   };
 }
 

@@ -86,6 +86,36 @@ describe('context that never overflows (R-H2, session level)', () => {
     for (const o of outputs) expect(o.content.length).toBeGreaterThan(OUTPUT_CHARS);
   });
 
+  it('issue 48: the newest update_plan stays in view after the compaction summarises its call away', async () => {
+    const w = await h.world();
+    w.llm.setContextWindow({ tokens: WINDOW });
+    const updatePlan = defineTool({
+      name: 'update_plan',
+      description: 'Plan',
+      parameters: z.object({ steps: z.array(z.object({ step: z.string(), status: z.string() })) }),
+      run: () => toolOk('plan updated'),
+    });
+    const reads = reader(30);
+    const steps = [{ step: 'Read every file', status: 'in_progress' }];
+    w.llm.respond((req) =>
+      !isSummary(req) && !req.messages.some((m) => m.role === 'assistant')
+        ? toolCalls(['update_plan', { steps }, 'call_plan'])
+        : reads(req),
+    );
+    const outcome = await w.turn({
+      tools: [updatePlan, readFile],
+      contextTokens: WINDOW,
+      limits: { maxModelRequests: 60 },
+    });
+    expect(outcome).toMatchObject({ kind: 'ended', text: 'all read' });
+    const last = w.llm.requests.filter((r) => !isSummary(r)).at(-1) as RecordedRequest;
+    // The call itself was summarised away; its plan is in the progress message.
+    expect(last.messages.some((m) => m.tool_calls?.some((c) => c.function.name === 'update_plan'))).toBe(
+      false,
+    );
+    expect(last.messages[1]?.content).toMatch(/^Progress so far[\s\S]*- \[>\] Read every file/);
+  });
+
   it('R-H2: a turn killed right after a compaction resumes under it, without summarising again', async () => {
     const w = await h.world();
     const controller = new AbortController();

@@ -56,6 +56,8 @@ export async function ticketDetailView(root, id) {
       : null,
     // Issue 33: the call under way with its elapsed time, and the budget after every request.
     tk.status ? ticketNowSection(tk.id, tk.status) : null,
+    // Issue 48: the executor's plan as it last set it.
+    tk.plan?.steps?.length ? block(t('ticket.plan'), planList(tk.plan.steps)) : null,
     h(
       'div',
       { class: 'grid-2' },
@@ -252,6 +254,21 @@ const withPerson = (line, node) => line.split(SLOT).flatMap((part, i) => (i ? [n
 /** @param {string} title @param {...unknown} children */
 const block = (title, ...children) => h('section', { class: 'card' }, h('h2', null, title), ...children);
 const none = () => h('p', { class: 'muted' }, t('ticket.none'));
+const PLAN_MARK = { completed: '✓', in_progress: '▶', pending: '○' };
+
+/** The plan's steps, each marked by its status. @param {{ step: string, status: string }[]} steps */
+const planList = (steps) =>
+  h(
+    'ul',
+    { class: 'plan' },
+    steps.map((s) =>
+      h(
+        'li',
+        { 'data-status': s.status },
+        `${PLAN_MARK[/** @type {keyof typeof PLAN_MARK} */ (s.status)] ?? '○'} ${s.step}`,
+      ),
+    ),
+  );
 
 /** Only http(s) links become links; anything else stays text. @param {any} pr */
 function prLink(pr) {
