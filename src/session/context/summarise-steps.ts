@@ -40,7 +40,13 @@ export async function summariseSteps(
   const content = renderSteps(input, input.inputTokens);
   const attempt = await requestWithRetry(
     model,
-    { system: contextPrompts.summarise, messages: [{ role: 'user', content }], tools: [] },
+    // Issue 48: a summary needs no reasoning first; thinking would only cost time and tokens.
+    {
+      system: contextPrompts.summarise,
+      messages: [{ role: 'user', content }],
+      tools: [],
+      withoutThinking: true,
+    },
     retry,
     hooks,
   );

@@ -108,7 +108,12 @@ describe('context that never overflows (R-H2, session level)', () => {
       limits: { maxModelRequests: 60 },
     });
     expect(outcome).toMatchObject({ kind: 'ended', text: 'all read' });
+    // Issue 48 item 5: the summarising request runs without thinking, the turn's own with it.
+    const summaries = w.llm.requests.filter(isSummary);
+    expect(summaries.length).toBeGreaterThan(0);
+    for (const r of summaries) expect(r.body.thinking).toEqual({ type: 'disabled' });
     const last = w.llm.requests.filter((r) => !isSummary(r)).at(-1) as RecordedRequest;
+    expect(last.body.thinking).toEqual({ type: 'enabled' });
     // The call itself was summarised away; its plan is in the progress message.
     expect(last.messages.some((m) => m.tool_calls?.some((c) => c.function.name === 'update_plan'))).toBe(
       false,
