@@ -72,10 +72,18 @@ export function githubAppRoutes(ctx: Ctx): (api: Hono) => void {
         /** `PUBLIC_URL`, when the deployment names its public address: the form's default. */
         publicUrl: ctx.config.PUBLIC_URL ?? null,
         created: await loadCreatedApp(ctx),
+        /** Issue 49: the demo's local GitHub cannot create an App; the page says so. */
+        demo: ctx.config.DEMO,
       });
     });
     api.post('/github-app/manifest', async (c) => {
       const body = await readBody(c, ManifestRequest);
+      if (ctx.config.DEMO)
+        throw new HttpError(
+          409,
+          'demo_no_app',
+          "the demo's GitHub is a local stand-in and cannot create a GitHub App",
+        );
       const state = await issueManifestState(ctx, await sessionIdOf(c, ctx));
       return c.json({
         action: newAppUrl(webUrl, state, body.org || undefined),

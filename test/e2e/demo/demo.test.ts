@@ -119,6 +119,31 @@ describe('npm run demo', () => {
     await pr.goto((await prLink.getAttribute('href')) as string);
     await pr.getByText('draft', { exact: true }).waitFor();
     await pr.getByText("export const farewell = (name) => 'Goodbye, ' + name;", { exact: false }).waitFor();
+
+    // Issue 49: the demo's Redis (the suite's, persistence off) is no alarm on Home …
+    await page.goto(`${base}/panel/#/home`);
+    const doctor = page.locator('[data-home="doctor"]');
+    await doctor
+      .locator('li[data-finding="redis"]', { hasText: /persistence off: expected in the demo/ })
+      .waitFor({ state: 'attached' });
+    expect(await doctor.textContent()).not.toContain('persistence is off');
+    // … and Setup says the demo's GitHub cannot create an App, instead of a form landing on JSON.
+    await page.goto(`${base}/panel/#/setup`);
+    await page
+      .locator('#github-app')
+      .getByText(/cannot create a GitHub App/)
+      .waitFor();
+    expect(await page.locator('#github-app-form').count()).toBe(0);
+    const manifest = await page.evaluate(async () => {
+      const { csrf } = await (await fetch('/panel/api/session')).json();
+      const res = await fetch('/panel/api/github-app/manifest', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-switchyard-csrf': csrf },
+        body: JSON.stringify({ publicUrl: location.origin, name: 'switchyard-demo' }),
+      });
+      return { status: res.status, code: (await res.json()).code };
+    });
+    expect(manifest).toEqual({ status: 409, code: 'demo_no_app' });
     await context.close();
     expect(errors).toEqual([]);
 

@@ -172,7 +172,9 @@ export async function githubAppSection() {
           h('a', { href: made.installUrl }, t('setup.app.install-it')),
         )
       : null,
-    form,
+    // Issue 49: the demo's local GitHub has no App registration; say so instead of a form that
+    // would land on its raw answer.
+    info.demo ? notice('info', t('setup.app.demo')) : form,
     out,
   );
   await redeem(out);
