@@ -98,6 +98,10 @@ describe('issue 17: the queue board in the browser', () => {
     await page.getByRole('link', { name: /^Failed/i }).click();
     const card = page.locator('[class*="card-"]', { hasText: id });
     await card.getByText(/UnrecoverableError: feishu\.send: HTTP 400 code 230002/).waitFor();
+    // Issue 49: the board links back to the panel, in sight on every board page.
+    const back = page.getByRole('link', { name: /Switchyard panel/ });
+    expect(await back.isVisible()).toBe(true);
+    expect(await back.getAttribute('href')).toBe('/panel/#/queues');
     mkdirSync(ARTIFACTS, { recursive: true });
     await page.screenshot({ path: join(ARTIFACTS, '40-queue-board.png') });
     if (process.env.UPDATE_DOCS_SCREENSHOTS) copyFileSync(join(ARTIFACTS, '40-queue-board.png'), DOCS_SHOT);
@@ -114,6 +118,9 @@ describe('issue 17: the queue board in the browser', () => {
     // The job leaves the failed list on the page too.
     await card.waitFor({ state: 'detached' });
     expect(offences).toEqual([]);
+    await back.click();
+    await page.locator('tr[data-queue="outbox"]').waitFor();
+    expect(new URL(page.url()).hash).toBe('#/queues');
   });
 
   it('issue 17: signed out, the board sends the browser to the sign-in and its API answers 401', async () => {

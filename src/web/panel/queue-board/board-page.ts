@@ -17,10 +17,18 @@ const FONT_LINK_START = '<link href="https://fonts.googleapis.com/';
 /** Its "Loading" placeholder, styled inline, sits between these; React replaces it on start. */
 const ROOT_OPEN = '<div id="root">';
 const FIRST_SCRIPT = '<script defer';
+/**
+ * Issue 49: a link back to the panel on every board page, outside bull-board's React root (which
+ * replaces what is inside it), styled by a file of this origin (`BOARD_CSP` allows no inline
+ * style). bull-board's own "misc links" sit behind a menu button where nobody finds them.
+ */
+const BACK_STYLE = '<link rel="stylesheet" href="/panel/assets/board-back.css" />';
+const BACK_LINK = '<a id="back-to-panel" href="/panel/#/queues">← Switchyard panel</a>';
 
 /**
- * bull-board's page (its own template, found by plain search) without the Google Fonts link and
- * with a plain-text placeholder instead of its inline-styled one, so the page asks nothing of
+ * bull-board's page (its own template, found by plain search) without the Google Fonts link,
+ * with a plain-text placeholder instead of its inline-styled one and a link back to the panel
+ * (`BACK_LINK`), so the page asks nothing of
  * another origin and breaks no rule of `BOARD_CSP` (`queue-board-page.test.ts` checks the result).
  */
 export function boardPageHtml(html: string): string {
@@ -31,6 +39,7 @@ export function boardPageHtml(html: string): string {
   const root = out.indexOf(ROOT_OPEN);
   const script = root < 0 ? -1 : out.indexOf(FIRST_SCRIPT, root);
   if (script >= 0) out = `${out.slice(0, root)}${ROOT_OPEN}Loading…</div>\n${out.slice(script)}`;
+  out = out.replace('</head>', `${BACK_STYLE}</head>`).replace(ROOT_OPEN, `${BACK_LINK}\n${ROOT_OPEN}`);
   return out;
 }
 
