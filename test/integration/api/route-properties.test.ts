@@ -48,6 +48,7 @@ const ROUTES: { method: string; path: string; fields?: string[] }[] = [
   { method: 'GET', path: '/api/cards/:id/text' },
   { method: 'POST', path: '/api/local/messages', fields: ['text', 'chat', 'replyTo'] },
   { method: 'GET', path: '/api/local/messages' },
+  { method: 'GET', path: '/api/local/examples' },
   { method: 'GET', path: '/api/home' },
   { method: 'GET', path: '/api/queues' },
   { method: 'GET', path: '/api/stats/daily' },
