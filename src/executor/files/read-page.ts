@@ -13,10 +13,23 @@ export const READ_MAX_BYTES = 100_000;
  * `offset` continues — the same words whatever cut it short, so the model always knows the next call.
  */
 export function readPage(rel: string, text: string, offset = 1, limit = READ_DEFAULT_LINES): ToolResult {
+  return pageOf(rel, text, offset, limit).result;
+}
+
+/** The page and (issue 48) which lines it showed (none past the end; an empty file is seen whole). */
+export function pageOf(
+  rel: string,
+  text: string,
+  offset = 1,
+  limit = READ_DEFAULT_LINES,
+): { result: ToolResult; shown?: { from: number; to: number; total: number } } {
   const lines = fileLines(text);
-  if (lines.length === 0) return toolOk(`(${rel} is empty: 0 lines)`);
+  if (lines.length === 0) return { result: toolOk(`(${rel} is empty: 0 lines)`) };
   if (offset > lines.length)
-    return toolError(`offset ${offset} is past the end: ${rel} has ${lines.length} lines`);
+    return {
+      result: toolError(`offset ${offset} is past the end: ${rel} has ${lines.length} lines`),
+      shown: { from: offset, to: offset - 1, total: lines.length },
+    };
   const want = Math.min(limit, READ_MAX_LINES);
   const rows: string[] = [];
   let bytes = 0;
@@ -32,5 +45,8 @@ export function readPage(rel: string, text: string, offset = 1, limit = READ_DEF
   if (rows.length < want && last < lines.length) notes.push(`cut at ${READ_MAX_BYTES} bytes`);
   if (limit > READ_MAX_LINES) notes.push(`limit is at most ${READ_MAX_LINES}`);
   if (last < lines.length) notes.push(`offset=${last + 1} to continue`);
-  return toolOk(`${rows.join('\n')}\n(${notes.join('; ')})`);
+  return {
+    result: toolOk(`${rows.join('\n')}\n(${notes.join('; ')})`),
+    shown: { from: offset, to: last, total: lines.length },
+  };
 }

@@ -13,8 +13,14 @@ export async function staleRefusal(
   sessionId: string,
   rel: string,
   current: string,
+  whole = false,
 ): Promise<ToolResult | undefined> {
   const stale = await staleFile(ctx, sessionId, rel, current);
+  // Issue 48: replacing a whole file needs all of it seen; a page is enough for a passage.
+  if (stale === 'partly' && whole)
+    return toolError(
+      `refused: you have seen only part of ${rel} (a page of read_file), and write_file would replace all of it; change it with edit_file, or read_file the rest first`,
+    );
   if (stale === 'unread')
     return toolError(
       `refused: ${rel} exists and you have not read it in this session; read_file it first, then change it (edit_file for a passage)`,

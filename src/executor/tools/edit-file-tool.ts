@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineTool, toolError, toolOk } from '../../session/tool.ts';
 import { applyExact, applyLines } from '../files/apply-edit.ts';
 import { editedAnswer, lineList, matchLines, noMatch } from '../files/edit-answer.ts';
-import { noteFileSeen } from '../files/file-reads.ts';
+import { noteFileEdited } from '../files/file-reads.ts';
 import { findPassage } from '../files/find-passage.ts';
 import { fileLines } from '../files/numbered-lines.ts';
 import { staleRefusal } from '../files/stale-refusal.ts';
@@ -56,7 +56,7 @@ export function editFileTool(scope: TurnScope) {
             : applyLines(got.text, found.lines[0] ?? 0, found.span, args.old, args.new);
         const wrote = await writeCheckoutFile(p, applied.text);
         if (!wrote.ok) return toolError(wrote.refusal);
-        await noteFileSeen(scope.rt.ctx, call.sessionId, p.rel, applied.text);
+        await noteFileEdited(scope.rt.ctx, call.sessionId, p.rel, applied.text);
         const answer = editedAnswer(p.rel, found, at, applied);
         const news = await syntaxNews(scope, ws, p.rel, got.text, applied.text);
         return toolOk(news ? `${answer}\n${news}` : answer);

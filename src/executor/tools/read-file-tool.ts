@@ -3,7 +3,7 @@ import { defineTool, type ToolResult, toolError } from '../../session/tool.ts';
 import { binaryKind } from '../files/binary-kind.ts';
 import { noteFileSeen } from '../files/file-reads.ts';
 import { LinePager } from '../files/large-page.ts';
-import { READ_DEFAULT_LINES, READ_MAX_LINES, readPage } from '../files/read-page.ts';
+import { pageOf, READ_DEFAULT_LINES, READ_MAX_LINES } from '../files/read-page.ts';
 import type { TurnScope } from '../turn-scope.ts';
 import { readCheckoutBytes, scanCheckoutFile } from '../workspace/checkout-file.ts';
 import { type Confined, confinePath } from '../workspace/confine-path.ts';
@@ -31,13 +31,17 @@ export function readFileTool(scope: TurnScope) {
         if (!got.ok && got.tooLarge) return readLargePage(p, offset, limit);
         if (!got.ok) return toolError(got.refusal);
         const text = got.data.toString('utf8');
-        await noteFileSeen(scope.rt.ctx, call.sessionId, p.rel, text);
         const kind = binaryKind(got.data);
-        if (kind)
+        if (kind) {
+          await noteFileSeen(scope.rt.ctx, call.sessionId, p.rel, text);
           return toolError(
             `refused: ${p.rel} is binary (${kind}, ${got.data.length} bytes); read_file shows text only`,
           );
-        return readPage(p.rel, text, offset, limit);
+        }
+        // Issue 48: a page counts for the lines it showed; an empty file or a page past the end, whole.
+        const page = pageOf(p.rel, text, offset, limit);
+        await noteFileSeen(scope.rt.ctx, call.sessionId, p.rel, text, page.shown);
+        return page.result;
       }),
   });
 }

@@ -26,7 +26,7 @@ export function writeFileTool(scope: TurnScope) {
         const existed = before.ok;
         if (!before.ok && !before.missing) return toolError(before.refusal);
         if (before.ok) {
-          const stale = await staleRefusal(scope.rt.ctx, call.sessionId, p.rel, before.text);
+          const stale = await staleRefusal(scope.rt.ctx, call.sessionId, p.rel, before.text, true);
           if (stale) return stale;
         }
         const wrote = await writeCheckoutFile(p, content);
