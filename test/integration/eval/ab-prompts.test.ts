@@ -61,6 +61,9 @@ describe('eval A/B of a prompt change (issue 29)', () => {
     const recording = join(work, 'rec-version');
     const run = await runEval([
       '--oracle',
+      // py-leap-year-nochange is held out (split test): an A/B run takes dev alone unless told.
+      '--split',
+      'all',
       '--only',
       'js-slugify,py-leap-year-nochange',
       '--prompts',
@@ -127,6 +130,8 @@ describe('eval A/B of a prompt change (issue 29)', () => {
     const recording = join(work, 'rec-draft');
     const run = await runEval([
       '--oracle',
+      '--split',
+      'all',
       '--only',
       'py-leap-year-nochange',
       '--prompts',
