@@ -24,7 +24,7 @@ function chatRequest(text: string): CardDraft {
   };
 }
 
-const interfacesIn = (out: string) => [...out.matchAll(/^\s*([\w.-]+):\s+\d/gm)].map((m) => m[1]);
+const interfacesIn = (out: string) => [...out.matchAll(/^\s*([\w.-]+):\s+\d/gm)].map((m) => m[1] as string);
 
 /**
  * Issue 45: a fork's PR turns the sandbox's network off only when named as a PR (a structural ref
