@@ -23,6 +23,7 @@ import { acknowledgesWithoutThinking, isEarlyAck } from './early-ack.ts';
 import { executorEnvironment } from './environment.ts';
 import { executorTools, notingActs } from './executor-tools.ts';
 import { forgetCutReads } from './files/forget-cut-reads.ts';
+import { reattachEdited } from './files/reattach-edited.ts';
 import { turnRequestCap } from './inferred-bounds.ts';
 import { watchPause } from './pause-watch.ts';
 import { isReadOnlyCall } from './read-only-tools.ts';
@@ -158,6 +159,8 @@ async function turn(
       withoutThinking: (turnState) => acknowledgesWithoutThinking(scope, turnState),
       // Issue 28: a read the compaction cuts no longer lets write_file replace the file.
       beforeCompaction: (messages, next) => forgetCutReads(ctx, sessionId, messages, next),
+      // Issue 48: the files edited most recently come back after a summary, noted as read.
+      reattach: (messages, budget) => reattachEdited(ctx, ticketId, sessionId, messages, budget),
       // Issue 8: steps for the watchdog, model requests for the circuit breaker.
       ...safetyHooks(ctx, ticketId, gate),
       // Issue 33: the budget used grows after every model request, not at the turn's end.

@@ -50,6 +50,12 @@ export interface TurnHooks {
    */
   beforeCompaction?(messages: readonly ChatMessage[], next: ContextState): Promise<void> | void;
   /**
+   * Issue 48 item 5: after a compaction summarised steps away (and after `beforeCompaction`), text
+   * to go after the summary — the executor's most recently edited files, noted as read — in at
+   * most `budgetChars` characters.
+   */
+  reattach?(messages: readonly ChatMessage[], budgetChars: number): Promise<string | undefined>;
+  /**
    * Issue 33 item 5: what a model request (an answer or a compaction's summary) cost and whom it
    * is charged to, counted in the day's charts and the ticket's cost with the step that stores it.
    */

@@ -57,6 +57,7 @@ export async function compactTranscript(
       next = elideAll(next, run.messages);
     // Before the save: a worker dying between the two has forgotten reads, never kept a cut one.
     await run.hooks.beforeCompaction?.(run.messages, next);
+    if (plan.summarise) next = await withReattached(run, next, fixedTokens);
     await save(run, next, usage);
   }
   const messages = contextView(run.messages, run.context.state);
@@ -131,4 +132,18 @@ async function save(run: TurnRun, next: ContextState, usage: ModelUsage | undefi
     },
     'transcript compacted',
   );
+}
+
+/**
+ * Issue 48 item 5: the files the session edited most recently go after the summary (the hook
+ * notes them as read, after `beforeCompaction` forgot the reads the view lost), in what is left of
+ * the window below the hard limit, and never more than a tenth of it.
+ */
+async function withReattached(run: TurnRun, next: ContextState, fixedTokens: number): Promise<ContextState> {
+  const { factor, window } = run.context;
+  const room = window * HARD_LIMIT - fixedTokens * factor - viewTokens(run.messages, next, factor);
+  const budgetChars = Math.floor((Math.min(room, window * 0.1) / factor) * 4);
+  if (budgetChars < 200 || next.summary === undefined) return next;
+  const files = await run.hooks.reattach?.(run.messages, budgetChars);
+  return files ? withSummary(next, next.summarisedBefore, `${next.summary}\n\n${files}`) : next;
 }
