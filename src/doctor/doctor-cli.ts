@@ -4,6 +4,7 @@ import { withEnvFile } from '../env-file.ts';
 import type { Lang } from '../i18n/lang.ts';
 import { createModels } from '../session/create-models.ts';
 import { createKeys } from '../store/keys.ts';
+import { redisUrlOfStart } from '../store/local-redis-server.ts';
 import { doctorLang } from './doctor-lang.ts';
 import { type Say, sayIn } from './doctor-text.ts';
 import { isProblem, problem } from './finding.ts';
@@ -79,7 +80,9 @@ async function check(lang: Lang, say: Say, env: NodeJS.ProcessEnv | ConfigError,
 /** The same `.env` that `npm start` reads; one that cannot be read is reported. */
 function readEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv | ConfigError {
   try {
-    return withEnvFile(env);
+    // Issue 45: with no REDIS_URL, the Redis npm start would use — its own, with its password.
+    const read = withEnvFile(env);
+    return { ...read, REDIS_URL: redisUrlOfStart(read) };
   } catch (err) {
     if (err instanceof ConfigError) return err;
     throw err;

@@ -65,6 +65,18 @@ export function localRedisPassword(dir: string): string {
   return kept;
 }
 
+/** The password kept in `dir/password` when the bot wrote one there; never makes one. */
+export function keptRedisPassword(dir: string): string | undefined {
+  try {
+    const file = join(dir, 'password');
+    if (!lstatSync(file).isFile()) return undefined;
+    const kept = readFileSync(file, 'utf8').trim();
+    return PASSWORD.test(kept) ? kept : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** What answers at a loopback address, as the bot's own Redis would be told apart from others. */
 export type LocalRedisFound = 'nothing' | 'own' | 'foreign';
 

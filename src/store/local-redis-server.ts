@@ -3,7 +3,13 @@ import { resolve } from 'node:path';
 import { Redis } from 'ioredis';
 import { ConfigError } from '../config.ts';
 import { freePort } from '../net/free-port.ts';
-import { localRedisAt, localRedisPassword, newRedisPassword, ownFolder } from './local-redis-secret.ts';
+import {
+  keptRedisPassword,
+  localRedisAt,
+  localRedisPassword,
+  newRedisPassword,
+  ownFolder,
+} from './local-redis-secret.ts';
 
 /**
  * A `redis-server` of this machine's: for the test suite (a throwaway one when none answers),
@@ -143,21 +149,41 @@ export const LOCAL_REDIS_ARGS = ['--appendonly', 'yes', '--maxmemory-policy', 'n
 
 /**
  * `npm start` with no `REDIS_URL` (issue 32): the bot's own Redis at 127.0.0.1 on
- * `LOCAL_REDIS_PORT` (default 6379) — one it started earlier, or its other ROLE's — else a
+ * `LOCAL_REDIS_PORT` (default 6380, beside the 6379 of a system Redis such as Debian's `redis-server`
+ * service, which `npm run setup` installs) — one it started earlier, or its other ROLE's — else a
  * `redis-server` from PATH started there with AOF on, `noeviction`, its data under `dir`
  * (`./data/redis`, 0700) and the password kept there (issue 45 item 4). Any other Redis answering
  * there stops start-up: it is used only when `REDIS_URL` names it. With `REDIS_URL` set nothing is
  * started, ever; with no redis-server on PATH start-up goes on to say Redis is unreachable.
  */
+export function localRedisPort(env: Record<string, string | undefined>): number {
+  const raw = env.LOCAL_REDIS_PORT ?? '6380';
+  const port = /^\d{1,5}$/.test(raw) ? Number(raw) : 0;
+  if (port < 1 || port > 65535)
+    throw new ConfigError('Bad configuration: LOCAL_REDIS_PORT must be a port number (1–65535)');
+  return port;
+}
+
+/**
+ * The Redis `npm start` would use, for `npm run doctor`, without starting or writing anything:
+ * `REDIS_URL` when set, else the bot's own on `LOCAL_REDIS_PORT` with its kept password (none
+ * yet: the address alone, which then answers nothing until `npm start` starts it).
+ */
+export function redisUrlOfStart(
+  env: Record<string, string | undefined>,
+  dir = resolve('data', 'redis'),
+): string {
+  if (env.REDIS_URL) return env.REDIS_URL;
+  const password = keptRedisPassword(dir);
+  return `redis://${password ? `:${password}@` : ''}127.0.0.1:${localRedisPort(env)}`;
+}
+
 export async function withLocalRedis(
   env: Record<string, string | undefined>,
   dir = resolve('data', 'redis'),
 ): Promise<LocalRedis> {
   if (env.REDIS_URL) return { env };
-  const raw = env.LOCAL_REDIS_PORT ?? '6379';
-  const port = /^\d{1,5}$/.test(raw) ? Number(raw) : 0;
-  if (port < 1 || port > 65535)
-    throw new ConfigError('Bad configuration: LOCAL_REDIS_PORT must be a port number (1–65535)');
+  const port = localRedisPort(env);
   const password = localRedisPassword(dir);
   const local = { ...env, REDIS_URL: `redis://:${password}@127.0.0.1:${port}` };
   const found = await localRedisAt(port, password);

@@ -6,6 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError } from '../../../src/config.ts';
 import {
   findOrStartRedis,
+  redisUrlOfStart,
   type StartedRedis,
   withLocalRedis,
 } from '../../../src/store/local-redis-server.ts';
@@ -32,6 +33,19 @@ afterEach(async () => {
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 describe('the bot’s own Redis (issue 45 item 4)', () => {
+  it('npm run doctor checks the Redis npm start would use: REDIS_URL, else its own on 6380 with the kept password, making nothing', () => {
+    const dir = join(work, 'doctor', 'data', 'redis');
+    expect(redisUrlOfStart({ REDIS_URL: 'redis://elsewhere:6379' }, dir)).toBe('redis://elsewhere:6379');
+    // Beside a system Redis on 6379 (Debian's service, which npm run setup installs).
+    expect(redisUrlOfStart({}, dir)).toBe('redis://127.0.0.1:6380');
+    expect(() => statSync(dir)).toThrow();
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const kept = 'ab'.repeat(24);
+    writeFileSync(join(dir, 'password'), `${kept}\n`, { mode: 0o600 });
+    expect(redisUrlOfStart({ LOCAL_REDIS_PORT: '7001' }, dir)).toBe(`redis://:${kept}@127.0.0.1:7001`);
+    expect(() => redisUrlOfStart({ LOCAL_REDIS_PORT: 'x' }, dir)).toThrow(ConfigError);
+  });
+
   it('a Redis another user started on LOCAL_REDIS_PORT is not adopted: start-up stops and says to name it in REDIS_URL', async () => {
     let theirs: LocalRedis | undefined;
     try {
