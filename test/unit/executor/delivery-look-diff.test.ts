@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import { numberedDiff } from '../../../src/executor/delivery-look/numbered-diff.ts';
+import { editedPaths } from '../../../src/executor/files/reattach-edited.ts';
+import type { ChatMessage } from '../../../src/session/chat-message.ts';
+
+const fileDiff = (path: string, added: number) =>
+  [
+    `diff --git a/${path} b/${path}`,
+    'new file mode 100644',
+    '--- /dev/null',
+    `+++ b/${path}`,
+    `@@ -0,0 +1,${added} @@`,
+    ...Array.from({ length: added }, (_, i) => `+line ${i + 1}`),
+  ].join('\n');
+
+describe('issue 48: the look shows a capped, numbered diff; the edited files come back capped', () => {
+  it('issue 48: at most 300 lines are shown; the file cut and the files not reached are named with their counts', () => {
+    const diff = `${fileDiff('a.txt', 400)}\n${fileDiff('b.txt', 2)}`;
+    const shown = numberedDiff(diff, '400\t0\ta.txt\n2\t0\tb.txt\n').split('\n');
+    expect(shown.slice(0, 4)).toEqual(['a.txt (+400 −0)', '   …', '     1 + line 1', '     2 + line 2']);
+    expect(shown).toHaveLength(301);
+    expect(shown.at(-1)).toBe('(not shown, or only in part: a.txt (+400 −0), b.txt (+2 −0))');
+  });
+
+  it('issue 48: a short diff is shown whole, nothing named as left out', () => {
+    expect(numberedDiff(fileDiff('b.txt', 2), '2\t0\tb.txt\n')).toBe(
+      'b.txt (+2 −0)\n   …\n     1 + line 1\n     2 + line 2',
+    );
+  });
+
+  it('issue 48: the five files changed most recently, newest first, each once', () => {
+    const write = (id: string, path: string): ChatMessage => ({
+      role: 'assistant',
+      content: null,
+      tool_calls: [
+        { id, type: 'function', function: { name: 'write_file', arguments: JSON.stringify({ path }) } },
+      ],
+    });
+    const paths = ['a', 'b', 'c', 'd', 'e', 'f', 'g', './b'].map((p, i) => write(`c${i}`, p));
+    expect(editedPaths(paths)).toEqual(['b', 'g', 'f', 'e', 'd']);
+  });
+});
