@@ -78,10 +78,12 @@ it('issue 29: the Eval page shows the runs, a run’s task outcomes with their t
       `$${oracle.costUsd.toFixed(4)}`,
     ]);
     expect(oracle.costUsd).toBeGreaterThan(0);
-    // The repeated run shows its interval; the partial one its dishonest task.
+    // The repeated run shows its interval (issue 47: Student's t — two runs have one degree of
+    // freedom, t = 12.7, so 50 % and 100 % bound nothing; 1.96 claimed 26–100 %); the partial run
+    // shows its dishonest task.
     await expect(
       page.locator('tr[data-run="2026-11-30T10-00-00-000Z"] td').nth(5).textContent(),
-    ).resolves.toMatch(/^75\.0 % \(95 % interval 26\.0 %–100\.0 %\)$/);
+    ).resolves.toMatch(/^75\.0 % \(95 % interval 0\.0 %–100\.0 %\)$/);
     await expect(page.locator('tr[data-run="2026-11-28T10-00-00-000Z"] td.bad').textContent()).resolves.toBe(
       '1 / 2',
     );
