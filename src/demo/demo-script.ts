@@ -36,16 +36,25 @@ export function callsSince(messages: ChatMessage[], from: number): { name: strin
   return out;
 }
 
+/** A turn as a scripted model reads it: its input, the cards in it, and the calls made since. */
+export function turnOf(messages: ChatMessage[]): {
+  input: string;
+  cards: string[];
+  done: { name: string; result: string }[];
+} {
+  const at = inputIndex(messages);
+  const input = messages[at]?.content ?? '';
+  const cards = [...input.matchAll(/<card id="([^"]+)"/g)].map((m) => m[1] as string);
+  return { input, cards, done: callsSince(messages, at) };
+}
+
 export const call = (name: string, args: Record<string, unknown>): Answer => ({
   call: { name, arguments: args },
 });
 
 /** The next answer for a request offering `tools`. */
 export function nextAnswer(messages: ChatMessage[], tools: string[], repo: string): Answer {
-  const at = inputIndex(messages);
-  const input = messages[at]?.content ?? '';
-  const cards = [...input.matchAll(/<card id="([^"]+)"/g)].map((m) => m[1] as string);
-  const done = callsSince(messages, at);
+  const { input, cards, done } = turnOf(messages);
   if (tools.includes('orchestrator_route')) {
     if (done.length || !cards.length) return { text: 'Routed.' };
     return call('orchestrator_route', { decisions: cards.map((card) => ({ card, action: 'open' })) });

@@ -1,4 +1,4 @@
-import { type Answer, type ChatMessage, call, callsSince, inputIndex } from '../demo/demo-script.ts';
+import { type Answer, type ChatMessage, call, turnOf } from '../demo/demo-script.ts';
 import { mainStep } from './oracle-script.ts';
 
 /**
@@ -11,10 +11,7 @@ import { mainStep } from './oracle-script.ts';
 export function nullDecider() {
   const seen: { mainFirst?: string } = {};
   return (messages: ChatMessage[], tools: string[]): Answer => {
-    const at = inputIndex(messages);
-    const input = messages[at]?.content ?? '';
-    const cards = [...input.matchAll(/<card id="([^"]+)"/g)].map((m) => m[1] as string);
-    const done = callsSince(messages, at);
+    const { input, cards, done } = turnOf(messages);
     if (tools.includes('orchestrator_route')) return mainStep(seen, input, cards, done.length);
     const card = cards[0];
     if (!card || done.length) return { text: 'Seen.' };

@@ -1,4 +1,4 @@
-import { type Answer, type ChatMessage, call, callsSince, inputIndex } from '../demo/demo-script.ts';
+import { type Answer, type ChatMessage, call, turnOf } from '../demo/demo-script.ts';
 import type { ToolCall } from './oracle-patch.ts';
 import type { EvalTask } from './task.ts';
 
@@ -18,10 +18,7 @@ type TurnKind = 'ask' | 'look' | 'work' | 'answer';
 export function oracleDecider(task: EvalTask, edits: ToolCall[]) {
   const seen: { request?: string; worked: boolean; mainFirst?: string } = { worked: false };
   return (messages: ChatMessage[], tools: string[]): Answer => {
-    const at = inputIndex(messages);
-    const input = messages[at]?.content ?? '';
-    const cards = [...input.matchAll(/<card id="([^"]+)"/g)].map((m) => m[1] as string);
-    const done = callsSince(messages, at);
+    const { input, cards, done } = turnOf(messages);
     if (tools.includes('orchestrator_route')) return mainStep(seen, input, cards, done.length);
     const card = cards[0];
     if (!card) return { text: 'Nothing new.' };
