@@ -1,8 +1,8 @@
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { rm, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { Config } from '../config.ts';
 import { openWorkspaceFolders } from '../executor/workspace/close-workspace.ts';
-import { PRIVATE_MODE } from '../executor/workspace/private-dir.ts';
+import { mkdirPrivate } from '../executor/workspace/private-dir.ts';
 import type { Say } from './doctor-text.ts';
 import { type Finding, ok, problem } from './finding.ts';
 
@@ -15,7 +15,7 @@ export async function checkWorkspace(config: Config, say: Say): Promise<Finding[
   const dir = resolve(config.WORKSPACE_DIR);
   const probe = join(dir, `.doctor-${process.pid}-${Date.now()}`);
   try {
-    await mkdir(dir, { recursive: true, mode: PRIVATE_MODE });
+    await mkdirPrivate(dir);
     await writeFile(probe, 'ok');
     await rm(probe, { force: true });
     const open = await openWorkspaceFolders(dir, config.KEY_PREFIX);

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { PROFILES } from '../artifacts/artifact.ts';
 import { OriginSchema } from '../cards/card.ts';
 import type { Ticket, TicketState } from './ticket.ts';
 
@@ -16,7 +17,7 @@ const MatchedRuleSchema = z.object({
   name: z.string(),
   instruction: z.string(),
   crew: z.string().exactOptional(),
-  profile: z.enum(['worker', 'reviewer', 'explorer']).exactOptional(),
+  profile: z.enum(PROFILES).exactOptional(),
   openPr: z.boolean().exactOptional(),
   maxRequests: z.number().exactOptional(),
 });

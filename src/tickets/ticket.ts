@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { Profile } from '../artifacts/artifact.ts';
 import type { Origin } from '../cards/card.ts';
 
 export type TicketState = 'open' | 'working' | 'waiting' | 'done' | 'cancelled';
@@ -11,7 +12,7 @@ export interface MatchedRule {
   /** The crew the rule runs its tickets with (issue 7). */
   crew?: string;
   /** The most the ticket's executor may do (F-12): a permission profile; absent, its crew's. */
-  profile?: 'worker' | 'reviewer' | 'explorer';
+  profile?: Profile;
   /** The rule lets the ticket open a pull request (F-12); absent, it may not. */
   openPr?: boolean;
   /** Model requests per turn the rule allows (F-12); absent, `INFERRED_MAX_REQUESTS`. */

@@ -134,7 +134,7 @@ async function runIn(s: SandboxSettings, cmd: SandboxCommand, cg?: SandboxCgroup
     kill();
     clearTimeout(timer);
     unwatch();
-    poll?.stop();
+    await poll?.stop();
     await exited;
     stopNet?.();
     // A pause that came while the sandbox was being set up stopped the command before it began.
