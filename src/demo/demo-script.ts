@@ -3,8 +3,9 @@ import { AMBIGUOUS, type DemoTask, taskFor } from './demo-tasks.ts';
 /**
  * The demo's scripted model, a decision per request: it reads the conversation the bot sends (as
  * a model would) and answers with the next tool call. The main session opens a ticket for each
- * new card; an executor acknowledges, reads, edits, commits and pushes, opens a draft PR and
- * reports — or, for a request that names no task it knows, asks which one was meant. A tool that
+ * new card; an executor acknowledges, reads, edits, commits and pushes, opens a draft PR, runs the
+ * sample's tests as its verification, marks the PR ready (after the look at its diff the first
+ * call answers with) and reports it done — or, for a request that names no task it knows, asks which one was meant. A tool that
  * refuses ends the turn with a `blocked` report quoting the refusal.
  */
 
@@ -48,6 +49,14 @@ export function turnOf(messages: ChatMessage[]): {
   return { input, cards, done: callsSince(messages, at) };
 }
 
+/**
+ * A refusal that asks for the same call again after a look (issue 48's review before
+ * `mark_pr_ready`), not one that refuses the work.
+ */
+export function isReviewAnswer(d: { name: string; result: string }): boolean {
+  return d.result.startsWith('Error: ') && d.result.includes(`Call ${d.name} again`);
+}
+
 export const call = (name: string, args: Record<string, unknown>): Answer => ({
   call: { name, arguments: args },
 });
@@ -63,21 +72,24 @@ export function nextAnswer(messages: ChatMessage[], tools: string[], repo: strin
   if (!card) return { text: 'Nothing new.' };
   const last = done.at(-1);
   if (last?.name === 'report') return { text: 'Reported.' };
-  if (last?.result.startsWith('Error: '))
+  if (last?.result.startsWith('Error: ') && !isReviewAnswer(last))
     return call('report', {
       status: 'blocked',
       summary: `${last.name} refused: ${last.result.slice(7, 400)}`,
     });
   const task = taskFor(input);
-  return task
-    ? taskStep(task, done.length, card, repo, last?.result ?? '')
-    : askStep(done.length, card, repo);
+  return task ? taskStep(task, done, card, repo) : askStep(done.length, card, repo);
 }
 
 const fill = (s: string, repo: string) => s.replaceAll('{repo}', repo);
 
-function taskStep(task: DemoTask, step: number, card: string, repo: string, lastResult: string): Answer {
-  switch (step) {
+function taskStep(
+  task: DemoTask,
+  done: { name: string; result: string }[],
+  card: string,
+  repo: string,
+): Answer {
+  switch (done.length) {
     case 0:
       return call('reply', { to: card, text: fill(task.ack, repo), purpose: 'ack' });
     case 1:
@@ -88,11 +100,19 @@ function taskStep(task: DemoTask, step: number, card: string, repo: string, last
       return call('commit_and_push', { message: task.commit });
     case 4:
       return call('open_pr', { title: task.title, body: task.body });
+    case 5:
+      // The sample repository's AGENTS.md asks for `node --test` before a push.
+      return call('record_verification', { command: 'node --test' });
+    case 6:
+    case 7:
+      // The first call answers with a look at the diff and marks nothing ready; the second marks it.
+      return call('mark_pr_ready', {});
     default: {
-      const url = /https?:\/\/[^\s);,]+/.exec(lastResult)?.[0];
+      const opened = done.find((c) => c.name === 'open_pr')?.result ?? '';
+      const url = /https?:\/\/[^\s);,]+/.exec(opened)?.[0];
       return call('report', {
-        status: 'working',
-        summary: `Opened a draft PR${url ? `: ${url}` : ''} — ${task.title}. Review it there; it stays a draft until it is verified.`,
+        status: 'done',
+        summary: `${task.title}: verified with \`node --test\` and ready for review${url ? ` at ${url}` : ''}.`,
       });
     }
   }

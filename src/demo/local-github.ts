@@ -164,8 +164,33 @@ export async function startLocalGitHub(opts: {
         return json(200, commentJson(c));
       },
     ],
+    ['POST', /^\/graphql$/, (_m, b) => graphql(b)],
   ];
   routes.push(...(opts.extraRoutes?.(pulls) ?? []));
+  /**
+   * The one GraphQL call the demo's tickets make: `mark_pr_ready` turns the draft ready (issue 49:
+   * a demo ticket ends as a real one does). Anything else gets GraphQL's error shape.
+   */
+  function graphql(b: Record<string, unknown>): Reply {
+    const vars = (b.variables ?? {}) as { pullRequestId?: string };
+    if (!String(b.query ?? '').includes('markPullRequestReadyForReview'))
+      return json(200, { data: null, errors: [{ message: 'not supported by the demo GitHub' }] });
+    const p = pulls.find((x) => `PR_demo_${x.number}` === vars.pullRequestId);
+    if (!p)
+      return json(200, {
+        data: null,
+        errors: [
+          {
+            type: 'NOT_FOUND',
+            message: `Could not resolve to a node with the global id of '${vars.pullRequestId}'`,
+          },
+        ],
+      });
+    p.draft = false;
+    return json(200, {
+      data: { markPullRequestReadyForReview: { pullRequest: { id: vars.pullRequestId, isDraft: false } } },
+    });
+  }
   /**
    * `GET /repos/{repo}/pulls` with the filters GitHub applies: `state` (open by default, closed,
    * all), `head` as `owner:branch` and `base`. Ignoring `head` made `open_pr` of a second request

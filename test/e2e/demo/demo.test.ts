@@ -59,7 +59,7 @@ describe('npm run demo', () => {
     );
   }, 60_000);
 
-  it('prints one signed-in link to Try it; each clear request ends in a draft PR of its own, an ambiguous one in a question; Ctrl-C leaves nothing', async () => {
+  it('prints one signed-in link to Try it; each clear request ends in a PR of its own, verified and ready, an ambiguous one in a question; Ctrl-C leaves nothing', async () => {
     await waitFor(() => out.includes('Ctrl-C stops everything.') || exited(), 'the demo ready', 120_000);
     expect(out).toContain('scripted model (no LLM_API_KEY)');
     const link = /Open (http:\/\/127\.0\.0\.1:\d+\/panel\/#signin=[0-9a-f]+&go=try)\n/.exec(out)?.[1];
@@ -92,11 +92,15 @@ describe('npm run demo', () => {
     await input.press('Enter');
     const prLink = page.getByRole('log').locator('a[href$="/demo/sample/pull/1"]').first();
     await prLink.waitFor();
+    // Issue 49: a demo ticket ends as a real one does — verified, marked ready and reported done —
+    // not "Working" for ever.
+    await page.getByRole('log').getByText('T1 · Done').waitFor();
     // The second example is a PR of its own (issue 49: the demo's GitHub ignored head= and the
     // second request adopted PR #1).
     await example(1);
     await input.press('Enter');
     await page.getByRole('log').locator('a[href$="/demo/sample/pull/2"]').first().waitFor();
+    await page.getByRole('log').getByText('T2 · Done').waitFor();
 
     await example(2);
     await input.press('Enter');
@@ -114,10 +118,11 @@ describe('npm run demo', () => {
     if (process.env.UPDATE_DOCS_SCREENSHOTS === '1')
       copyFileSync(join(ARTIFACTS, '40-demo-try-it.png'), DOCS_SHOT);
 
-    // The PR link opens the local GitHub's page of a draft with the change.
+    // The PR link opens the local GitHub's page of the change, marked ready (a draft no more).
     const pr = await context.newPage();
     await pr.goto((await prLink.getAttribute('href')) as string);
-    await pr.getByText('draft', { exact: true }).waitFor();
+    await pr.getByText('open', { exact: true }).waitFor();
+    expect(await pr.getByText('draft', { exact: true }).count()).toBe(0);
     await pr.getByText("export const farewell = (name) => 'Goodbye, ' + name;", { exact: false }).waitFor();
 
     // Issue 49: the demo's Redis (the suite's, persistence off) is no alarm on Home …

@@ -172,7 +172,7 @@ export async function tryItPage(/** @type {HTMLElement} */ root) {
                 stateBadge(tk.state),
               ),
               h('div', null, tk.title),
-              prs.get(tk.id) ? draftPr(prs.get(tk.id)) : null,
+              prs.get(tk.id) ? ticketPr(prs.get(tk.id)) : null,
               tk.pause ? pauseLine(tk.pause) : null,
               pauseButton(tk, () => void poll()),
             ),
@@ -209,9 +209,13 @@ async function questionsOf(tickets) {
   return { questions, prs };
 }
 
-/** The ticket's draft PR as a link (http(s) only; anything else stays text). @param {any} pr */
-function draftPr(pr) {
-  const label = t('try.draft-pr', { pr: `${pr.repo ?? ''}#${pr.number ?? ''}` });
+/**
+ * The ticket's PR as a link (http(s) only; anything else stays text). Not called a draft: the
+ * ticket's record does not follow the PR's state, and a ticket that marked it ready is common.
+ * @param {any} pr
+ */
+function ticketPr(pr) {
+  const label = t('try.pr', { pr: `${pr.repo ?? ''}#${pr.number ?? ''}` });
   const safe = typeof pr.url === 'string' && /^https?:\/\//.test(pr.url);
   return h(
     'div',
