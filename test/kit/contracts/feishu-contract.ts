@@ -120,7 +120,7 @@ export function feishuRefusal(
   path: string,
   query: Record<string, string>,
   body: Record<string, unknown> | undefined,
-  bytes = 0,
+  bytes: number,
 ): FeishuRefusal | undefined {
   if (FEISHU_ALLOWED.some((a) => a.method === method && a.path.test(path))) return undefined;
   const found = route(method, path);
