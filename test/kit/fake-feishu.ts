@@ -26,6 +26,8 @@ export interface FeishuCall {
   query: Record<string, string>;
   headers: IncomingHttpHeaders;
   body: Record<string, unknown> | undefined;
+  /** The request body's size in bytes, as sent (Feishu's message limits measure it). */
+  bytes: number;
   at: number;
   /** The status the fake answered. */
   status: number;
@@ -105,6 +107,7 @@ export interface FakeFeishuOptions {
 }
 
 const TOKEN = 't-fake-tenant-token';
+const TOKEN_PATH = /^\/open-apis\/auth\/v3\/(tenant|app)_access_token(\/internal)?$/;
 
 /** Starts the fake on 127.0.0.1 at a free port. */
 export async function startFakeFeishu(opts: FakeFeishuOptions = {}): Promise<FakeFeishu> {
@@ -134,11 +137,17 @@ export async function startFakeFeishu(opts: FakeFeishuOptions = {}): Promise<Fak
       return [f.status ?? 200, { code: f.code ?? 99991400, msg: f.msg ?? 'scripted failure' }, f.headers];
     }
     const { method, path, body } = call;
-    // Issue 46: a call off Feishu's published API definitions is answered as Feishu would.
-    const off = feishuRefusal(method, path, call.query, body);
-    if (off) return [off.status, off.body];
+    // Issue 46: a call off Feishu's published API definitions is answered as Feishu would — after
+    // its credentials, as Feishu checks those first (the token endpoints and the SDK's long
+    // connection carry the app's id and secret in the body instead).
+    const off = () => feishuRefusal(method, path, call.query, body, call.bytes);
+    const unsigned = path === '/callback/ws/endpoint' || TOKEN_PATH.test(path);
+    if (unsigned) {
+      const offUnsigned = off();
+      if (offUnsigned) return [offUnsigned.status, offUnsigned.body];
+    }
     if (method === 'POST' && path === '/callback/ws/endpoint') return lc.endpoint(body);
-    if (method === 'POST' && /^\/open-apis\/auth\/v3\/(tenant|app)_access_token(\/internal)?$/.test(path)) {
+    if (method === 'POST' && TOKEN_PATH.test(path)) {
       const known =
         (body?.app_id === appId && body?.app_secret === appSecret) ||
         registration.knows(String(body?.app_id), String(body?.app_secret));
@@ -148,6 +157,8 @@ export async function startFakeFeishu(opts: FakeFeishuOptions = {}): Promise<Fak
     if (call.headers.authorization !== `Bearer ${TOKEN}`) {
       return [400, { code: 99991663, msg: 'Invalid access token for authorization' }];
     }
+    const offSigned = unsigned ? undefined : off();
+    if (offSigned) return [offSigned.status, offSigned.body];
     const contact = contacts.route(method, path, call.query);
     if (contact) return contact;
     if (method === 'GET' && path === '/open-apis/bot/v3/info') {
@@ -262,6 +273,7 @@ export async function startFakeFeishu(opts: FakeFeishuOptions = {}): Promise<Fak
       query: Object.fromEntries(url.searchParams),
       headers: req.headers,
       body: raw ? (JSON.parse(raw) as Record<string, unknown>) : undefined,
+      bytes: Buffer.byteLength(raw),
       at: Date.now(),
       status: 0,
     };

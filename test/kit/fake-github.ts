@@ -621,9 +621,10 @@ export async function startFakeGitHub(
       const v = m?.[1] ?? m?.[2] ?? (m?.[3] ? vars[m[3]] : vars[name]);
       return v === undefined || v === null ? undefined : String(v);
     };
-    // Issue 46: a document off GitHub's schema, or variables off the document, is GitHub's 200 with errors.
+    // Issue 46: a document off GitHub's schema, or variables off the document, is GitHub's 200 with
+    // errors; one past a connection's limits (typed errors) has `data: null` besides.
     const off = graphqlErrors(query, vars);
-    if (off.length) return json(200, { errors: off.map((message) => ({ message })) });
+    if (off.length) return json(200, off.some((e) => e.type) ? { data: null, errors: off } : { errors: off });
     const missing = (id: unknown) =>
       json(200, {
         data: null,
@@ -644,18 +645,8 @@ export async function startFakeGitHub(
     }
     if (/reviewThreads/.test(query)) {
       const repo = `${arg('owner')}/${arg('name') ?? arg('repo')}`;
-      // GitHub's connection limit: `first` is 1…100, else the whole query fails.
+      // `first` is within GitHub's limits here (graphqlErrors refused the query otherwise).
       const first = Number(/reviewThreads\(first:\s*(\d+)/.exec(query)?.[1] ?? arg('first') ?? 0);
-      if (!(first >= 1 && first <= 100))
-        return json(200, {
-          data: null,
-          errors: [
-            {
-              type: 'EXCESSIVE_PAGINATION',
-              message: `Requesting ${first} records on the \`reviewThreads\` connection exceeds the \`first\` limit of 100 records.`,
-            },
-          ],
-        });
       const mine = fake.reviewComments.filter((c) => c.repo === repo && c.number === Number(arg('number')));
       const all = [...new Set(mine.map((c) => c.threadId))].map((id) => {
         const comments = mine.filter((c) => c.threadId === id);
@@ -761,9 +752,6 @@ export async function startFakeGitHub(
     } catch {
       return send(res, { status: 400, body: { message: 'Problems parsing JSON' } }, method, u, raw, req);
     }
-    // Issue 46: a call off GitHub's published REST description is answered as GitHub would.
-    const off = restRefusal(method, u.pathname, u.searchParams, raw ? body : undefined);
-    if (off) return send(res, off, method, u, body, req);
     const auth = req.headers.authorization;
     // App-JWT routes pass; an installation token (`ghs_`) must be live, reach the repository
     // (its installation, and its `repositories` when the token named some: else 404) and hold the
@@ -797,6 +785,10 @@ export async function startFakeGitHub(
         body,
         req,
       );
+    // Issue 46: a call off GitHub's published REST description is answered as GitHub would — once
+    // its credentials pass, as GitHub checks them first (bad ones are 401 whatever the body).
+    const off = restRefusal(method, u.pathname, u.searchParams, raw ? body : undefined);
+    if (off) return send(res, off, method, u, body, req);
     const rule = failure(method, u.pathname);
     let reply: Reply = notFound();
     if (!rule || rule.afterHandling) {

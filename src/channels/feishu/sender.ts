@@ -6,7 +6,7 @@ import { neutralizeMentions } from '../../safety/neutralize-mentions.ts';
 import { feishuUuid } from './feishu-uuid.ts';
 import { createLarkClient } from './lark-client.ts';
 import { larkSdk } from './lark-sdk.ts';
-import { postContent } from './post-content.ts';
+import { postBody } from './post-content.ts';
 import { businessFailure, isStaleTokenFailure, toDeliveryError } from './to-delivery-error.ts';
 
 type FeishuEffect = Extract<Effect, { op: `feishu.${string}` }>;
@@ -60,17 +60,12 @@ function call(client: Client, e: FeishuEffect, uuid: string): Promise<FeishuAnsw
     case 'feishu.reply':
       return client.im.message.reply({
         path: { message_id: e.messageId },
-        data: {
-          msg_type: 'post',
-          content: postContent(e.text),
-          uuid,
-          ...(e.inThread ? { reply_in_thread: true } : {}),
-        },
+        data: postBody(e.text, { uuid, ...(e.inThread ? { reply_in_thread: true } : {}) }),
       });
     case 'feishu.send':
       return client.im.message.create({
         params: { receive_id_type: 'chat_id' },
-        data: { receive_id: e.chatId, msg_type: 'post', content: postContent(e.text), uuid },
+        data: postBody(e.text, { receive_id: e.chatId, uuid }),
       });
     case 'feishu.card.reply':
       return client.im.message.reply({

@@ -41,11 +41,28 @@ describe('issue 16: replies go out as Feishu post messages, so links and code re
       effect: { op: 'feishu.reply', messageId: 'om_long', text },
     });
     const msg = await replyTo('om_long');
-    expect(Buffer.byteLength(msg.content)).toBeLessThanOrEqual(30 * 1024);
+    // Feishu's limit is on the request body, as sent.
+    const call = h.feishu.calls.find((c) => c.path.endsWith('/om_long/reply') && c.status === 200);
+    expect(call?.bytes).toBeLessThanOrEqual(30 * 1024);
     const sent = JSON.parse(msg.content).zh_cn.content[0][0].text as string;
     expect(sent.endsWith('…')).toBe(true);
     expect(text.startsWith(sent.slice(0, -1))).toBe(true);
     expect(sent.length).toBeGreaterThan(10_000);
+  });
+
+  it('issue 46: a reply whose content is under 30 KB but whose request body is over is cut, not refused', async () => {
+    // Each quote is 2 bytes in the content and 4 in the body that carries it.
+    const text = `Quoted: ${'"'.repeat(9000)}`;
+    expect(Buffer.byteLength(JSON.stringify({ en_us: { content: [[{ tag: 'md', text }]] } }))).toBeLessThan(
+      30 * 1024,
+    );
+    await enqueueEffect(h.app.ctx, {
+      key: 'test:post-quotes',
+      effect: { op: 'feishu.reply', messageId: 'om_quotes', text },
+    });
+    const msg = await replyTo('om_quotes');
+    expect(msg.text?.endsWith('…')).toBe(true);
+    expect(h.feishu.callsTo(/\/om_quotes\/reply$/).map((c) => c.status)).toEqual([200]);
   });
 
   it('the fake refuses what Feishu refuses (230001), and such a delivery is given up, not retried', async () => {

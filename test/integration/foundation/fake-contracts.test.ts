@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FEISHU_ALLOWED } from '../../kit/contracts/feishu-contract.ts';
 import { REST_ALLOWED } from '../../kit/contracts/github-rest-contract.ts';
+import { graphqlErrors } from '../../kit/contracts/graphql-contract.ts';
 import { type FakeFeishu, startFakeFeishu } from '../../kit/fake-feishu.ts';
 import { type FakeGitHub, startFakeGitHub } from '../../kit/fake-github.ts';
 
@@ -65,6 +66,39 @@ describe('the fakes answer calls off the published contracts as the platforms do
     ).toBe(201);
   });
 
+  it('GitHub REST: bad credentials are 401 whatever the body; a path parameter off its schema is 404; a required query parameter missing is 422', async () => {
+    const locked = await startFakeGitHub({ token: 'ghp_right' });
+    try {
+      const post = (auth: string) =>
+        fetch(`${locked.url}/repos/acme/web/pulls`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', authorization: auth },
+          body: JSON.stringify({ title: 'Fix', draft: 'yes' }),
+        }).then(async (r) => ({ status: r.status, body: await r.json() }));
+      expect(await post('token ghp_wrong')).toEqual({ status: 401, body: { message: 'Bad credentials' } });
+      // With the right token the same body is off the contract.
+      expect((await post('token ghp_right')).status).toBe(422);
+    } finally {
+      await locked.close();
+    }
+    // `issue_number` is an integer: GitHub has no route for `/issues/abc`.
+    expect(await rest('GET', '/repos/acme/web/issues/abc/comments')).toEqual({
+      status: 404,
+      body: { message: 'Not Found', documentation_url: 'https://docs.github.com/rest' },
+    });
+    expect(await rest('PATCH', '/repos/acme/web/issues/comments/1e3', { body: 'x' })).toMatchObject({
+      status: 404,
+    });
+    expect(await rest('GET', '/search/issues?per_page=5')).toMatchObject({
+      status: 422,
+      body: {
+        message: 'Validation Failed',
+        errors: [{ field: 'q', code: 'missing' }],
+        documentation_url: 'https://docs.github.com/rest/search/search#search-issues-and-pull-requests',
+      },
+    });
+  });
+
   it('GitHub GraphQL: a document off the schema, or without its variables, is answered with errors and no data', async () => {
     const gql = async (query: string, variables: Record<string, unknown>) =>
       (await rest('POST', '/graphql', { query, variables })).body;
@@ -85,13 +119,65 @@ describe('the fakes answer calls off the published contracts as the platforms do
     });
   });
 
-  const feishuCall = async (method: string, path: string, body?: unknown) => {
+  it('GitHub GraphQL: every connection keeps GitHub’s limits on first and last, as GitHub words them', async () => {
+    const gql = async (query: string, variables: Record<string, unknown> = {}) =>
+      (await rest('POST', '/graphql', { query, variables })).body;
+    const pr = (inner: string) =>
+      `query($n: Int!) { repository(owner: "acme", name: "web") { pullRequest(number: $n) { ${inner} } } }`;
+    const nested = pr('reviewThreads(first: 10) { nodes { comments(first: $n) { nodes { body } } } }');
+    expect(await gql(nested, { n: 100 })).toHaveProperty('data');
+    expect(await gql(nested, { n: 101 })).toEqual({
+      data: null,
+      errors: [
+        {
+          type: 'EXCESSIVE_PAGINATION',
+          path: ['repository', 'pullRequest', 'reviewThreads', 'nodes', 'comments'],
+          locations: [{ line: 1, column: nested.indexOf('comments(') + 1 }],
+          message:
+            'Requesting 101 records on the `comments` connection exceeds the `first` limit of 100 records.',
+        },
+      ],
+    });
+    const last = await gql(pr('commits(last: 250) { nodes { commit { oid } } }'), { n: 1 });
+    expect(last).toMatchObject({
+      data: null,
+      errors: [
+        {
+          type: 'EXCESSIVE_PAGINATION',
+          message:
+            'Requesting 250 records on the `commits` connection exceeds the `last` limit of 100 records.',
+        },
+      ],
+    });
+    expect(await gql(pr('files(first: -1) { nodes { path } }'), { n: 1 })).toMatchObject({
+      data: null,
+      errors: [
+        { type: 'INVALID_PAGINATION', message: '`first` on the connection cannot be less than zero.' },
+      ],
+    });
+    expect(await gql(pr('labels { nodes { name } }'), { n: 1 })).toMatchObject({
+      data: null,
+      errors: [
+        {
+          type: 'MISSING_PAGINATION_BOUNDARIES',
+          message: 'You must provide a `first` or `last` value to properly paginate the `labels` connection.',
+        },
+      ],
+    });
+    // A count alone lists nothing: no bounds needed.
+    expect(graphqlErrors(pr('labels { totalCount }'), { n: 1 })).toEqual([]);
+  });
+
+  const tokenOf = async () => {
     const token = await fetch(`${feishu.url}/open-apis/auth/v3/tenant_access_token/internal`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ app_id: feishu.appId, app_secret: feishu.appSecret }),
     });
-    const { tenant_access_token } = (await token.json()) as { tenant_access_token: string };
+    return ((await token.json()) as { tenant_access_token: string }).tenant_access_token;
+  };
+  const feishuCall = async (method: string, path: string, body?: unknown) => {
+    const tenant_access_token = await tokenOf();
     const res = await fetch(`${feishu.url}${path}`, {
       method,
       headers: { 'content-type': 'application/json', authorization: `Bearer ${tenant_access_token}` },
@@ -117,6 +203,69 @@ describe('the fakes answer calls off the published contracts as the platforms do
     const big = await feishuCall('PATCH', '/open-apis/im/v1/messages/om_1', { content: card });
     expect(big).toMatchObject({ status: 400, body: { code: 230025 } });
     expect(feishu.patches).toHaveLength(0);
+  });
+
+  const raw = async (method: string, path: string, body: string, token: string) => {
+    const res = await fetch(`${feishu.url}${path}`, {
+      method,
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      body,
+    });
+    return { status: res.status, body: (await res.json()) as { code: number; msg: string } };
+  };
+
+  it('Feishu: a bad token is refused whatever the body; ids of the wrong kind are 230001; the limit is on the request body', async () => {
+    const offBody = JSON.stringify({ receive_id: 'oc_1', msg_type: 'text', content: { text: 'hi' } });
+    const send = '/open-apis/im/v1/messages?receive_id_type=chat_id';
+    expect(await raw('POST', send, offBody, 't-stolen')).toEqual({
+      status: 400,
+      body: { code: 99991663, msg: 'Invalid access token for authorization' },
+    });
+    const text = JSON.stringify({ text: 'hello' });
+    expect(
+      await feishuCall('POST', '/open-apis/im/v1/messages/msg-42/reply', { msg_type: 'text', content: text }),
+    ).toEqual({
+      status: 400,
+      body: {
+        code: 230001,
+        msg: 'Your request contains an invalid request parameter, ext=invalid message_id',
+      },
+    });
+    expect(
+      await feishuCall('POST', send, { receive_id: 'ou_person', msg_type: 'text', content: text }),
+    ).toEqual({
+      status: 400,
+      body: {
+        code: 230001,
+        msg: 'Your request contains an invalid request parameter, ext=invalid receive_id',
+      },
+    });
+    // Feishu measures the request body: one of exactly 30 KB passes, one byte more is refused,
+    // though the card's `content` is well under 30 KB (its quotes are escaped twice in the body).
+    const token = await tokenOf();
+    const bodyOf = (n: number) =>
+      JSON.stringify({
+        content: JSON.stringify({
+          elements: [{ tag: 'markdown', content: `${'"'.repeat(7000)}${'x'.repeat(n)}` }],
+        }),
+      });
+    const exact = bodyOf(30 * 1024 - Buffer.byteLength(bodyOf(0)));
+    expect(Buffer.byteLength(exact)).toBe(30 * 1024);
+    expect(Buffer.byteLength(JSON.parse(exact).content)).toBeLessThan(24 * 1024);
+    const patches = feishu.patches.length;
+    expect((await raw('PATCH', '/open-apis/im/v1/messages/om_limit', exact, token)).body.code).toBe(0);
+    expect(
+      await raw(
+        'PATCH',
+        '/open-apis/im/v1/messages/om_limit',
+        bodyOf(30 * 1024 - Buffer.byteLength(bodyOf(0)) + 1),
+        token,
+      ),
+    ).toMatchObject({
+      status: 400,
+      body: { code: 230025 },
+    });
+    expect(feishu.patches.length).toBe(patches + 1);
   });
 
   it('each endpoint served off the definitions is named with its documentation', () => {

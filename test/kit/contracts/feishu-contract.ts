@@ -8,8 +8,12 @@ import { cachedExtract, packageDir, packageVersion, readJson, requireHere } from
  * against Feishu's own API definitions — path, method, and the zod schemas of body and query per
  * API, as generated into `@larksuiteoapi/lark-mcp` (`dist/mcp-tool/tools/en/gen-tools/zod/*.js`).
  * Off them the fake answers as Feishu does: 404 for a path or method that does not exist, 400
- * with code 99992402 ("field validation failed") and the violations for a body or query that does
- * not parse; a card or post whose content is over 30 KB is refused with 230025.
+ * with code 99992402 ("field validation failed") and the violations for a path, body or query that
+ * does not parse; 230001 ("invalid request parameter, ext=invalid message_id") for an id of the
+ * wrong kind (a message id is `om_…`, a chat id `oc_…`); a message whose request body is over
+ * Feishu's limit (text 150 KB, card or rich text 30 KB, as the send, reply and update APIs
+ * describe them) is refused with 230025. A body key the definitions lack is ignored, as Feishu
+ * ignores it (no documented refusal): the fake's routes must act only on defined keys.
  *
  * The index (method, path, file and export of each of the ~1,300 APIs) is read out of the files'
  * text once per machine into `node_modules/.cache`; a file's schemas are loaded (it needs zod)
@@ -37,8 +41,19 @@ export const FEISHU_ALLOWED: { method: string; path: RegExp; doc: string }[] = [
 const PKG = '@larksuiteoapi/lark-mcp';
 const FORMAT = 1;
 const TOOLS = 'dist/mcp-tool/tools/en/gen-tools/zod';
-/** Feishu's limits on a message's `content`: a card or a post 30 KB, text 150 KB. */
-const CONTENT_LIMIT: Record<string, number> = { interactive: 30 * 1024, post: 30 * 1024, text: 150 * 1024 };
+/**
+ * Feishu's limits on a message's request body (not its `content` alone), by `msg_type`: "the
+ * maximum size of a text message request body cannot exceed 150 KB; of a card message or rich
+ * text message request body, 30 KB" (send and reply), "the updated card message must not exceed
+ * 30 KB" (update).
+ */
+export const BODY_LIMIT: Record<string, number> = {
+  interactive: 30 * 1024,
+  post: 30 * 1024,
+  text: 150 * 1024,
+};
+/** The prefix of each kind of id a path or `receive_id` may carry. */
+const ID_PREFIX: Record<string, string> = { message_id: 'om_', chat_id: 'oc_' };
 
 interface Api {
   file: string;
@@ -50,7 +65,7 @@ interface Tool {
   schema: { data?: z.ZodType; params?: z.ZodType; path?: z.ZodType };
 }
 
-let apis: { api: Api; re: RegExp; literal: number }[] | undefined;
+let apis: { api: Api; re: RegExp; names: string[]; literal: number }[] | undefined;
 
 function extract(dir: string): void {
   const folder = join(packageDir(PKG), TOOLS);
@@ -71,7 +86,8 @@ function loadApis() {
   const dir = cachedExtract(`feishu-api-${packageVersion(PKG)}-f${FORMAT}`, extract);
   apis = readJson<Api[]>(join(dir, 'index.json')).map((api) => ({
     api,
-    re: new RegExp(`^${api.path.replace(/:\w+/g, '[^/]+')}$`),
+    re: new RegExp(`^${api.path.replace(/:\w+/g, '([^/]+)')}$`),
+    names: [...api.path.matchAll(/:(\w+)/g)].map((m) => m[1] ?? ''),
     literal: api.path.replace(/:\w+/g, '').length,
   }));
   return apis;
@@ -79,25 +95,41 @@ function loadApis() {
 
 /** The API a request is, by Feishu's definitions; undefined when there is none. */
 export function feishuApi(method: string, path: string): Api | undefined {
+  return route(method, path)?.api;
+}
+
+function route(method: string, path: string) {
   let best: ReturnType<typeof loadApis>[number] | undefined;
   for (const a of loadApis()) {
     if (a.api.method === method && a.re.test(path) && (!best || a.literal > best.literal)) best = a;
   }
-  return best?.api;
+  return best;
 }
 
-/** Why a call is off Feishu's definitions, as Feishu would answer; undefined when it is on them. */
+const invalidParameter = (what: string): FeishuRefusal => ({
+  status: 400,
+  body: { code: 230001, msg: `Your request contains an invalid request parameter, ext=invalid ${what}` },
+});
+
+/**
+ * Why a call is off Feishu's definitions, as Feishu would answer; undefined when it is on them.
+ * `bytes` is the request body's size on the wire (what Feishu's message limits measure).
+ */
 export function feishuRefusal(
   method: string,
   path: string,
   query: Record<string, string>,
   body: Record<string, unknown> | undefined,
+  bytes: number,
 ): FeishuRefusal | undefined {
   if (FEISHU_ALLOWED.some((a) => a.method === method && a.path.test(path))) return undefined;
-  const api = feishuApi(method, path);
-  if (!api) return { status: 404, body: { code: 404, msg: `404 page not found: ${method} ${path}` } };
+  const found = route(method, path);
+  if (!found) return { status: 404, body: { code: 404, msg: `404 page not found: ${method} ${path}` } };
+  const { api } = found;
   const tool = (requireHere(join(packageDir(PKG), TOOLS, api.file)) as Record<string, Tool>)[api.name];
+  const params = pathParams(found.re, found.names, path);
   const violations = [
+    ...(tool?.schema.path ? issues('path', tool.schema.path, params) : []),
     ...issues('query', tool?.schema.params, wireQuery(tool?.schema.params, query)),
     ...(body === undefined && !tool?.schema.data ? [] : issues('body', tool?.schema.data, body ?? {})),
   ];
@@ -106,8 +138,32 @@ export function feishuRefusal(
       status: 400,
       body: { code: 99992402, msg: 'field validation failed', error: { field_violations: violations } },
     };
-  const over = oversized(api, body);
+  const wrongId = Object.entries(params).find(([k, v]) => ID_PREFIX[k] && !v.startsWith(ID_PREFIX[k] ?? ''));
+  if (wrongId) return invalidParameter(wrongId[0]);
+  // Feishu's answer to a chat message sent to another kind of id: "ext=invalid receive_id".
+  if (
+    query.receive_id_type === 'chat_id' &&
+    typeof body?.receive_id === 'string' &&
+    !body.receive_id.startsWith('oc_')
+  )
+    return invalidParameter('receive_id');
+  const over = oversized(api, body, bytes);
   return over ? { status: 400, body: { code: 230025, msg: over } } : undefined;
+}
+
+/** A path's parameters by name, decoded (`/messages/:message_id/reply` → `{ message_id }`). */
+function pathParams(re: RegExp, names: string[], path: string): Record<string, string> {
+  const m = re.exec(path);
+  return Object.fromEntries(
+    names.map((name, i) => {
+      const raw = m?.[i + 1] ?? '';
+      try {
+        return [name, decodeURIComponent(raw)];
+      } catch {
+        return [name, raw];
+      }
+    }),
+  );
 }
 
 /**
@@ -137,13 +193,13 @@ function issues(where: string, schema: z.ZodType | undefined, value: unknown) {
     : r.error.issues.map((i) => ({ field: [where, ...i.path].join('.'), description: i.message }));
 }
 
-/** A message's content over Feishu's limit for its type (a card update is a card). */
-function oversized(api: Api, body: Record<string, unknown> | undefined): string | undefined {
-  if (typeof body?.content !== 'string' || !/\/im\/v1\/messages/.test(api.path)) return undefined;
+/** A message's request body over Feishu's limit for its type (an update without a type is a card). */
+function oversized(api: Api, body: Record<string, unknown> | undefined, bytes: number): string | undefined {
+  if (typeof body?.content !== 'string' || !/^\/open-apis\/im\/v1\/messages(\/|$)/.test(api.path))
+    return undefined;
   const type = typeof body.msg_type === 'string' ? body.msg_type : 'interactive';
-  const limit = CONTENT_LIMIT[type];
-  const size = Buffer.byteLength(body.content);
-  return limit !== undefined && size > limit
-    ? `message content too long: ${size} bytes, ${type} content is at most ${limit / 1024} KB`
+  const limit = BODY_LIMIT[type];
+  return limit !== undefined && bytes > limit
+    ? `message content too long: the request body is ${bytes} bytes, a ${type} message's at most ${limit / 1024} KB`
     : undefined;
 }

@@ -48,6 +48,8 @@ export const REST_ALLOWED: { method: string; path: RegExp; doc: string }[] = [
 interface Route {
   op: RestOperation;
   re: RegExp;
+  /** The path's `{name}`s, in the order `re` captures them. */
+  names: string[];
   /** Characters outside `{…}`: the more, the more specific (`/issues/comments` over `/issues/{n}`). */
   literal: number;
 }
@@ -56,6 +58,7 @@ let routes: Route[] | undefined;
 let extractDir = '';
 const validators = new Map<string, ValidateFunction>();
 const queryValidators = new Map<string, ValidateFunction>();
+const pathValidators = new Map<string, ValidateFunction>();
 let ajv: Ajv | undefined;
 let coercing: Ajv | undefined;
 
@@ -63,23 +66,53 @@ function loadRoutes(): Route[] {
   if (routes) return routes;
   extractDir = restExtract();
   routes = readRestIndex(extractDir).map((op) => {
-    const pattern = op.path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{(\w+)\}/g, (_m, name: string) =>
+    const names: string[] = [];
+    const pattern = op.path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{(\w+)\}/g, (_m, name: string) => {
+      names.push(name);
       // A file path or a git ref may span segments (`contents/{path}`, `git/ref/{ref}`).
-      name === 'path' || name === 'ref' ? '(.+)' : '([^/]+)',
-    );
-    return { op, re: new RegExp(`^${pattern}$`), literal: op.path.replace(/\{\w+\}/g, '').length };
+      return name === 'path' || name === 'ref' ? '(.+)' : '([^/]+)';
+    });
+    return { op, re: new RegExp(`^${pattern}$`), names, literal: op.path.replace(/\{\w+\}/g, '').length };
   });
   return routes;
 }
 
-/** The operation a request is, by GitHub's description; undefined when it has none. */
+/**
+ * The operation a request is, by GitHub's description; undefined when it has none. A path whose
+ * parameters are off their schemas (`/issues/abc` for an integer `issue_number`) is no route of
+ * GitHub's: its router answers it 404 Not Found, as it does an unknown path.
+ */
 export function restOperation(method: string, path: string): RestOperation | undefined {
   let best: Route | undefined;
   for (const r of loadRoutes()) {
-    if (r.op.method === method && r.re.test(path) && (!best || r.literal > best.literal)) best = r;
+    const m = r.op.method === method ? r.re.exec(path) : null;
+    if (m && (!best || r.literal > best.literal) && pathFits(r, m)) best = r;
   }
   return best?.op;
 }
+
+function pathFits(r: Route, m: RegExpExecArray): boolean {
+  let v = pathValidators.get(r.op.id);
+  if (!v) {
+    coercing ??= newAjv(true);
+    v = coercing.compile({ type: 'object', properties: r.op.pathParams, required: r.names });
+    pathValidators.set(r.op.id, v);
+  }
+  const values: Record<string, string> = {};
+  for (const [i, name] of r.names.entries()) {
+    try {
+      values[name] = decodeURIComponent(m[i + 1] ?? '');
+    } catch {
+      return false;
+    }
+  }
+  return v(values);
+}
+
+const NOT_FOUND: RestRefusal = {
+  status: 404,
+  body: { message: 'Not Found', documentation_url: 'https://docs.github.com/rest' },
+};
 
 /** Why a REST call is off GitHub's contract, as GitHub would answer it; undefined when it is on it. */
 export function restRefusal(
@@ -90,8 +123,7 @@ export function restRefusal(
 ): RestRefusal | undefined {
   if (REST_ALLOWED.some((a) => a.method === method && a.path.test(path))) return undefined;
   const op = restOperation(method, path);
-  if (!op)
-    return { status: 404, body: { message: 'Not Found', documentation_url: 'https://docs.github.com/rest' } };
+  if (!op) return NOT_FOUND;
   const unknown = [...new Set(query.keys())].filter((k) => !Object.hasOwn(op.query, k));
   if (unknown.length)
     return invalid(
@@ -102,6 +134,13 @@ export function restRefusal(
         code: 'invalid',
         message: `${field} is not a parameter`,
       })),
+    );
+  // GitHub's answer to a search without `q`: `{resource, field: 'q', code: 'missing'}`.
+  const missing = op.requiredQuery.filter((k) => !query.has(k));
+  if (missing.length)
+    return invalid(
+      op,
+      missing.map((field) => ({ resource: op.id, field, code: 'missing', message: `${field} is required` })),
     );
   const q = queryValidator(op);
   const values = Object.fromEntries(query.entries());

@@ -4,8 +4,8 @@ import { cachedExtract, packageDir, packageVersion, readJson } from './contract-
 
 /**
  * A compact index of GitHub's REST description (`@octokit/openapi`, api.github.com): per
- * operation its method, path template, documentation page, query parameters (with their
- * schemas) and whether it takes a JSON body. Each body schema, with its `$ref`s resolved and its
+ * operation its method, path template, documentation page, path and query parameters (with their
+ * schemas, and which query parameters are required) and whether it takes a JSON body. Each body schema, with its `$ref`s resolved and its
  * prose dropped, is a file of its own (`bodies/<operationId>.json`, `/` as `.`), read only when a test calls
  * that operation. Parsing the 13 MB description takes seconds; this runs once per machine.
  */
@@ -15,6 +15,10 @@ export interface RestOperation {
   path: string;
   doc: string;
   query: Record<string, JsonSchema>;
+  /** The query parameters the operation requires (`q` of a search). */
+  requiredQuery: string[];
+  /** The schema of each `{name}` in the path (`issue_number` is an integer). */
+  pathParams: Record<string, JsonSchema>;
   /** `required` / `optional` for a JSON body, absent when the operation takes none. */
   body?: 'required' | 'optional';
 }
@@ -22,7 +26,7 @@ export type JsonSchema = Record<string, unknown>;
 
 const PKG = '@octokit/openapi';
 /** Bump when the extract's shape changes. */
-const FORMAT = 1;
+const FORMAT = 2;
 const METHODS = ['get', 'put', 'post', 'patch', 'delete', 'head'];
 /** Schema keywords that are prose, examples or Octokit's annotations: not part of what is checked. */
 const PROSE = new Set(['description', 'example', 'examples', 'externalDocs', 'title', 'summary']);
@@ -78,9 +82,10 @@ function build(dir: string): void {
       const params = [...((item.parameters as unknown[]) ?? []), ...((op.parameters as unknown[]) ?? [])].map(
         deref,
       );
-      const query = Object.fromEntries(
-        params.filter((p) => p.in === 'query').map((p) => [String(p.name), schema(p.schema) as JsonSchema]),
-      );
+      const of = (where: string) => params.filter((p) => p.in === where);
+      const schemas = (list: Record<string, unknown>[]) =>
+        Object.fromEntries(list.map((p) => [String(p.name), schema(p.schema) as JsonSchema]));
+      const query = schemas(of('query'));
       const request = deref(op.requestBody);
       const content = request.content as Record<string, { schema?: unknown }> | undefined;
       const json = content?.['application/json']?.schema;
@@ -94,6 +99,10 @@ function build(dir: string): void {
         path,
         doc,
         query,
+        requiredQuery: of('query')
+          .filter((p) => p.required === true)
+          .map((p) => String(p.name)),
+        pathParams: schemas(of('path')),
         ...(json ? { body: request.required === true ? 'required' : 'optional' } : {}),
       });
     }

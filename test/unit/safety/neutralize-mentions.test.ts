@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { postContent } from '../../../src/channels/feishu/post-content.ts';
+import { postBody } from '../../../src/channels/feishu/post-content.ts';
 import { neutralizeMentions } from '../../../src/safety/neutralize-mentions.ts';
 
 describe('issue 31: crowd mentions in outgoing text ping no one', () => {
@@ -57,6 +57,6 @@ describe('issue 31: crowd mentions in outgoing text ping no one', () => {
     const out = neutralizeMentions(card);
     expect(out).not.toContain('<at');
     expect(JSON.parse(out).elements[0].content).toBe('done `@all`');
-    expect(postContent('ping <at user_id="all"></at>')).not.toContain('<at');
+    expect(postBody('ping <at user_id="all"></at>', {}).content).not.toContain('<at');
   });
 });
