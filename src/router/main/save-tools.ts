@@ -7,6 +7,7 @@ import { queueNote } from '../../tickets/notes.ts';
 import { isPaused } from '../../tickets/pause.ts';
 import { TicketIdSchema } from '../../tickets/ticket-id.ts';
 import { getTicket, noteTicketSession, ticketExists } from '../../tickets/ticket-store.ts';
+import { sameRepo } from '../chat-bound-repos.ts';
 import { maySteer } from '../may-steer.ts';
 import { isSettingsAdmin, refuseSettingsByMessage } from '../settings-admins.ts';
 import { countWords, LIMITS } from '../words.ts';
@@ -105,7 +106,9 @@ async function reportRefusal(
   const [source, target] = await Promise.all([getTicket(rt.ctx, from), getTicket(rt.ctx, ticket)]);
   if (!target) return undefined; // said below: it does not exist
   const shared =
-    source && ((source.repo && source.repo === target.repo) || source.conversation === target.conversation);
+    source &&
+    ((source.repo && target.repo && sameRepo(source.repo, target.repo)) ||
+      source.conversation === target.conversation);
   return shared
     ? undefined
     : `${none} ${from} works in another repository and conversation than ${ticket}: facts pass only between tickets of one repository or conversation (R-H5)`;
