@@ -29,10 +29,10 @@ import { watchPause } from './pause-watch.ts';
 import { isReadOnlyCall } from './read-only-tools.ts';
 import { recordingSteps } from './recording-steps.ts';
 import { outageRetryOf } from './retry-after-outage.ts';
-import { clearTurnScheduled, scheduleTurn } from './schedule-turn.ts';
+import { scheduleTurn } from './schedule-turn.ts';
 import { settleTurn } from './settle-turn.ts';
 import { hasWaitingCards, takeBatch } from './turn-inputs.ts';
-import { withTurnLock } from './turn-lock.ts';
+import { waitForTurnLock, withTurnLock } from './turn-lock.ts';
 import type { TurnScope } from './turn-scope.ts';
 import { unfinishedWork } from './unfinished-work.ts';
 import { readAgentsMd } from './workspace/agents-md.ts';
@@ -53,7 +53,6 @@ export async function runExecutorTurn(rt: Runtime, job: Job, token?: string): Pr
   const { ctx } = rt;
   const ticketId = (job.data as { ticketId: string }).ticketId;
   const turnId = job.id ?? `turn-${ticketId}`;
-  await clearTurnScheduled(ctx, ticketId);
   // Issue 19: this worker's sweep leaves the checkout alone while the turn holds it.
   const checkout = workspacePaths(ctx, ticketId).dir;
   // Issue 46: every effect of the turn carries its fence (the async context's, `withFence`).
@@ -62,16 +61,15 @@ export async function runExecutorTurn(rt: Runtime, job: Job, token?: string): Pr
   );
   // Another worker runs this turn now (it took it over): nothing more of it happens here.
   if (result === 'superseded') return { kind: 'superseded' };
-  if (result === 'locked') {
-    await job.moveToDelayed(Date.now() + 500, token);
-    throw new DelayedError();
-  }
+  if (result === 'locked') return waitForTurnLock(ctx, ticketId, job, token);
   if (result.kind === 'stopped' && result.reason === 'shutdown') {
     // Graceful hand-over: the same job (same turn id, batch and transcript) runs again on another
     // worker and resumes from the last completed step; nothing done is done twice.
     await job.moveToDelayed(Date.now(), token);
     throw new DelayedError();
   }
+  // Cards that came while this job waited for a retry or a hand-over joined it but not its batch:
+  // their turn is queued now and starts the moment this one finishes (`addQueuedJob`).
   if (result.kind !== 'paused' && (await hasWaitingCards(ctx, ticketId))) await scheduleTurn(ctx, ticketId);
   return result;
 }
