@@ -32,7 +32,8 @@ describe('the turn after the running one (issue 46 item 2)', () => {
   function script(hold?: Promise<void>) {
     const turns = new Map<string, string[][]>();
     w.llm.respond(async (req) => {
-      if (roleOf(req) !== 'executor') return req.messages.at(-1)?.role === 'tool' ? text('done') : openAll(req);
+      if (roleOf(req) !== 'executor')
+        return req.messages.at(-1)?.role === 'tool' ? text('done') : openAll(req);
       if (continues(req)) return text('ok');
       const ticket = ticketOf(req) ?? '';
       const list = turns.get(ticket) ?? [];
