@@ -9,6 +9,7 @@ import type { Runtime } from '../runtime.ts';
 import { safetyHooks } from '../safety/executor-hooks.ts';
 import { retryPolicyOf } from '../session/retry-policy.ts';
 import { runTurn } from '../session/run-turn.ts';
+import { readTranscript } from '../session/transcript-store.ts';
 import { proceed, stopTurn, type TurnOutcome } from '../session/turn-outcome.ts';
 import { budgetHooks, noteTurnSettled, withStatusSteps } from '../status/status-hooks.ts';
 import { type Fence, withFence } from '../store/fence.ts';
@@ -31,7 +32,7 @@ import { recordingSteps } from './recording-steps.ts';
 import { outageRetryOf } from './retry-after-outage.ts';
 import { scheduleTurn } from './schedule-turn.ts';
 import { settleTurn } from './settle-turn.ts';
-import { hasWaitingCards, takeBatch } from './turn-inputs.ts';
+import { hasWaitingCards, holdsBatch, takeBatch } from './turn-inputs.ts';
 import { waitForTurnLock, withTurnLock } from './turn-lock.ts';
 import type { TurnScope } from './turn-scope.ts';
 import { unfinishedWork } from './unfinished-work.ts';
@@ -57,7 +58,9 @@ export async function runExecutorTurn(rt: Runtime, job: Job, token?: string): Pr
   const checkout = workspacePaths(ctx, ticketId).dir;
   // Issue 46: every effect of the turn carries its fence (the async context's, `withFence`).
   const result = await withTurnLock(ctx, ticketId, turnId, (fence) =>
-    withFence(fence, () => usingCheckout(checkout, () => turn(rt, ticketId, turnId, fence))),
+    withFence(fence, () =>
+      usingCheckout(checkout, () => turn(rt, ticketId, turnId, fence, job.attemptsStarted > 1)),
+    ),
   );
   // Another worker runs this turn now (it took it over): nothing more of it happens here.
   if (result === 'superseded') return { kind: 'superseded' };
@@ -79,6 +82,7 @@ async function turn(
   ticketId: string,
   turnId: string,
   fence: Fence,
+  rerun: boolean,
 ): Promise<ExecutorTurnResult> {
   const { ctx } = rt;
   const ticket = await getTicket(ctx, ticketId);
@@ -86,6 +90,7 @@ async function turn(
   if (await isPaused(ctx, ticketId)) return { kind: 'paused' };
   const model = rt.models.executor;
   if (!model) return { kind: 'no_model' };
+  if (rerun && (await settledEarlier(ctx, ticketId, turnId))) return { kind: 'nothing' };
   const ids = await takeBatch(ctx, ticketId, turnId);
   const notes = await takeTicketNotes(ctx, ticketId, turnId);
   if (!ids.length && !notes.length) return { kind: 'nothing' };
@@ -186,6 +191,17 @@ async function turn(
   await settleTurn(scope, outcome);
   await noteTurnSettled(ctx, ticketId, outcome);
   return outcome;
+}
+
+/**
+ * A job run again after its turn finished and settled (a step after that failed): it takes no
+ * cards — those that came meanwhile joined this job while it waited (`addQueuedJob`), but a
+ * finished turn never shows them to the model; the turn queued after it does.
+ */
+async function settledEarlier(ctx: Runtime['ctx'], ticketId: string, turnId: string): Promise<boolean> {
+  const { turn } = await readTranscript(storeHandle(ctx), executorSessionId(ticketId));
+  const finished = turn?.id === turnId && turn.outcome !== undefined && turn.outcome.kind !== 'stopped';
+  return finished && !(await holdsBatch(ctx, turnId));
 }
 
 /**
