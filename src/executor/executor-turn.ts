@@ -61,7 +61,10 @@ export async function runExecutorTurn(rt: Runtime, job: Job, token?: string): Pr
     withFence(fence, () =>
       usingCheckout(checkout, () => turn(rt, ticketId, turnId, fence, job.attemptsStarted > 1)),
     ),
-  );
+  ).catch(async (err: unknown) => {
+    await followUpFailedForGood(ctx, job, ticketId, turnId);
+    throw err;
+  });
   // Another worker runs this turn now (it took it over): nothing more of it happens here.
   if (result === 'superseded') return { kind: 'superseded' };
   if (result === 'locked') return waitForTurnLock(ctx, ticketId, job, token);
@@ -199,9 +202,28 @@ async function turn(
  * finished turn never shows them to the model; the turn queued after it does.
  */
 async function settledEarlier(ctx: Runtime['ctx'], ticketId: string, turnId: string): Promise<boolean> {
+  return (await turnFinished(ctx, ticketId, turnId)) && !(await holdsBatch(ctx, turnId));
+}
+
+/** Whether the ticket's session records the turn `turnId` as finished (not stopped). */
+async function turnFinished(ctx: Runtime['ctx'], ticketId: string, turnId: string): Promise<boolean> {
   const { turn } = await readTranscript(storeHandle(ctx), executorSessionId(ticketId));
-  const finished = turn?.id === turnId && turn.outcome !== undefined && turn.outcome.kind !== 'stopped';
-  return finished && !(await holdsBatch(ctx, turnId));
+  return turn?.id === turnId && turn.outcome !== undefined && turn.outcome.kind !== 'stopped';
+}
+
+/**
+ * The job's last try failed: cards that joined it while it waited for a retry (`addQueuedJob`)
+ * and that its turn never took get the turn after it. Not when the turn failed before taking its
+ * own cards: those would fail again, for ever.
+ */
+async function followUpFailedForGood(ctx: Runtime['ctx'], job: Job, ticketId: string, turnId: string) {
+  if (job.attemptsMade + 1 < (job.opts.attempts ?? 1)) return;
+  try {
+    const tookItsCards = (await holdsBatch(ctx, turnId)) || (await turnFinished(ctx, ticketId, turnId));
+    if (tookItsCards && (await hasWaitingCards(ctx, ticketId))) await scheduleTurn(ctx, ticketId);
+  } catch (err) {
+    ctx.log.warn({ err, ticketId }, 'could not queue the turn after a failed one');
+  }
 }
 
 /**

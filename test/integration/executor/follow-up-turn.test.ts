@@ -91,4 +91,48 @@ describe('the turn after the running one (issue 46 item 2)', () => {
     // Once to find the lock kept, once when it lapsed.
     expect(next?.attemptsStarted).toBe(2);
   });
+
+  it('a card that joined a job waiting for its retry gets the turn after it when that job fails for good', async () => {
+    const { ctx } = w.app;
+    const turnsOf = script();
+    const request = localMessage('Please tidy the imports');
+    const ticket = await ticketOpenedBy(ctx, await send(ctx, request));
+    await waitFor(() => turnsOf(ticket).length === 1, 'the first turn');
+    await waitFor(async () => !(await busy(ctx, ticket)), 'the first turn over');
+
+    // Every try of the next turn fails once it took its cards: the ticket's notes are unreadable.
+    await ctx.redis.set(ctx.keys.ticketNotes(ticket), 'not a list');
+    // As scheduleTurn queues it (the same deduplication id), with two tries held until promoted.
+    const held = await ctx.queues.executor.add(
+      'turn',
+      { ticketId: ticket },
+      {
+        jobId: `turn-${ticket}-held`,
+        delay: 60_000,
+        attempts: 2,
+        backoff: { type: 'fixed', delay: 60_000 },
+        deduplication: { id: `turn:${ticket}`, keepLastIfActive: true },
+      },
+    );
+    const taken = await send(ctx, localMessage('also the tests', { replyTo: request.eventId }));
+    await waitFor(() => routedOf(ctx, taken), 'the card its turn takes, routed');
+    await held.promote();
+    await waitFor(
+      async () => (await ctx.queues.executor.getJob(held.id ?? ''))?.attemptsMade === 1,
+      'a failed try',
+    );
+    const joined = await send(ctx, localMessage('and the lint config', { replyTo: request.eventId }));
+    await waitFor(() => routedOf(ctx, joined), 'the card that joins it during its back-off, routed');
+    await (await ctx.queues.executor.getJob(held.id ?? ''))?.promote();
+    await waitFor(
+      async () => (await ctx.queues.executor.getJobState(held.id ?? '')) === 'failed',
+      'the job failed for good',
+    );
+
+    await ctx.redis.del(ctx.keys.ticketNotes(ticket));
+    await waitFor(
+      () => turnsOf(ticket).some((cards) => cards.includes(joined)),
+      'a turn holding the card that joined',
+    );
+  });
 });
