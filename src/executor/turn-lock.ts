@@ -35,7 +35,7 @@ export function withTurnLock<T>(
 
 /** A job that found another turn of the ticket holding the lock waits for it to lapse (`waitForLapse`). */
 export const waitForTurnLock = (
-  ctx: Pick<Ctx, 'redis' | 'keys'>,
+  ctx: Pick<Ctx, 'redis' | 'keys' | 'config'>,
   ticketId: string,
   job: Job,
   token?: string,

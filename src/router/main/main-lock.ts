@@ -29,5 +29,5 @@ export function withMainLock<T>(
 }
 
 /** A main job that found another holding the lock waits for it to lapse (`waitForLapse`). */
-export const waitForMainLock = (ctx: Pick<Ctx, 'redis' | 'keys'>, job: Job, token?: string) =>
+export const waitForMainLock = (ctx: Pick<Ctx, 'redis' | 'keys' | 'config'>, job: Job, token?: string) =>
   waitForLapse(ctx, ctx.keys.mainLock(), job, token);
