@@ -16,7 +16,8 @@ const env = (name: string): string => {
 const redis = connectRedis(env('REDIS_URL'));
 const keys = createKeys(env('KEY_PREFIX'));
 const queues = createQueues(redis, keys.queuePrefix);
-await queues.executor.waitUntilReady();
+// Every queue's own start-up writes done first: only the scheduling's commands are counted.
+await Promise.all(Object.values(queues).map((q) => q.waitUntilReady()));
 await redis.echo('go');
 await scheduleTurn({ redis, keys, queues }, env('TICKET'));
 process.stdout.write('scheduled\n');
