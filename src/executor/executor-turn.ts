@@ -9,6 +9,7 @@ import type { Runtime } from '../runtime.ts';
 import { safetyHooks } from '../safety/executor-hooks.ts';
 import { retryPolicyOf } from '../session/retry-policy.ts';
 import { runTurn } from '../session/run-turn.ts';
+import { readTranscript } from '../session/transcript-store.ts';
 import { proceed, stopTurn, type TurnOutcome } from '../session/turn-outcome.ts';
 import { budgetHooks, noteTurnSettled, withStatusSteps } from '../status/status-hooks.ts';
 import { type Fence, withFence } from '../store/fence.ts';
@@ -29,10 +30,10 @@ import { watchPause } from './pause-watch.ts';
 import { isReadOnlyCall } from './read-only-tools.ts';
 import { recordingSteps } from './recording-steps.ts';
 import { outageRetryOf } from './retry-after-outage.ts';
-import { clearTurnScheduled, scheduleTurn } from './schedule-turn.ts';
+import { scheduleTurn } from './schedule-turn.ts';
 import { settleTurn } from './settle-turn.ts';
-import { hasWaitingCards, takeBatch } from './turn-inputs.ts';
-import { withTurnLock } from './turn-lock.ts';
+import { hasWaitingCards, holdsBatch, takeBatch } from './turn-inputs.ts';
+import { waitForTurnLock, withTurnLock } from './turn-lock.ts';
 import type { TurnScope } from './turn-scope.ts';
 import { unfinishedWork } from './unfinished-work.ts';
 import { readAgentsMd } from './workspace/agents-md.ts';
@@ -53,25 +54,28 @@ export async function runExecutorTurn(rt: Runtime, job: Job, token?: string): Pr
   const { ctx } = rt;
   const ticketId = (job.data as { ticketId: string }).ticketId;
   const turnId = job.id ?? `turn-${ticketId}`;
-  await clearTurnScheduled(ctx, ticketId);
   // Issue 19: this worker's sweep leaves the checkout alone while the turn holds it.
   const checkout = workspacePaths(ctx, ticketId).dir;
   // Issue 46: every effect of the turn carries its fence (the async context's, `withFence`).
   const result = await withTurnLock(ctx, ticketId, turnId, (fence) =>
-    withFence(fence, () => usingCheckout(checkout, () => turn(rt, ticketId, turnId, fence))),
-  );
+    withFence(fence, () =>
+      usingCheckout(checkout, () => turn(rt, ticketId, turnId, fence, job.attemptsStarted > 1)),
+    ),
+  ).catch(async (err: unknown) => {
+    await followUpFailedForGood(ctx, job, ticketId, turnId);
+    throw err;
+  });
   // Another worker runs this turn now (it took it over): nothing more of it happens here.
   if (result === 'superseded') return { kind: 'superseded' };
-  if (result === 'locked') {
-    await job.moveToDelayed(Date.now() + 500, token);
-    throw new DelayedError();
-  }
+  if (result === 'locked') return waitForTurnLock(ctx, ticketId, job, token);
   if (result.kind === 'stopped' && result.reason === 'shutdown') {
     // Graceful hand-over: the same job (same turn id, batch and transcript) runs again on another
     // worker and resumes from the last completed step; nothing done is done twice.
     await job.moveToDelayed(Date.now(), token);
     throw new DelayedError();
   }
+  // Cards that came while this job waited for a retry or a hand-over joined it but not its batch:
+  // their turn is queued now and starts the moment this one finishes (`addQueuedJob`).
   if (result.kind !== 'paused' && (await hasWaitingCards(ctx, ticketId))) await scheduleTurn(ctx, ticketId);
   return result;
 }
@@ -81,6 +85,7 @@ async function turn(
   ticketId: string,
   turnId: string,
   fence: Fence,
+  rerun: boolean,
 ): Promise<ExecutorTurnResult> {
   const { ctx } = rt;
   const ticket = await getTicket(ctx, ticketId);
@@ -88,6 +93,7 @@ async function turn(
   if (await isPaused(ctx, ticketId)) return { kind: 'paused' };
   const model = rt.models.executor;
   if (!model) return { kind: 'no_model' };
+  if (rerun && (await settledEarlier(ctx, ticketId, turnId))) return { kind: 'nothing' };
   const ids = await takeBatch(ctx, ticketId, turnId);
   const notes = await takeTicketNotes(ctx, ticketId, turnId);
   if (!ids.length && !notes.length) return { kind: 'nothing' };
@@ -188,6 +194,36 @@ async function turn(
   await settleTurn(scope, outcome);
   await noteTurnSettled(ctx, ticketId, outcome);
   return outcome;
+}
+
+/**
+ * A job run again after its turn finished and settled (a step after that failed): it takes no
+ * cards — those that came meanwhile joined this job while it waited (`addQueuedJob`), but a
+ * finished turn never shows them to the model; the turn queued after it does.
+ */
+async function settledEarlier(ctx: Runtime['ctx'], ticketId: string, turnId: string): Promise<boolean> {
+  return (await turnFinished(ctx, ticketId, turnId)) && !(await holdsBatch(ctx, turnId));
+}
+
+/** Whether the ticket's session records the turn `turnId` as finished (not stopped). */
+async function turnFinished(ctx: Runtime['ctx'], ticketId: string, turnId: string): Promise<boolean> {
+  const { turn } = await readTranscript(storeHandle(ctx), executorSessionId(ticketId));
+  return turn?.id === turnId && turn.outcome !== undefined && turn.outcome.kind !== 'stopped';
+}
+
+/**
+ * The job's last try failed: cards that joined it while it waited for a retry (`addQueuedJob`)
+ * and that its turn never took get the turn after it. Not when the turn failed before taking its
+ * own cards: those would fail again, for ever.
+ */
+async function followUpFailedForGood(ctx: Runtime['ctx'], job: Job, ticketId: string, turnId: string) {
+  if (job.attemptsMade + 1 < (job.opts.attempts ?? 1)) return;
+  try {
+    const tookItsCards = (await holdsBatch(ctx, turnId)) || (await turnFinished(ctx, ticketId, turnId));
+    if (tookItsCards && (await hasWaitingCards(ctx, ticketId))) await scheduleTurn(ctx, ticketId);
+  } catch (err) {
+    ctx.log.warn({ err, ticketId }, 'could not queue the turn after a failed one');
+  }
 }
 
 /**

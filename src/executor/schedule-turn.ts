@@ -1,22 +1,23 @@
 import type { Ctx } from '../context.ts';
-import { addFlaggedJob, dropOrphanFlag } from '../store/flagged-job.ts';
+import { addQueuedJob } from '../store/queued-job.ts';
 import { withTraceContext } from '../tracing/job-context.ts';
 
-type ScheduleCtx = Pick<Ctx, 'redis' | 'keys'>;
-
 /**
- * Queues an executor turn for a ticket unless one is already queued and not yet started. The
- * flag is cleared when a turn starts, so a card arriving during a running turn queues the next
- * one: no wake-up is lost and turns never pile up.
+ * Queues an executor turn for a ticket (`addQueuedJob`): nothing when one waits (it takes the
+ * inbox when it starts); when one runs, the next is queued the moment it finishes — so no wake-up
+ * is lost, turns never pile up, and no second turn of a ticket waits on the lock meanwhile. True
+ * when a turn was queued now.
  */
 export async function scheduleTurn(
-  ctx: ScheduleCtx & Pick<Ctx, 'queues'>,
+  ctx: Pick<Ctx, 'redis' | 'keys' | 'queues'>,
   ticketId: string,
   delayMs = 0,
 ): Promise<boolean> {
-  return addFlaggedJob(ctx.redis, {
-    ...turnJob(ctx, ticketId),
-    flagSeconds: 3600,
+  return addQueuedJob(ctx.redis, {
+    seq: ctx.keys.turnSeq(ticketId),
+    queue: ctx.queues.executor,
+    idPrefix: `turn-${ticketId}`,
+    dedupId: `turn:${ticketId}`,
     name: 'turn',
     data: withTraceContext({ ticketId }),
     opts: {
@@ -27,21 +28,4 @@ export async function scheduleTurn(
       removeOnFail: false,
     },
   });
-}
-
-/** A ticket's turn flag, counter and queue: turns are `turn-<ticket>-<seq>`. */
-const turnJob = (ctx: ScheduleCtx & Pick<Ctx, 'queues'>, ticketId: string) => ({
-  flag: ctx.keys.turnScheduled(ticketId),
-  seq: ctx.keys.turnSeq(ticketId),
-  queue: ctx.queues.executor,
-  idPrefix: `turn-${ticketId}`,
-});
-
-/** Start-up recovery: a ticket's turn flag with no job behind it goes (see `dropOrphanFlag`). */
-export const dropOrphanTurnFlag = (ctx: ScheduleCtx & Pick<Ctx, 'queues'>, ticketId: string) =>
-  dropOrphanFlag(ctx.redis, turnJob(ctx, ticketId));
-
-/** A turn started: the next card queues the turn after it (the owner of `turnScheduled`). */
-export async function clearTurnScheduled(ctx: ScheduleCtx, ticketId: string): Promise<void> {
-  await ctx.redis.del(ctx.keys.turnScheduled(ticketId));
 }

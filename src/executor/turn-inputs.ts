@@ -32,6 +32,11 @@ export async function dropBatch(ctx: C, turnId: string): Promise<void> {
   await ctx.redis.del(ctx.keys.turnBatch(turnId));
 }
 
+/** Whether the turn holds a batch it took and has not settled yet. */
+export async function holdsBatch(ctx: C, turnId: string): Promise<boolean> {
+  return (await ctx.redis.exists(ctx.keys.turnBatch(turnId))) > 0;
+}
+
 /** Whether cards wait in the ticket's inbox for another turn. */
 export async function hasWaitingCards(ctx: C, ticketId: string): Promise<boolean> {
   return (await ctx.redis.llen(ctx.keys.ticketInbox(ticketId))) > 0;

@@ -1,6 +1,8 @@
+import type { Job } from 'bullmq';
 import type { Ctx } from '../context.ts';
 import type { Fence } from '../store/fence.ts';
 import { withFencedLease } from '../store/fenced-lease.ts';
+import { waitForLapse } from '../store/lapse-wait.ts';
 
 /** How long the lock outlives a holder that stopped renewing it (a different job of the ticket waits). */
 const LOCK_MS = 60_000;
@@ -30,3 +32,11 @@ export function withTurnLock<T>(
   };
   return withFencedLease(ctx, spec, fn);
 }
+
+/** A job that found another turn of the ticket holding the lock waits for it to lapse (`waitForLapse`). */
+export const waitForTurnLock = (
+  ctx: Pick<Ctx, 'redis' | 'keys' | 'config'>,
+  ticketId: string,
+  job: Job,
+  token?: string,
+) => waitForLapse(ctx, ctx.keys.turnLock(ticketId), job, token);

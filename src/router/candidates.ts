@@ -1,5 +1,5 @@
 import type { Ctx } from '../context.ts';
-import { addFlaggedJob, dropOrphanFlag } from '../store/flagged-job.ts';
+import { addQueuedJob } from '../store/queued-job.ts';
 import { moveIntoBatch } from '../store/take-batch.ts';
 import { withTraceContext } from '../tracing/job-context.ts';
 
@@ -8,7 +8,7 @@ export const MAIN_DEBOUNCE_MS = 100;
 
 /**
  * Adds a card to the candidates that wait for the main session (R-B1), with the hand-back
- * reasons it carries, and queues a main turn unless one is already queued.
+ * reasons it carries, and queues a main turn (`scheduleMainTurn`).
  */
 export async function addCandidate(
   ctx: Pick<Ctx, 'redis' | 'keys' | 'queues' | 'now'>,
@@ -18,13 +18,19 @@ export async function addCandidate(
   await scheduleMainTurn(ctx);
 }
 
+/**
+ * Queues a main-session turn (`addQueuedJob`): nothing when one waits (it takes every candidate
+ * when it starts); when one runs, the next is queued the moment it finishes.
+ */
 export async function scheduleMainTurn(
   ctx: Pick<Ctx, 'redis' | 'keys' | 'queues'>,
   delayMs = MAIN_DEBOUNCE_MS,
 ): Promise<void> {
-  await addFlaggedJob(ctx.redis, {
-    ...mainJob(ctx),
-    flagSeconds: 600,
+  await addQueuedJob(ctx.redis, {
+    seq: ctx.keys.mainSeq(),
+    queue: ctx.queues.main,
+    idPrefix: 'main',
+    dedupId: 'main',
     name: 'main',
     data: withTraceContext({}),
     opts: {
@@ -36,18 +42,6 @@ export async function scheduleMainTurn(
     },
   });
 }
-
-/** The main session's turn flag, counter and queue: its turns are `main-<seq>`. */
-const mainJob = (ctx: Pick<Ctx, 'keys' | 'queues'>) => ({
-  flag: ctx.keys.mainScheduled(),
-  seq: ctx.keys.mainSeq(),
-  queue: ctx.queues.main,
-  idPrefix: 'main',
-});
-
-/** Start-up recovery: a main-turn flag with no job behind it goes (see `dropOrphanFlag`). */
-export const dropOrphanMainFlag = (ctx: Pick<Ctx, 'redis' | 'keys' | 'queues'>) =>
-  dropOrphanFlag(ctx.redis, mainJob(ctx));
 
 /**
  * Takes every waiting candidate into one main-session batch (R-B1: one turn decides them all).
@@ -85,9 +79,4 @@ export async function returnCandidates(
 /** Forgets a finished turn's batch: its cards were decided, or went back as candidates. */
 export async function dropMainBatch(ctx: Pick<Ctx, 'redis' | 'keys'>, turnId: string): Promise<void> {
   await ctx.redis.del(ctx.keys.mainBatch(turnId));
-}
-
-/** A main turn started: the next candidate queues the turn after it. */
-export async function clearMainScheduled(ctx: Pick<Ctx, 'redis' | 'keys'>): Promise<void> {
-  await ctx.redis.del(ctx.keys.mainScheduled());
 }

@@ -91,8 +91,6 @@ export function createKeys(prefix: string) {
     ticketInbox: (id: string) => k('ticket', id, 'inbox'),
     /** Cards from outside the ticket's repository or chat, attached as data only: card id → label (R-H5). */
     ticketDataCards: (id: string) => k('ticket', id, 'data-cards'),
-    /** Set while an executor turn of the ticket is queued and not yet started. */
-    turnScheduled: (id: string) => k('ticket', id, 'turn-scheduled'),
     /** The counter that makes each queued turn's job id unique. */
     turnSeq: (id: string) => k('ticket', id, 'turn-scheduled:seq'),
     /** Held by the one running executor turn of a ticket. */
@@ -161,7 +159,6 @@ export function createKeys(prefix: string) {
     cardTaken: (cardId: string) => k('card', cardId, 'taken'),
     /** Follow-up notices for the main session (R-B6): read with its next turn, never a turn of their own. */
     mainNotices: () => k('main', 'notices'),
-    mainScheduled: () => k('main', 'scheduled'),
     mainBatch: (turnId: string) => k('main', 'batch', turnId),
     /** The follow-up notices a main turn took (with its batch, so a resumed turn sees the same). */
     mainNoticesBatch: (turnId: string) => k('main', 'batch', turnId, 'notices'),

@@ -56,13 +56,7 @@ export function ticketOwnKeys(keys: Keys, id: string): string[] {
  * must not lengthen; a purge deletes them with the rest.
  */
 export function ticketTransientKeys(keys: Keys, id: string): string[] {
-  return [
-    keys.turnScheduled(id),
-    keys.turnLock(id),
-    keys.statusScheduled(id),
-    keys.statusLock(id),
-    keys.breakerTrip(id),
-  ];
+  return [keys.turnLock(id), keys.statusScheduled(id), keys.statusLock(id), keys.breakerTrip(id)];
 }
 
 /** The keys of one card besides its index entry: record, full text and routing bookkeeping. */

@@ -1,6 +1,8 @@
+import type { Job } from 'bullmq';
 import type { Ctx } from '../../context.ts';
 import type { Fence } from '../../store/fence.ts';
 import { withFencedLease } from '../../store/fenced-lease.ts';
+import { waitForLapse } from '../../store/lapse-wait.ts';
 
 /** How long the lock outlives a main turn whose worker died (or froze) without renewing it. */
 const LOCK_MS = 10 * 60_000;
@@ -25,3 +27,7 @@ export function withMainLock<T>(
   };
   return withFencedLease(ctx, spec, fn);
 }
+
+/** A main job that found another holding the lock waits for it to lapse (`waitForLapse`). */
+export const waitForMainLock = (ctx: Pick<Ctx, 'redis' | 'keys' | 'config'>, job: Job, token?: string) =>
+  waitForLapse(ctx, ctx.keys.mainLock(), job, token);

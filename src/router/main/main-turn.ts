@@ -18,7 +18,6 @@ import { storeHandle } from '../../store/store-handle.ts';
 import { countUndecided, handbackReasons } from '../../tickets/handback.ts';
 import {
   addCandidate,
-  clearMainScheduled,
   dropMainBatch,
   hasCandidates,
   returnCandidates,
@@ -30,7 +29,7 @@ import type { MainBatch } from './batch.ts';
 import { evalTool, readTool } from './context-tools.ts';
 import { mainEnvironment } from './environment.ts';
 import { guardTools } from './guard-tools.ts';
-import { withMainLock } from './main-lock.ts';
+import { waitForMainLock, withMainLock } from './main-lock.ts';
 import { mainReadCardTool } from './read-card-tool.ts';
 import { reloadTool } from './reload-tool.ts';
 import { renderNotices, renderReports } from './render-notices.ts';
@@ -55,10 +54,10 @@ const NEWS_HEAD = (
 export async function runMainTurn(
   rt: Runtime,
   job: Job,
+  token?: string,
 ): Promise<TurnOutcome | { kind: 'nothing' | 'superseded' }> {
   const { ctx } = rt;
   const turnId = job.id ?? 'main';
-  await clearMainScheduled(ctx);
   const hold = { forBudget: false };
   let result: Awaited<ReturnType<typeof lockedMainTurn>> | 'locked' | 'superseded' | undefined;
   try {
@@ -66,10 +65,10 @@ export async function runMainTurn(
     result = await withMainLock(ctx, turnId, (fence) =>
       withFence(fence, () => lockedMainTurn(rt, turnId, fence, hold)),
     );
-    // Another turn is running: it queues the next turn itself when it ends (below), and the
-    // candidates waiting now are batched into that one. A turn taken over by a newer runner of
-    // the same job leaves that to the newer one.
-    if (result === 'locked') return { kind: 'nothing' };
+    // Only one main job runs at a time (`scheduleMainTurn`): a lock held by another is a holder
+    // BullMQ gave up on, and this turn waits for it to lapse. A turn taken over by a newer runner
+    // of the same job leaves the next turn to the newer one.
+    if (result === 'locked') return waitForMainLock(ctx, job, token);
     if (result === 'superseded') return { kind: 'superseded' };
     return result;
   } finally {
@@ -78,9 +77,10 @@ export async function runMainTurn(
 }
 
 /**
- * Candidates and notices that arrived during a turn have waited long enough: no debounce.
- * Waiting for the budget, they wait for its release instead — unless the release came while the
- * turn still held the lock: the turn it queued found the lock taken and did nothing.
+ * Candidates and notices that arrived during a turn have waited long enough: no debounce (this
+ * add, made while the job still runs, replaces the debounced one they queued to follow it).
+ * Waiting for the budget, they wait for its release instead (a release during this turn has
+ * queued the turn after it already).
  */
 async function queueNextMainTurn(rt: Runtime, heldForBudget: boolean): Promise<void> {
   const { ctx } = rt;

@@ -9,9 +9,9 @@ export function startMainWorker(rt: Runtime): Worker {
   const { ctx } = rt;
   const worker = new Worker(
     'main',
-    (job) =>
+    (job, token) =>
       inJobSpan(job, 'main.turn', {}, async (span) => {
-        const outcome = await runMainTurn(rt, job);
+        const outcome = await runMainTurn(rt, job, token);
         span.setAttribute('switchyard.turn.outcome', outcome.kind);
         return outcome;
       }),

@@ -34,7 +34,6 @@ describe('work waiting at start-up (nothing lost)', () => {
     expect(await routeCard(web.ctx, card)).toEqual({ kind: 'candidate' });
     // The process "died" after placing the card: no main-turn job survives.
     await web.ctx.queues.main.obliterate({ force: true });
-    await web.ctx.redis.del(web.ctx.keys.mainScheduled());
     expect(await web.ctx.redis.zscore(web.ctx.keys.candidates(), card)).not.toBeNull();
 
     apps.push(await startTestApp(env));

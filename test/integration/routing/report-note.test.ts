@@ -73,7 +73,7 @@ describe('a report passes a word on (R-B5)', () => {
     expect(results[2]).toMatch(/another repository and conversation than/);
     // Nothing woke T9: no turn queued, no request made.
     expect(await turnJobs(ctx, t.nine)).toBe(0);
-    expect(await ctx.redis.exists(ctx.keys.turnScheduled(t.nine))).toBe(0);
+    expect(await ctx.queues.executor.getDeduplicationJobId(`turn:${t.nine}`)).toBeNull();
     await new Promise((r) => setTimeout(r, 500));
     expect(executorOf(t.nine).length).toBe(before);
 
