@@ -28,6 +28,30 @@ describe('issue 48: the look shows a capped, numbered diff; the edited files com
     );
   });
 
+  it('review: a removed "-- " line and an added "++ " line inside a hunk are lines, not file names', () => {
+    const diff = [
+      'diff --git a/q.sql b/q.sql',
+      'index 1111111..2222222 100644',
+      '--- a/q.sql',
+      '+++ b/q.sql',
+      '@@ -1,3 +1,3 @@',
+      ' select 1;',
+      '--- a/comment',
+      '+++ b/other',
+      ' select 2;',
+    ].join('\n');
+    expect(numberedDiff(diff, '1\t1\tq.sql\n')).toBe(
+      [
+        'q.sql (+1 −1)',
+        '   …',
+        '     1   select 1;',
+        '     2 - -- a/comment',
+        '     2 + ++ b/other',
+        '     3   select 2;',
+      ].join('\n'),
+    );
+  });
+
   it('issue 48: the five files changed most recently, newest first, each once', () => {
     const write = (id: string, path: string): ChatMessage => ({
       role: 'assistant',
