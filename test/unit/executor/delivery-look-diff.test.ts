@@ -60,7 +60,27 @@ describe('issue 48: the look shows a capped, numbered diff; the edited files com
         { id, type: 'function', function: { name: 'write_file', arguments: JSON.stringify({ path }) } },
       ],
     });
-    const paths = ['a', 'b', 'c', 'd', 'e', 'f', 'g', './b'].map((p, i) => write(`c${i}`, p));
+    const done = (id: string, path: string): ChatMessage[] => [
+      write(id, path),
+      { role: 'tool', tool_call_id: id, content: `wrote ${path} (3 bytes)` },
+    ];
+    const paths = ['a', 'b', 'c', 'd', 'e', 'f', 'g', './b'].flatMap((p, i) => done(`c${i}`, p));
     expect(editedPaths(paths)).toEqual(['b', 'g', 'f', 'e', 'd']);
+  });
+
+  it('review: a write or edit the tool refused, or one never answered, is no edited file', () => {
+    const call = (id: string, name: string, path: string): ChatMessage => ({
+      role: 'assistant',
+      content: null,
+      tool_calls: [{ id, type: 'function', function: { name, arguments: JSON.stringify({ path }) } }],
+    });
+    const messages: ChatMessage[] = [
+      call('ok', 'edit_file', 'kept.ts'),
+      { role: 'tool', tool_call_id: 'ok', content: 'edited kept.ts' },
+      call('no', 'write_file', 'refused.ts'),
+      { role: 'tool', tool_call_id: 'no', content: 'Error: refused: read refused.ts first' },
+      call('late', 'edit_file', 'unanswered.ts'),
+    ];
+    expect(editedPaths(messages)).toEqual(['kept.ts']);
   });
 });
