@@ -118,7 +118,7 @@ export const verifiedDoneCheck: DoneCheck = async (scope) => {
   const at = await headAndTree(g);
   const passed = passingFor(await verifications(ctx, scope.ticket.id), at);
   if (passed) {
-    const changed = (await changedTests(g, baseRef(ws), at.head)).map((t) => t.path);
+    const changed = await changedTests(g, baseRef(ws), at.head);
     return { ok: true, note: verifiedLine(passed, at.head, changed) };
   }
   return {
