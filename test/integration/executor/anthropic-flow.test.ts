@@ -77,9 +77,11 @@ describe('the executor flow on Anthropic’s Messages API (issue 12, R-H1)', () 
       (_, i) => fake.requests[i] && roleOf(fake.requests[i] as never) === 'executor',
     );
     const main = fake.raw.filter((_, i) => fake.requests[i] && roleOf(fake.requests[i] as never) === 'main');
-    expect(
-      executor.every((q) => JSON.stringify(q.body.thinking) === '{"type":"enabled","budget_tokens":8192}'),
-    ).toBe(true);
+    // Issue 48 item 7: the acknowledging request thinks the least the API takes; the rest in full.
+    expect(executor.map((q) => JSON.stringify(q.body.thinking))).toEqual([
+      '{"type":"enabled","budget_tokens":1024}',
+      ...executor.slice(1).map(() => '{"type":"enabled","budget_tokens":8192}'),
+    ]);
     expect(main.every((q) => q.body.thinking === undefined)).toBe(true);
     const assistantTurns = executor.flatMap((q) =>
       (q.body.messages as { role: string; content: { type: string }[] }[]).filter(
