@@ -29,7 +29,8 @@ function reasoningModel(req: RecordedRequest): FakeReply {
     return routed.type === 'message' ? { ...routed, ...paced } : routed;
   }
   if (continues(req)) {
-    if (req.messages.some((m) => m.tool_calls?.some((c) => c.function.name === 'report')))
+    // Issue 48: a report that showed the look before delivery recorded nothing; report again.
+    if (req.messages.some((m) => m.role === 'tool' && /^recorded (done|working)/.test(m.content ?? '')))
       return { type: 'message', text: 'Done.', delayMs: FIRST_TOKEN_MS };
     return {
       type: 'message',
@@ -86,13 +87,13 @@ export async function benchAckThinking(): Promise<BenchRow[]> {
   ];
 }
 
-/** Executor requests that saw a `report` result: one per finished turn here. */
+/** Executor requests whose last result is a recorded report: one per finished turn here. */
 function reported(requests: RecordedRequest[]): number {
   return requests.filter(
     (r) =>
       roleOf(r) === 'executor' &&
       r.messages.at(-1)?.role === 'tool' &&
-      r.messages.some((m) => m.tool_calls?.some((c) => c.function.name === 'report')),
+      /^recorded (done|working)/.test(r.messages.at(-1)?.content ?? ''),
   ).length;
 }
 

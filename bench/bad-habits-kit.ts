@@ -20,6 +20,8 @@ export interface Scenario {
   reset?(): void;
   /** The habit: the executor's answer to each of its requests (`n` counts them from 0). */
   model(req: RecordedRequest, n: number, card: string): FakeReply;
+  /** Issue 48: the habit reads the look before delivery itself (otherwise it calls the tool again). */
+  readsLook?: boolean;
   /** Whether the turn got where the habit wanted, read from the executor's requests. */
   reached(requests: RecordedRequest[]): boolean;
 }
@@ -47,6 +49,21 @@ export const called = (req: RecordedRequest, name: string) =>
 export const anyResult = (rs: RecordedRequest[], re: RegExp) =>
   rs.some((r) => r.messages.some((m) => m.role === 'tool' && re.test(m.content ?? '')));
 export const reported = (rs: RecordedRequest[]) => anyResult(rs, /^recorded (working|done|blocked)/m);
+/**
+ * Issue 48 item 3: the first `done` report (or `mark_pr_ready`) on a changed branch answers with a
+ * look at the diff and records nothing; the next call goes on. The habit models call it again.
+ */
+export const lookShown = (req: RecordedRequest) => /Not yet: look at what you deliver/.test(results(req));
+/** The tool the look asks to call again, as the model called it last. */
+export function callAgain(req: RecordedRequest) {
+  const last = req.messages.findLast((m) => m.role === 'assistant' && m.tool_calls?.length);
+  const c = last?.tool_calls?.find(
+    (t) => t.function.name === 'report' || t.function.name === 'mark_pr_ready',
+  );
+  return c
+    ? toolCalls([c.function.name, JSON.parse(c.function.arguments || '{}') as Record<string, unknown>])
+    : report();
+}
 export const ack = (card: string) => toolCalls(['reply', { to: card, text: `On it: ${card} in acme/web.` }]);
 export const report = () => toolCalls(['report', { status: 'done', summary: 'Done; see the branch.' }]);
 export { text, toolCalls };

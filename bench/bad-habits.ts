@@ -8,8 +8,10 @@ import { cardsIn, openAll, roleOf } from '../test/kit/scripted-model.ts';
 import {
   ack,
   anyResult,
+  callAgain,
   called,
   isHostNote,
+  lookShown,
   report,
   reported,
   results,
@@ -112,7 +114,7 @@ export async function runScenarios(): Promise<Spent[]> {
   return out;
 }
 
-async function runScenario(s: Scenario): Promise<Spent> {
+export async function runScenario(s: Scenario): Promise<Spent> {
   s.reset?.();
   const w: World = await startWorld(s.env ?? {}, { files: s.files ?? {} });
   try {
@@ -123,6 +125,8 @@ async function runScenario(s: Scenario): Promise<Spent> {
         return req.messages.at(-1)?.role === 'tool' ? text('Routed.') : openAll(req);
       if (!seen.length) card = cardsIn(req)[0] ?? '';
       seen.push(req);
+      // Issue 48: a look before delivery is answered by calling the same tool again.
+      if (lookShown(req) && !s.readsLook) return callAgain(req);
       return s.model(req, seen.length - 1, card);
     });
     const t0 = Date.now();

@@ -22,6 +22,7 @@ const BENCHES: [file: string, fn: string][] = [
   ['./fencing.ts', 'benchFencing'],
   ['./workspace-step.ts', 'benchWorkspaceStep'],
   ['./bad-habits.ts', 'benchBadHabits'],
+  ['./bad-habits-48.ts', 'benchBadHabits48'],
   ['./tracing.ts', 'benchTracing'],
   ['./scale-out.ts', 'benchScaleOut'],
   ['./machine.ts', 'benchMachine'],

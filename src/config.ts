@@ -173,8 +173,13 @@ export const EnvSchema = z
     LLM_PROVIDER: z.enum(LLM_PROVIDERS, { message: `one of ${LLM_PROVIDERS.join(', ')}` }).optional(),
     /** DeepSeek's current name (issue 12): `deepseek-chat` / `deepseek-reasoner` were retired on 2026-07-24. */
     LLM_MODEL: z.string().min(1).default('deepseek-flash'),
-    /** The answer's token cap per request; Anthropic's Messages API requires one (issue 12). */
-    LLM_MAX_TOKENS: z.coerce.number().int().min(1).default(16_384),
+    /**
+     * The answer's token cap per request; Anthropic's Messages API requires one (issue 12). It
+     * holds the answer's thinking too (DeepSeek's chain of thought, Anthropic's budget): 32,768 is
+     * DeepSeek's own default in thinking mode and fits every current Claude model; at 16,384 a
+     * thinking executor's long steps were cut (issue 48 item 7, `bench/bad-habits-48.ts`).
+     */
+    LLM_MAX_TOKENS: z.coerce.number().int().min(1).default(32_768),
     /** Issue 28: a streamed answer with no chunk for this long is dropped and asked again. */
     LLM_STREAM_IDLE_MS: z.coerce.number().int().min(100).default(300_000),
     /** Issue 28 "model outages": the first back-off wait, the longest one, and their total before a request fails. */

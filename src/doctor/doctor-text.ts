@@ -36,6 +36,7 @@ export const DOCTOR_TEXT_KEYS = [
   'model.bad-key.fix',
   'model.unknown-model.fix',
   'model.bad-request.fix',
+  'model.max-tokens.fix',
   'model.rate-limited.fix',
   'model.server-error.fix',
   'model.unreachable.fix',

@@ -16,6 +16,8 @@ function fixKey(err: unknown, detail: string): DoctorTextKey {
   if (status === 401 || status === 403) return 'model.bad-key.fix';
   if (status === 404 || /model.{0,20}(not exist|not found|does not exist)|model: /i.test(detail))
     return 'model.unknown-model.fix';
+  // OpenAI: "max_tokens is too large: 32768. This model supports at most 16384 completion tokens".
+  if (status === 400 && /max_(completion_)?tokens/i.test(detail)) return 'model.max-tokens.fix';
   if (status === 400) return 'model.bad-request.fix';
   if (status === 429) return 'model.rate-limited.fix';
   if (status !== undefined && status >= 500) return 'model.server-error.fix';

@@ -4,7 +4,6 @@ import type { DoneCheck, DoneVerdict } from './tools/report-tool.ts';
 import type { TurnScope } from './turn-scope.ts';
 import { uiFileMatcher } from './ui-files.ts';
 import { headAndTree, passingFor, ranOn, verifiedLine } from './verified-head.ts';
-import { changedTests } from './workspace/changed-tests.ts';
 import {
   lastPush,
   pushesOf,
@@ -102,7 +101,7 @@ export const draftDoneCheck: DoneCheck = async (scope) => {
  * checkout, or with no commit beyond the base the host recorded (an answer, an investigation),
  * claims no change.
  */
-export const verifiedDoneCheck: DoneCheck = async (scope) => {
+export const verifiedDoneCheck: DoneCheck = async (scope, scans) => {
   const { ctx } = scope.rt;
   const ws = await loadWorkspace(ctx, scope.ticket.id);
   if (!ws) return { ok: true };
@@ -118,7 +117,7 @@ export const verifiedDoneCheck: DoneCheck = async (scope) => {
   const at = await headAndTree(g);
   const passed = passingFor(await verifications(ctx, scope.ticket.id), at);
   if (passed) {
-    const changed = (await changedTests(g, baseRef(ws), at.head)).map((t) => t.path);
+    const changed = await scans(g, baseRef(ws), at.head).tests();
     return { ok: true, note: verifiedLine(passed, at.head, changed) };
   }
   return {

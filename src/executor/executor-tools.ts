@@ -26,7 +26,7 @@ export function executorTools(scope: TurnScope): AnyTool[] {
   const topology = scope.artifacts?.topology ?? 'hub';
   const all = [
     replyTool(scope),
-    reportTool(scope, [verifiedDoneCheck, draftDoneCheck], (key) => doneLook(scope, key)),
+    reportTool(scope, [verifiedDoneCheck, draftDoneCheck], (key, scans) => doneLook(scope, key, scans)),
     handbackTool(scope),
     threadUnrelatedTool(scope),
     // R-H6: the original sources of the ticket's cards, read-only, in every profile.

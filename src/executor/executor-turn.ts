@@ -27,6 +27,7 @@ import { forgetCutReads } from './files/forget-cut-reads.ts';
 import { reattachEdited } from './files/reattach-edited.ts';
 import { turnRequestCap } from './inferred-bounds.ts';
 import { watchPause } from './pause-watch.ts';
+import { planInView } from './plan/plan-in-view.ts';
 import { isReadOnlyCall } from './read-only-tools.ts';
 import { recordingSteps } from './recording-steps.ts';
 import { outageRetryOf } from './retry-after-outage.ts';
@@ -167,6 +168,8 @@ async function turn(
       beforeCompaction: (messages, next) => forgetCutReads(ctx, sessionId, messages, next),
       // Issue 48: the files edited most recently come back after a summary, noted as read.
       reattach: (messages, budget) => reattachEdited(ctx, ticketId, sessionId, messages, budget),
+      // Issue 48: the plan update_plan stored goes back in view after a summary.
+      planInView: () => planInView(ctx, ticketId),
       // Issue 8: steps for the watchdog, model requests for the circuit breaker.
       ...safetyHooks(ctx, ticketId, gate),
       // Issue 33: the budget used grows after every model request, not at the turn's end.

@@ -1,5 +1,6 @@
 import { basename } from 'node:path';
 import { isTestFile } from './test-files.ts';
+import type { ChangedTest } from './workspace/changed-tests.ts';
 import type { Verification } from './workspace/delivery-records.ts';
 
 /** A commit and its tree: what a verification must have run on to count for it. */
@@ -48,9 +49,13 @@ function codeSpan(cmd: string): string {
  * The line a PR body and a `done` report carry for the verification that makes HEAD ready
  * (issue 28): `Verified: \`npm test\` → exit 0 at \`<sha12>\``, saying where it ran when that
  * was before HEAD (uncommitted changes, or an earlier commit with the same files), and (issue 48
- * item 2) when the tests it ran include ones the branch changed (`changedTests`: their paths).
+ * item 2) when the tests it ran include ones the branch changed (`changedTests`).
  */
-export function verifiedLine(v: Verification, head: string, changedTests: readonly string[] = []): string {
+export function verifiedLine(
+  v: Verification,
+  head: string,
+  changedTests: readonly Pick<ChangedTest, 'path' | 'kind'>[] = [],
+): string {
   const ranAt = `\`${v.sha.slice(0, 12)}\`${v.dirty ? ' with uncommitted changes' : ''}`;
   const earlier = v.sha === head && !v.dirty ? '' : ` (ran at ${ranAt}, on the same files)`;
   const ran = changedTestsRun(v.command, changedTests);
@@ -63,8 +68,13 @@ export function verifiedLine(v: Verification, head: string, changedTests: readon
 /**
  * Which of the branch's changed tests a command ran: those it names; none when it names other
  * test or source files only; all of them when it names none (`npm test`, `node --test`, `pytest`).
+ * A test the branch deleted ran in none: it is not there to run.
  */
-export function changedTestsRun(command: string, changed: readonly string[]): string[] {
+export function changedTestsRun(
+  command: string,
+  tests: readonly Pick<ChangedTest, 'path' | 'kind'>[],
+): string[] {
+  const changed = tests.filter((t) => t.kind !== 'deleted').map((t) => t.path);
   const words = command.split(/\s+/).filter(Boolean);
   const folders = words.map((w) => `${w.replace(/^\.\//, '').replace(/\/$/, '')}/`);
   const named = changed.filter(

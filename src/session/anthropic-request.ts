@@ -57,7 +57,7 @@ export function toAnthropicParams(
     messages,
     ...(system.length ? { system } : {}),
     ...(tools.length ? { tools } : {}),
-    ...thinkingParams(model, maxTokens, thinking),
+    ...thinkingParams(model, maxTokens, thinking, req.withoutThinking ?? false),
   };
 }
 

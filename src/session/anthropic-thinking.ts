@@ -32,19 +32,37 @@ type ThinkingParams = Pick<MessageCreateParamsNonStreaming, 'thinking' | 'output
  * all but 1,024 for `max`). Disabled: nothing is sent, so the model's default holds — newer
  * models refuse `type: disabled` and think by default, which is why their thinking blocks are
  * kept and sent back either way (`anthropic-reply.ts`).
+ *
+ * `quick` (the executor's acknowledgement, a compaction's summary; issue 48 item 7): the same
+ * thinking configuration — a tool-use loop keeps one from its first request to its last, so
+ * switching thinking off for one request is not an option — asked to think as little as it
+ * allows: `output_config.effort: low` where the model takes effort (adaptive thinking skips
+ * thinking on simple steps at low effort, and the newest models think by default), else the
+ * smallest budget the API takes (1,024 tokens).
  */
 export function thinkingParams(
   model: string,
   maxTokens: number,
   t: AnthropicThinking | undefined,
+  quick = false,
 ): ThinkingParams {
-  if (!t || t.thinking === 'disabled') return {};
-  if (takesAdaptive(model))
+  const on = !!t && t.thinking !== 'disabled';
+  if (takesAdaptive(model)) {
+    if (quick) return { ...(on ? { thinking: { type: 'adaptive' } } : {}), output_config: { effort: 'low' } };
+    if (!on) return {};
     return {
       thinking: { type: 'adaptive' },
-      ...(t.effort === 'max' ? { output_config: { effort: 'max' } } : {}),
+      ...(t?.effort === 'max' ? { output_config: { effort: 'max' } } : {}),
     };
-  if (maxTokens < 2048) return {}; // no budget fits under max_tokens
-  const budget = t.effort === 'max' ? maxTokens - 1024 : Math.max(1024, Math.floor(maxTokens / 2));
+  }
+  if (!on || maxTokens < 2048) return {}; // disabled, or no budget fits under max_tokens
+  const budget = quick
+    ? MIN_BUDGET
+    : t?.effort === 'max'
+      ? maxTokens - MIN_BUDGET
+      : Math.max(MIN_BUDGET, Math.floor(maxTokens / 2));
   return { thinking: { type: 'enabled', budget_tokens: budget } };
 }
+
+/** The smallest thinking budget the Messages API takes. */
+const MIN_BUDGET = 1024;

@@ -1,6 +1,7 @@
 import type { Config } from '../config.ts';
 import { createAnthropicClient } from './anthropic-client.ts';
 import type { ChatContract } from './chat-contract.ts';
+import { acceptsImages } from './image-input.ts';
 import { createModelClient, type ModelClient } from './model-client.ts';
 
 export type SessionKind = 'main' | 'executor';
@@ -47,4 +48,13 @@ export function chatContract(c: Config, kind: SessionKind): ChatContract {
   return kind === 'main'
     ? { provider: 'deepseek', thinking: c.MAIN_THINKING, reasoningEffort: c.MAIN_REASONING_EFFORT }
     : { provider: 'deepseek', thinking: c.EXECUTOR_THINKING, reasoningEffort: c.EXECUTOR_REASONING_EFFORT };
+}
+
+/**
+ * Whether the session kind's model reads pictures (issue 28, issue 48 item 6): every current
+ * Claude model does; a Chat Completions model as `acceptsImages` says.
+ */
+export function readsPictures(c: Config, kind: SessionKind): boolean {
+  if (c.llmProvider === 'anthropic') return true;
+  return acceptsImages(chatContract(c, kind).provider, kind === 'main' ? c.mainModel : c.executorModel);
 }

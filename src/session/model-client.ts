@@ -21,8 +21,9 @@ export interface ModelRequest {
   tools: ChatCompletionFunctionTool[];
   /**
    * Answer this request without thinking where the provider lets a conversation switch it per
-   * request (DeepSeek), so an acknowledgement waits for no reasoning. Anthropic's clients ignore
-   * it: a tool-use loop there keeps one thinking configuration throughout.
+   * request (DeepSeek), so an acknowledgement waits for no reasoning. On Anthropic, where a
+   * tool-use loop keeps one thinking configuration throughout, the same configuration thinks as
+   * little as it allows (`thinkingParams`' `quick`: low effort, or the smallest budget).
    */
   withoutThinking?: boolean;
 }

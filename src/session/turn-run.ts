@@ -55,6 +55,8 @@ export interface TurnHooks {
    * most `budgetChars` characters.
    */
   reattach?(messages: readonly ChatMessage[], budgetChars: number): Promise<string | undefined>;
+  /** Issue 48 item 4: the caller's plan as it stands, to go after a compaction's summary. */
+  planInView?(): Promise<string | undefined>;
   /**
    * Issue 33 item 5: what a model request (an answer or a compaction's summary) cost and whom it
    * is charged to, counted in the day's charts and the ticket's cost with the step that stores it.

@@ -13,23 +13,26 @@ export function maxTokensOf(req: RecordedRequest): number | undefined {
 }
 
 /**
- * The scripted answer as a provider would send it under the request's cap (issue 28): text and
- * tool-call arguments are written in order, and once `max_tokens` worth of them is out the answer
- * stops there — mid-text or mid-arguments — with `finish_reason: "length"`. A scripted
- * `finishReason` wins (DeepSeek's `insufficient_system_resource`).
+ * The scripted answer as a provider would send it under the request's cap (issue 28): reasoning
+ * (thinking on: DeepSeek counts the chain of thought in `max_tokens`, its reasoning guide says),
+ * text and tool-call arguments are written in order, and once `max_tokens` worth of them is out
+ * the answer stops there — mid-reasoning, mid-text or mid-arguments — with `finish_reason:
+ * "length"`. A scripted `finishReason` wins (DeepSeek's `insufficient_system_resource`).
  */
 export function capAnswer(
   reply: MessageReply,
   req: RecordedRequest,
-): { reply: MessageReply; finish: string | undefined } {
+  reasoning?: string,
+): { reply: MessageReply; finish: string | undefined; reasoning: string | undefined } {
   const cap = maxTokensOf(req);
-  if (cap === undefined) return { reply, finish: reply.finishReason };
+  if (cap === undefined) return { reply, finish: reply.finishReason, reasoning };
   let left = cap * CHARS_PER_TOKEN;
   const take = (s: string) => {
     const out = s.slice(0, Math.max(0, left));
     left -= s.length;
     return out;
   };
+  const thought = reasoning === undefined ? undefined : take(reasoning);
   const text = reply.text === undefined ? undefined : take(reply.text);
   const calls = [];
   for (const c of reply.toolCalls ?? []) {
@@ -43,5 +46,5 @@ export function capAnswer(
     ...(text === undefined ? {} : { text }),
     ...(reply.toolCalls ? { toolCalls: calls } : {}),
   };
-  return { reply: capped, finish: reply.finishReason ?? (cut ? 'length' : undefined) };
+  return { reply: capped, finish: reply.finishReason ?? (cut ? 'length' : undefined), reasoning: thought };
 }

@@ -27,6 +27,8 @@ export function openaiDialect(): FakeDialectRules {
             },
           },
         };
+      const limit = outputLimit(req);
+      if (limit) return limit;
       const picture = imageRefusal(req);
       if (picture) return picture;
       const unknown = UNKNOWN_TO_OPENAI.find((f) => f in req.body);
@@ -92,4 +94,28 @@ function imageRefusal(req: RecordedRequest): ProviderError | undefined {
     };
   }
   return undefined;
+}
+
+/** Output token limits of OpenAI models that have a small one (their model pages), by name prefix. */
+const OUTPUT_LIMITS: [RegExp, number][] = [
+  [/^(gpt-4o|chatgpt-4o)(-|$)/, 16_384],
+  [/^gpt-4\.1(-|$)/, 32_768],
+];
+
+/** A cap above the model's output limit: OpenAI's 400 naming both numbers. */
+function outputLimit(req: RecordedRequest): ProviderError | undefined {
+  const asked = req.body.max_completion_tokens;
+  const limit = OUTPUT_LIMITS.find(([re]) => re.test(String(req.body.model)))?.[1];
+  if (typeof asked !== 'number' || limit === undefined || asked <= limit) return undefined;
+  return {
+    status: 400,
+    body: {
+      error: {
+        message: `max_tokens is too large: ${asked}. This model supports at most ${limit} completion tokens, whereas you provided ${asked}.`,
+        type: 'invalid_request_error',
+        param: 'max_tokens',
+        code: 'invalid_value',
+      },
+    },
+  };
 }

@@ -105,11 +105,11 @@ export async function startFakeLlm(
     if (reply.delayMs) await new Promise((r) => setTimeout(r, reply.delayMs));
     if (res.destroyed) return;
     // Issue 28: the answer as the request's `max_tokens` lets it out.
-    const capped = capAnswer(reply, recorded);
+    const capped = capAnswer(reply, recorded, dialect.reasoning(recorded, reply.reasoning));
     const answer: Answer = {
       reply: capped.reply,
       finish: capped.finish,
-      reasoning: dialect.reasoning(recorded, reply.reasoning),
+      reasoning: capped.reasoning,
       usage: dialect.usage(recorded, reply.usage),
     };
     recorded.usage = answer.usage;

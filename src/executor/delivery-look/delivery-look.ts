@@ -5,7 +5,8 @@ import { fillTemplate } from '../../prompts/fill-template.ts';
 import { localGit } from '../sandbox/local-git.ts';
 import { scratchReason } from '../scratch-files.ts';
 import type { TurnScope } from '../turn-scope.ts';
-import { branchChanges, changedTestLines, PLAIN_DIFF, testsAmong } from '../workspace/changed-tests.ts';
+import { type BranchScans, branchScans } from '../workspace/branch-scan.ts';
+import { changedTestLines } from '../workspace/changed-tests.ts';
 import { githubAccess } from '../workspace/github-access.ts';
 import { loadWorkspace, type Workspace } from '../workspace/workspace.ts';
 import { baseRef } from '../workspace/workspace-record.ts';
@@ -31,22 +32,20 @@ export async function lookBeforeDelivery(
   login: string,
   callKey: string,
   tool: keyof typeof ACTION,
+  scans: BranchScans = branchScans(),
 ): Promise<string | undefined> {
   const { ctx } = scope.rt;
   const g = localGit(ctx.config, ws, login);
   const head = await g.head();
-  const base = baseRef(ws);
-  const { fork, changes } = await branchChanges(g, base, head);
+  const scan = scans(g, baseRef(ws), head);
+  const { changes } = await scan.changes();
   if (!changes.length || !(await looksAt(ctx, scope.ticket.id, head, callKey))) return undefined;
-  // One run: the counts per file, then the patch after the first `diff --git` line.
-  const both = await g.run(['diff', '--numstat', '-p', '-U3', '--no-renames', ...PLAIN_DIFF, fork, head]);
-  const at = both.indexOf('diff --git ');
-  const [numstat, diff] = at < 0 ? [both, ''] : [both.slice(0, at), both.slice(at)];
+  const { numstat, diff } = await scan.patch();
   const scratch = changes.flatMap((c) => {
     const why = c.code === 'A' ? scratchReason(c.path) : undefined;
     return why ? [`${c.path} (${why})`] : [];
   });
-  const tests = changedTestLines(await testsAmong(g, fork, head, changes, diff));
+  const tests = changedTestLines(await scan.tests());
   return fillTemplate(TEMPLATE, {
     action: ACTION[tool],
     tool,
@@ -64,9 +63,13 @@ export async function lookBeforeDelivery(
  * The look before a `done` report: on the ticket's checkout when this machine has it (a ticket
  * without one, or whose checkout lost its .git, is decided by the done checks alone).
  */
-export async function doneLook(scope: TurnScope, callKey: string): Promise<string | undefined> {
+export async function doneLook(
+  scope: TurnScope,
+  callKey: string,
+  scans: BranchScans,
+): Promise<string | undefined> {
   const { ctx } = scope.rt;
   const ws = await loadWorkspace(ctx, scope.ticket.id);
   if (!ws || !(await stat(join(ws.dir, '.git')).catch(() => undefined))) return undefined;
-  return lookBeforeDelivery(scope, ws, await githubAccess(ctx).login(), callKey, 'report');
+  return lookBeforeDelivery(scope, ws, await githubAccess(ctx).login(), callKey, 'report', scans);
 }

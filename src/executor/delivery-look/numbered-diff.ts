@@ -21,12 +21,16 @@ export function numberedDiff(diff: string, numstat: string): string {
   let file = '';
   let oldLine = 0;
   let newLine = 0;
+  // A file's header runs from `diff --git` to its first hunk; only there are `---`/`+++` names:
+  // inside a hunk they are a removed `-- …` or an added `++ …` line.
+  let inHeader = false;
   for (const line of diff.split('\n')) {
     if (line.startsWith('diff --git ')) {
       file = '';
+      inHeader = true;
       continue;
     }
-    if (line.startsWith('+++ ') || line.startsWith('--- ')) {
+    if (inHeader && (line.startsWith('+++ ') || line.startsWith('--- '))) {
       const named = line.slice(4);
       if (named !== '/dev/null') file = named.slice(2);
       if (line.startsWith('+++ ') && file) {
@@ -37,6 +41,7 @@ export function numberedDiff(diff: string, numstat: string): string {
     }
     const hunk = /^@@ -(\d+)(?:,\d+)? \+(\d+)(?:,\d+)? @@/.exec(line);
     if (hunk) {
+      inHeader = false;
       oldLine = Number(hunk[1]);
       newLine = Number(hunk[2]);
       if (out.length < MAX_LINES) out.push('   …');
@@ -72,10 +77,15 @@ function parseNumstat(numstat: string): FileCount[] {
     .map(([added = '', removed = '', ...path]) => ({ path: path.join('\t'), added, removed }));
 }
 
-/** The files a diff's text names (`+++ b/…`, or `--- a/…` for a deleted one). */
+/** The files a diff's headers name (`+++ b/…`, or `--- a/…` for a deleted one); hunks' lines are no names. */
 function diffNames(diff: string): Set<string> {
   const names = new Set<string>();
-  for (const line of diff.split('\n'))
-    if ((line.startsWith('+++ b/') || line.startsWith('--- a/')) && line.length > 6) names.add(line.slice(6));
+  let inHeader = false;
+  for (const line of diff.split('\n')) {
+    if (line.startsWith('diff --git ')) inHeader = true;
+    else if (line.startsWith('@@ ')) inHeader = false;
+    else if (inHeader && (line.startsWith('+++ b/') || line.startsWith('--- a/')) && line.length > 6)
+      names.add(line.slice(6));
+  }
   return names;
 }

@@ -34,38 +34,67 @@ export async function noteFileSeen(
     await ctx.redis.hset(key, path, hash);
     return;
   }
-  const [was, ranges = ''] = ((await ctx.redis.hget(key, path)) ?? '').split('|');
-  if (was === hash && !ranges) return; // seen whole already
-  const seen = was === hash ? parseRanges(ranges) : [];
-  const merged = mergeRanges([...seen, [lines.from, lines.to]]);
-  const whole = merged.length === 1 && (merged[0]?.[0] ?? 2) <= 1 && (merged[0]?.[1] ?? 0) >= lines.total;
-  await ctx.redis.hset(key, path, whole ? hash : `${hash}|${merged.map(([a, b]) => `${a}-${b}`).join(',')}`);
+  // Read, join and write in one step: two pages read at once (parallel read_file calls) both count.
+  await ctx.redis.eval(
+    SEEN_PAGE,
+    1,
+    key,
+    path,
+    hash,
+    String(lines.from),
+    String(lines.to),
+    String(lines.total),
+  );
 }
+
+// KEYS: the session's reads. ARGV: path, hash, from, to, total. The page's lines joined with the
+// ranges seen of the same content (sorted, touching ranges merged); the hash alone once whole.
+const SEEN_PAGE = `
+local was = redis.call('HGET', KEYS[1], ARGV[1]) or ''
+local bar = string.find(was, '|', 1, true)
+local hash = bar and string.sub(was, 1, bar - 1) or was
+if hash == ARGV[2] and not bar then return 0 end
+local ranges = {}
+if hash == ARGV[2] then
+  for a, b in string.gmatch(string.sub(was, bar + 1), '(%d+)-(%d+)') do
+    table.insert(ranges, { tonumber(a), tonumber(b) })
+  end
+end
+table.insert(ranges, { tonumber(ARGV[3]), tonumber(ARGV[4]) })
+table.sort(ranges, function(x, y) return x[1] < y[1] end)
+local merged = {}
+for _, r in ipairs(ranges) do
+  local last = merged[#merged]
+  if last and r[1] <= last[2] + 1 then
+    if r[2] > last[2] then last[2] = r[2] end
+  else
+    table.insert(merged, { r[1], r[2] })
+  end
+end
+if #merged == 1 and merged[1][1] <= 1 and merged[1][2] >= tonumber(ARGV[5]) then
+  redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+  return 1
+end
+local parts = {}
+for _, r in ipairs(merged) do table.insert(parts, r[1] .. '-' .. r[2]) end
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[2] .. '|' .. table.concat(parts, ','))
+return 1
+`;
+
+// KEYS: the session's reads. ARGV: path, new hash. Partly seen before stays partly seen.
+const EDITED = `
+local was = redis.call('HGET', KEYS[1], ARGV[1]) or ''
+local partial = string.find(was, '|', 1, true)
+redis.call('HSET', KEYS[1], ARGV[1], partial and (ARGV[2] .. '|') or ARGV[2])
+return 1
+`;
 
 /**
  * Records that the session changed `path` to `text` with a passage edit: it has seen all of the
  * new text only if it had seen all of the old (issue 48), else part of it, no line known.
  */
 export async function noteFileEdited(ctx: C, sessionId: string, path: string, text: string): Promise<void> {
-  const key = ctx.keys.sessionFileReads(sessionId);
-  const partial = ((await ctx.redis.hget(key, path)) ?? '').includes('|');
-  await ctx.redis.hset(key, path, partial ? `${contentHash(text)}|` : contentHash(text));
-}
-
-const parseRanges = (text: string): [number, number][] =>
-  text
-    .split(',')
-    .map((r) => r.split('-').map(Number))
-    .filter((r): r is [number, number] => r.length === 2 && r.every(Number.isFinite));
-
-function mergeRanges(ranges: [number, number][]): [number, number][] {
-  const out: [number, number][] = [];
-  for (const [a, b] of [...ranges].sort((x, y) => x[0] - y[0])) {
-    const last = out.at(-1);
-    if (last && a <= last[1] + 1) last[1] = Math.max(last[1], b);
-    else out.push([a, b]);
-  }
-  return out;
+  await ctx.redis.eval(EDITED, 1, ctx.keys.sessionFileReads(sessionId), path, contentHash(text));
 }
 
 /**

@@ -17,14 +17,21 @@ const TEMPLATE = (
 const FILES = 5;
 const LINES = 200;
 
-/** The paths the session changed with write_file or edit_file, newest first, each once. */
+/**
+ * The paths the session changed with write_file or edit_file, newest first, each once. A call the
+ * tool refused (its result an error) or that has no result changed nothing and does not count.
+ */
 export function editedPaths(messages: readonly ChatMessage[]): string[] {
+  const changed = new Set<string>();
+  for (const m of messages)
+    if (m.role === 'tool' && !m.content.startsWith('Error: ')) changed.add(m.tool_call_id);
   const out: string[] = [];
   for (let i = messages.length - 1; i >= 0; i--) {
     const m = messages[i];
     if (m?.role !== 'assistant') continue;
     for (const c of [...(m.tool_calls ?? [])].reverse()) {
       if (c.function.name !== 'write_file' && c.function.name !== 'edit_file') continue;
+      if (!changed.has(c.id)) continue;
       const path = pathOf(c.function.arguments);
       if (path && !out.includes(path)) out.push(path);
     }

@@ -46,19 +46,16 @@ export const GO_DRIVER = [
 ].join('\n');
 
 /**
- * The checkout's own TypeScript, in the sandbox (loading it runs the repository's code):
- * `transpileModule` reports syntactic diagnostics only, no types, so no other file is read.
+ * The checkout's own TypeScript, in the sandbox (loading it runs the repository's code), read by
+ * the one formatter both TypeScript checks use (`ts-syntax.cjs`, its path the first argument).
  */
 export const TS_DRIVER = [
   "const fs = require('fs');",
+  'const { tsSyntaxErrors } = require(process.argv[1]);',
   'let ts;',
   "try { ts = require(require.resolve('typescript', { paths: [process.cwd()] })); } catch { process.exit(3); }",
-  'for (const f of process.argv.slice(1)) {',
+  'for (const f of process.argv.slice(2)) {',
   `  process.stdout.write('${MARK}\\n');`,
-  "  const r = ts.transpileModule(fs.readFileSync(f, 'utf8'), { fileName: f, reportDiagnostics: true, compilerOptions: { jsx: 1 } });",
-  '  for (const d of (r.diagnostics || []).slice(0, 20)) {',
-  '    const line = d.file && d.start !== undefined ? d.file.getLineAndCharacterOfPosition(d.start).line + 1 : 0;',
-  "    process.stdout.write('line ' + line + ': ' + ts.flattenDiagnosticMessageText(d.messageText, ' ').split('\\n').join(' ') + '\\n');",
-  '  }',
+  "  for (const line of tsSyntaxErrors(ts, fs.readFileSync(f, 'utf8'), f)) process.stdout.write(line + '\\n');",
   '}',
 ].join('\n');

@@ -1,3 +1,4 @@
+import { createRequire } from 'node:module';
 import { parseAllDocuments } from 'yaml';
 
 /**
@@ -37,10 +38,14 @@ export function yamlErrors(text: string): string[] {
 type TypeScriptModule = typeof import('typescript');
 let loaded: Promise<TypeScriptModule | undefined> | undefined;
 
+/** The one TypeScript formatter, shared with the sandbox's driver (`ts-syntax.cjs`). */
+const { tsSyntaxErrors } = createRequire(import.meta.url)('./ts-syntax.cjs') as {
+  tsSyntaxErrors(ts: TypeScriptModule, text: string, fileName: string): string[];
+};
+
 /**
  * The bot's own TypeScript (a development dependency: absent from the production image, where a
- * checkout without its own compiler goes unchecked). `transpileModule` reports syntactic
- * diagnostics only.
+ * checkout without its own compiler goes unchecked): syntactic diagnostics only.
  */
 export async function typeScriptErrors(text: string, fileName: string): Promise<string[] | undefined> {
   loaded ??= import('typescript').then(
@@ -48,14 +53,5 @@ export async function typeScriptErrors(text: string, fileName: string): Promise<
     () => undefined,
   );
   const ts = await loaded;
-  if (!ts) return undefined;
-  const out = ts.transpileModule(text, {
-    fileName,
-    reportDiagnostics: true,
-    compilerOptions: { jsx: ts.JsxEmit.Preserve },
-  });
-  return (out.diagnostics ?? []).slice(0, 20).map((d) => {
-    const line = d.file && d.start !== undefined ? d.file.getLineAndCharacterOfPosition(d.start).line + 1 : 0;
-    return `line ${line}: ${ts.flattenDiagnosticMessageText(d.messageText, ' ').split('\n').join(' ')}`;
-  });
+  return ts && tsSyntaxErrors(ts, text, fileName);
 }

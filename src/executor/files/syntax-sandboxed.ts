@@ -1,6 +1,7 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { runOnCheckout } from '../sandbox/sandbox-command.ts';
 import type { TurnScope } from '../turn-scope.ts';
 import type { Workspace } from '../workspace/workspace.ts';
@@ -10,13 +11,17 @@ import { GO_DRIVER, JS_DRIVER, PY_DRIVER, SECTION, TS_DRIVER } from './syntax-dr
 export type SandboxedKind = 'python' | 'javascript' | 'go' | 'typescript';
 
 const INSIDE = '/switchyard-syntax';
+/** The TypeScript formatter the driver requires, and where the sandbox shows it. */
+const TS_SYNTAX = fileURLToPath(new URL('./ts-syntax.cjs', import.meta.url));
+const TS_SYNTAX_INSIDE = '/switchyard-syntax-lib/ts-syntax.cjs';
 /** Each kind's driver; `typescript` runs the checkout's own compiler, so only when it has one. */
-const ARGV: Record<SandboxedKind, string[]> = {
-  python: ['python3', '-c', PY_DRIVER],
-  javascript: ['sh', '-c', JS_DRIVER, 'sh'],
-  go: ['sh', '-c', GO_DRIVER, 'sh'],
-  typescript: ['node', '-e', TS_DRIVER],
-};
+const argvOf = (kind: SandboxedKind, confined: boolean): string[] =>
+  ({
+    python: ['python3', '-c', PY_DRIVER],
+    javascript: ['sh', '-c', JS_DRIVER, 'sh'],
+    go: ['sh', '-c', GO_DRIVER, 'sh'],
+    typescript: ['node', '-e', TS_DRIVER, confined ? TS_SYNTAX_INSIDE : TS_SYNTAX],
+  })[kind];
 
 /**
  * The syntax errors of `before` and `after` as `line N: message` lists, from a checker run in the
@@ -55,13 +60,20 @@ async function errorsOf(
     const got = await runOnCheckout(
       scope.rt.ctx.config,
       ws,
-      [...ARGV[kind], `${confined ? INSIDE : dir}/${name}`],
+      [...argvOf(kind, confined), `${confined ? INSIDE : dir}/${name}`],
       {
         writable: false,
         timeoutMs: 20_000,
         capBytes: 64 * 1024,
         network: 'none',
-        binds: confined ? [{ host: dir, inside: INSIDE, writable: false }] : [],
+        binds: confined
+          ? [
+              { host: dir, inside: INSIDE, writable: false },
+              ...(kind === 'typescript'
+                ? [{ host: TS_SYNTAX, inside: TS_SYNTAX_INSIDE, writable: false }]
+                : []),
+            ]
+          : [],
       },
     );
     if (!got.ok || got.result.exitCode !== 0) return undefined;

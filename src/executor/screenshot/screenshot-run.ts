@@ -27,6 +27,8 @@ export interface ShotRequest {
   writable: boolean;
   login: string;
   network?: 'none';
+  /** Issue 48 item 6: read the page as text too (the model reads no pictures). */
+  asText?: boolean;
 }
 
 /** What the browser saw, as the driver reports it. */
@@ -35,6 +37,18 @@ export interface PageSummary {
   title: string;
   finalUrl: string;
   problems: string[];
+  /** The page as text (issue 48 item 6), when asked for. */
+  text?: PageText;
+}
+
+/** The page as text for a model that reads no pictures (`read-page.mjs`). */
+export interface PageText {
+  viewportWidth: number;
+  scrollWidth: number;
+  wide: { selector: string; width: number; right: number }[];
+  lowContrast: { text: string; selector: string; color: string; background: string; ratio: number }[];
+  text: string;
+  aria: string;
 }
 
 /** A PNG and its size in pixels. */
@@ -56,6 +70,8 @@ const MAX_SUMMARY = 64 * 1024;
 const READ_TIMEOUT_MS = 10_000;
 const INSIDE = '/opt/switchyard';
 const DRIVER = fileURLToPath(new URL('./shoot-page.mjs', import.meta.url));
+/** The driver's page reader (issue 48 item 6), beside it inside the sandbox too. */
+const READER = fileURLToPath(new URL('./read-page.mjs', import.meta.url));
 const PLAYWRIGHT = dirname(createRequire(import.meta.url).resolve('playwright-core/package.json'));
 /**
  * Debian's headless shell first: it renders a page as the full browser does at about half the
@@ -108,6 +124,7 @@ export async function takeScreenshot(config: Config, ws: Workspace, req: ShotReq
       : { driver: DRIVER, playwright: PLAYWRIGHT, out };
     const binds: SandboxBind[] = [
       { host: DRIVER, inside: paths.driver, writable: false },
+      { host: READER, inside: `${INSIDE}/read-page.mjs`, writable: false },
       { host: PLAYWRIGHT, inside: paths.playwright, writable: false },
       { host: out, inside: paths.out, writable: true },
       ...browserBind(browser),
@@ -132,6 +149,7 @@ export async function takeScreenshot(config: Config, ws: Workspace, req: ShotReq
         SHOT_HEIGHT: String(req.height),
         SHOT_FULL_PAGE: req.fullPage ? '1' : '0',
         SHOT_WAIT_MS: String(req.waitSeconds * 1000),
+        SHOT_TEXT: req.asText ? '1' : '0',
       },
     });
     if (!got.ok) return { ok: false, why: got.refusal };
@@ -172,6 +190,7 @@ export async function takeScreenshot(config: Config, ws: Workspace, req: ShotReq
         title: said.title ?? '',
         finalUrl: said.finalUrl ?? '',
         problems: said.problems ?? [],
+        ...(said.text ? { text: said.text } : {}),
       },
     };
   } finally {

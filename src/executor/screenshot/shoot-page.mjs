@@ -2,10 +2,12 @@
 // sandbox, in one command with the server it photographs: each sandbox has its own network
 // namespace and dies with its command, so the server, the browser and the page share a loopback
 // nobody else can reach. Plain JavaScript: the sandbox has node but neither tsx nor our sources.
-// Input: SHOT_* variables (see screenshot-run.ts). Output: shot.png and summary.json in SHOT_OUT.
+// Input: SHOT_* variables (see screenshot-run.ts). Output: shot.png and summary.json in SHOT_OUT
+// (with the page as text, read-page.mjs, when SHOT_TEXT=1).
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdirSync, openSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { readPage } from './read-page.mjs';
 
 const env = process.env;
 const out = env.SHOT_OUT ?? '/tmp';
@@ -121,6 +123,8 @@ async function shoot(url) {
     await page.waitForLoadState('networkidle', { timeout: 5_000 }).catch(() => undefined);
     await page.screenshot({ path: join(out, 'shot.png'), fullPage: env.SHOT_FULL_PAGE === '1' });
     await writeView(browser, join(out, 'shot.png'), join(out, 'view.png'));
+    // Issue 48 item 6: for a model that reads no pictures, the page as text as well.
+    if (env.SHOT_TEXT === '1') summary.text = await readPage(page);
     Object.assign(summary, {
       ok: true,
       status: res?.status() ?? null,

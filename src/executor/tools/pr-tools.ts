@@ -60,11 +60,10 @@ export function openPrTool(scope: TurnScope) {
         // the tests the branch changed, and whether that verification ran them.
         const passed = passingFor(await verifications(ctx, scope.ticket.id), at);
         const tests = await changedTests(g, baseRef(ws), head);
-        const changed = tests.map((t) => t.path);
         const fullBody = [
           body,
           tests.length ? `Tests this branch changed:\n${listed(changedTestLines(tests))}` : '',
-          passed ? verifiedLine(passed, head, changed) : '',
+          passed ? verifiedLine(passed, head, tests) : '',
           shots.length ? `Screenshots:\n${shots.join('\n')}` : '',
           `Ticket ${scope.ticket.id}.`,
         ]

@@ -14,6 +14,7 @@ import { addReport } from '../../tickets/reports.ts';
 import { setTicketState } from '../../tickets/ticket-store.ts';
 import type { TurnScope } from '../turn-scope.ts';
 import { unrelatedThreadRefusal } from '../unrelated-thread.ts';
+import { type BranchScans, branchScans } from '../workspace/branch-scan.ts';
 
 const STATE = { working: 'working', done: 'done', blocked: 'waiting' } as const;
 
@@ -22,9 +23,10 @@ const STATE = { working: 'working', done: 'done', blocked: 'waiting' } as const;
  * them. A passing check may add a line to the report (issue 28: "Verified: …").
  */
 export type DoneVerdict = { ok: true; note?: string } | { ok: false; why: string };
-export type DoneCheck = (scope: TurnScope) => Promise<DoneVerdict>;
+/** `scans`: the branch as this report call read it, shared by its checks and its look (issue 48). */
+export type DoneCheck = (scope: TurnScope, scans: BranchScans) => Promise<DoneVerdict>;
 /** What a `done` report shows first instead of recording it (issue 48: the look before delivery), by call key. */
-export type DoneLook = (callKey: string) => Promise<string | undefined>;
+export type DoneLook = (callKey: string, scans: BranchScans) => Promise<string | undefined>;
 
 /**
  * `report({ status, summary, human_action? })` (R-C5, R-B7): records the ticket's state and, with
@@ -51,12 +53,13 @@ export function reportTool(scope: TurnScope, doneChecks: DoneCheck[] = [], doneL
     async run({ status, summary: given, human_action }, call) {
       const notes: string[] = [];
       if (status === 'done') {
+        const scans = branchScans();
         for (const check of doneChecks) {
-          const v = await check(scope);
+          const v = await check(scope, scans);
           if (!v.ok) return toolError(`refused: not done — ${v.why} (R-C6)`);
           if (v.note) notes.push(v.note);
         }
-        const look = await doneLook?.(call.idempotencyKey);
+        const look = await doneLook?.(call.idempotencyKey, scans);
         if (look) return toolError(look);
       }
       const summary = [given, ...notes].join('\n');

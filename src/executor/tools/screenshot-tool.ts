@@ -1,8 +1,10 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { enqueueEffect } from '../../outbox/enqueue.ts';
+import { readsPictures } from '../../session/create-model-for-config.ts';
 import { defineTool, toolError, toolOk } from '../../session/tool.ts';
 import { localGit } from '../sandbox/local-git.ts';
+import { pageAsText } from '../screenshot/page-text.ts';
 import { saveScreenshotImage } from '../screenshot/screenshot-images.ts';
 import { isLoopbackUrl, type PageSummary, takeScreenshot } from '../screenshot/screenshot-run.ts';
 import type { TurnScope } from '../turn-scope.ts';
@@ -47,7 +49,7 @@ export function screenshotTool(scope: TurnScope) {
   return defineTool({
     name: 'screenshot',
     description:
-      'Photograph the running UI in headless Chromium. serve: a shell command that serves it from the checkout (e.g. "npm run dev -- --port 5173"); url: a page on that server, http://127.0.0.1:<port>/… only; at: "base" (the base commit’s files: the "before" picture) or "head" (the checkout now: the "after" picture, commit first). Both run in the sandbox; the server stops afterwards. Where your model reads images, the picture (downscaled) follows the result.',
+      'Photograph the running UI in headless Chromium. serve: a shell command that serves it from the checkout (e.g. "npm run dev -- --port 5173"); url: a page on that server, http://127.0.0.1:<port>/… only; at: "base" (the base commit’s files: the "before" picture) or "head" (the checkout now: the "after" picture, commit first). Both run in the sandbox; the server stops afterwards. Where your model reads images, the picture (downscaled) follows the result; where it does not, the page as text: what is wider than the viewport, text below 4.5:1 contrast, the visible text and an accessibility snapshot.',
     parameters: params,
     run: (args, call) =>
       inWorkspace(scope, async (ws, login) => {
@@ -68,6 +70,8 @@ export function screenshotTool(scope: TurnScope) {
           writable: mayWriteCheckout(scope),
           login,
           ...(scope.forkCode ? { network: 'none' as const } : {}),
+          // Issue 48 item 6: a model that reads no pictures gets the page in words as well.
+          asText: !readsPictures(ctx.config, 'executor'),
         });
         if (!shot.ok) return toolError(`no screenshot: ${shot.why}`);
         const id = createHash('sha256').update(call.idempotencyKey).digest('hex').slice(0, 16);
@@ -122,6 +126,7 @@ function summaryText(s: Screenshot, bytes: number, page: PageSummary, pr: string
     `page: HTTP ${page.status ?? '?'}, title "${page.title}", ${Math.round(bytes / 1024)} kB PNG`,
     ...page.problems.map((p) => `- ${p}`),
     pr ? `named in a comment on ${pr}` : 'listed on the ticket; open_pr names it in the PR',
+    ...(page.text ? ['', pageAsText(page.text)] : []),
   ];
   return lines.join('\n');
 }

@@ -107,11 +107,16 @@ async function assertionCounts(g: Git, revs: string[], specs: string[]): Promise
 function changedAssertionLines(diff: string): Map<string, string[]> {
   const out = new Map<string, string[]>();
   let file = '';
+  // File names only in a file's header: in a hunk, `--- a/…` is a removed line.
+  let inHeader = false;
   for (const line of diff.split('\n')) {
-    if (line.startsWith('diff --git ')) file = '';
-    else if (line.startsWith('--- a/')) file = line.slice(6);
-    else if (line.startsWith('+++ b/')) file = line.slice(6);
-    else if (file && /^[-+]/.test(line) && !/^(---|\+\+\+) /.test(line) && isAssertionLine(line)) {
+    if (line.startsWith('diff --git ')) {
+      file = '';
+      inHeader = true;
+    } else if (line.startsWith('@@ ')) inHeader = false;
+    else if (inHeader && line.startsWith('--- a/')) file = line.slice(6);
+    else if (inHeader && line.startsWith('+++ b/')) file = line.slice(6);
+    else if (file && !inHeader && /^[-+]/.test(line) && isAssertionLine(line)) {
       const list = out.get(file) ?? [];
       list.push(`${line[0]} ${line.slice(1).trim().slice(0, 160)}`);
       out.set(file, list);

@@ -15,7 +15,6 @@ import {
   viewTokens,
   withSummary,
 } from './plan-compaction.ts';
-import { planInView } from './plan-in-view.ts';
 import { summariseSteps } from './summarise-steps.ts';
 
 export type Prepared = { ok: true; messages: ChatMessage[]; tokens: number } | { ok: false; aborted: true };
@@ -97,7 +96,7 @@ async function summarise(
       'the summarising call gave nothing: a digest of the steps stands in',
     );
   // Issue 48: the newest plan (update_plan) goes after the summary, so it stays in view.
-  const planned = planInView(run.messages);
+  const planned = await run.hooks.planInView?.();
   const text = planned ? `${summary.text}\n\n${planned}` : summary.text;
   return { ok: true, state: withSummary(plan.state, span.to, text), usage: summary.usage };
 }

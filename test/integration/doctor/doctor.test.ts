@@ -290,6 +290,23 @@ describe('npm run doctor (issue 12)', () => {
     expect(r.out).toMatch(/fix: "deepseek-chat" is not served at .* set LLM_MODEL/);
   }, 60_000);
 
+  it('issue 48: OpenAI GPT-4o under the 32,768-token default cap (its limit is 16,384): the fix says to lower LLM_MAX_TOKENS', async () => {
+    const openai = await startFakeLlm({ handler: pingModel, dialect: 'openai' });
+    try {
+      const base = { ...env, LLM_PROVIDER: 'openai', LLM_BASE_URL: openai.baseURL, LLM_MODEL: 'gpt-4o' };
+      const over = await doctor(base);
+      expect(over.code).toBe(1);
+      expect(over.out).toMatch(
+        /^PROBLEM +model \(main\): model endpoint answered 400.*max_tokens is too large/m,
+      );
+      expect(over.out).toMatch(/fix: gpt-4o takes fewer output tokens than LLM_MAX_TOKENS \(now 32768\)/);
+      const fits = await doctor({ ...base, LLM_MAX_TOKENS: '16384' });
+      expect(fits.out).toMatch(/^ok +model \(executor\): gpt-4o: tool-call round trip/m);
+    } finally {
+      await openai.close();
+    }
+  }, 60_000);
+
   it('LLM_PROVIDER=anthropic: the round trip passes on a served model; a retired one (404) names LLM_MODEL', async () => {
     const fake = await startFakeAnthropic({ apiKey: 'test-key', handler: pingModel });
     try {

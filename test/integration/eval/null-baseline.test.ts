@@ -44,7 +44,7 @@ describe('the null baseline (issue 47)', () => {
       executorModel: 'switchyard-null',
       thinking: { main: 'disabled', executor: 'enabled' },
       effort: { main: 'high', executor: 'high' },
-      maxTokens: 16_384,
+      maxTokens: 32_768,
     });
     expect(file.records).toHaveLength(2);
     for (const r of file.records)

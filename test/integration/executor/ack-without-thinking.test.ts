@@ -80,15 +80,32 @@ describe('the acknowledgement never waits on thinking (issue 28, R-C2, R-H1)', (
     expect(answered(w.llm.requests)).toBe(true);
   }, 60_000);
 
-  it('Anthropic: the thinking configuration is the same on every request of the turn (a tool-use loop keeps one)', async () => {
+  it('Anthropic (budget thinking, claude-haiku-4-5): the acknowledging request thinks the least the API takes, 1,024 tokens, the rest of the turn its full budget (half of LLM_MAX_TOKENS) — one configuration for the loop, no request refused', async () => {
     w = await startWorld({}, { model: 'anthropic' });
     const seen = executorRequests(w.llm, work);
     await send(w.app.ctx, localMessage('Please review the login flow of the web app'));
     await waitFor(() => seen.length >= work.length + 1, 'the executor turn', 30_000);
 
     expect((w.llm as FakeAnthropic).refusals).toEqual([]);
-    const thinking = seen.map((r) => JSON.stringify(r.body.thinking));
-    expect(thinking[0]).toContain('enabled');
-    expect(new Set(thinking).size).toBe(1);
+    const [ack, ...rest] = seen;
+    expect(ack?.body.thinking).toEqual({ type: 'enabled', budget_tokens: 1024 });
+    expect(rest.length).toBeGreaterThanOrEqual(work.length);
+    for (const r of rest) expect(r.body.thinking).toEqual({ type: 'enabled', budget_tokens: 16_384 });
+  }, 60_000);
+
+  it('Anthropic (adaptive thinking, claude-sonnet-5): the acknowledging request goes at low effort, the rest at the configured effort, thinking adaptive throughout', async () => {
+    w = await startWorld({ LLM_MODEL: 'claude-sonnet-5' }, { model: 'anthropic' });
+    const seen = executorRequests(w.llm, work);
+    await send(w.app.ctx, localMessage('Please review the login flow of the web app'));
+    await waitFor(() => seen.length >= work.length + 1, 'the executor turn', 30_000);
+
+    expect((w.llm as FakeAnthropic).refusals).toEqual([]);
+    const [ack, ...rest] = seen;
+    expect(ack?.body.thinking).toEqual({ type: 'adaptive' });
+    expect(ack?.body.output_config).toEqual({ effort: 'low' });
+    for (const r of rest) {
+      expect(r.body.thinking).toEqual({ type: 'adaptive' });
+      expect(r.body).not.toHaveProperty('output_config');
+    }
   }, 60_000);
 });

@@ -59,7 +59,7 @@ describe('the executor flow on Anthropic’s Messages API (issue 12, R-H1)', () 
   it('R-H1: both sessions spoke the Messages API with the configured model, max_tokens and the key', async () => {
     await deliver();
     expect(fake.requests.some((q) => roleOf(q) === 'main')).toBe(true);
-    expect(fake.raw.every((q) => q.body.model === 'claude-haiku-4-5' && q.body.max_tokens === 16_384)).toBe(
+    expect(fake.raw.every((q) => q.body.model === 'claude-haiku-4-5' && q.body.max_tokens === 32_768)).toBe(
       true,
     );
     // The parallel read_file + list_files results went back as one user message of two tool_results.
@@ -77,9 +77,11 @@ describe('the executor flow on Anthropic’s Messages API (issue 12, R-H1)', () 
       (_, i) => fake.requests[i] && roleOf(fake.requests[i] as never) === 'executor',
     );
     const main = fake.raw.filter((_, i) => fake.requests[i] && roleOf(fake.requests[i] as never) === 'main');
-    expect(
-      executor.every((q) => JSON.stringify(q.body.thinking) === '{"type":"enabled","budget_tokens":8192}'),
-    ).toBe(true);
+    // Issue 48 item 7: the acknowledging request thinks the least the API takes; the rest in full.
+    expect(executor.map((q) => JSON.stringify(q.body.thinking))).toEqual([
+      '{"type":"enabled","budget_tokens":1024}',
+      ...executor.slice(1).map(() => '{"type":"enabled","budget_tokens":16384}'),
+    ]);
     expect(main.every((q) => q.body.thinking === undefined)).toBe(true);
     const assistantTurns = executor.flatMap((q) =>
       (q.body.messages as { role: string; content: { type: string }[] }[]).filter(

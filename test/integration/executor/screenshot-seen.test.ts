@@ -64,6 +64,8 @@ describe('issue 28: the executor sees its screenshots where the model reads pict
     expect(tool?.role).toBe('tool');
     expect(tool?.content).toMatch(/^took the "after" screenshot \w+: http:\/\/127\.0\.0\.1:8182\/ at HEAD/);
     expect(tool?.content).toContain('page: HTTP 200, title "Acme web"');
+    // Issue 48 item 6: the page in words is for models that read no pictures only.
+    expect(tool?.content).not.toContain('The page as text');
     const parts = pictures(first) ?? [];
     // 1600×1200 is 1.92 megapixels: scaled by √(1.15/1.92) to about 1.15.
     expect(parts.map((p) => p.type)).toEqual(['text', 'image_url']);
@@ -95,6 +97,9 @@ describe('issue 28: the executor sees its screenshots where the model reads pict
     const [result] = lastToolResults(seen[2] as RecordedRequest);
     expect(result).toMatch(/^took the "after" screenshot \w+: http:\/\/127\.0\.0\.1:8182\/ at HEAD/);
     expect(result).toContain('page: HTTP 200, title "Acme web"');
+    expect(result).toContain(
+      'The page as text (your model reads no pictures):\nNothing is wider than the 1600 px viewport.',
+    );
     expect(lastToolResults(seen[4] as RecordedRequest).join('\n')).toContain('recorded done');
   }, 240_000);
 });

@@ -55,4 +55,35 @@ describe('issue 48: diagnostics after every edit and write', () => {
     );
     expect(fine).toBe('wrote src/fine.js (20 bytes, a new file)');
   }, 60_000);
+
+  it('issue 48: a checkout with its own TypeScript has its files parsed by it, in the sandbox, in the same words', async () => {
+    // A stand-in compiler: it finds one error on the line that holds "(a + b;", as TypeScript words it.
+    const compiler = `exports.transpileModule = (text, o) => {
+  const at = text.indexOf('(a + b;');
+  const file = { getLineAndCharacterOfPosition: (p) => ({ line: text.slice(0, p).split('\\n').length - 1 }) };
+  return { diagnostics: at < 0 ? [] : [{ file, start: at, messageText: "')' expected (own compiler, " + o.fileName.split('.').pop() + ')' }] };
+};
+exports.flattenDiagnosticMessageText = (m) => m;
+`;
+    w = await startWorld(
+      {},
+      {
+        files: {
+          'src/calc.ts': FILES['src/calc.ts'],
+          'node_modules/typescript/package.json': '{"name":"typescript","main":"index.js"}\n',
+          'node_modules/typescript/index.js': compiler,
+        },
+      },
+    );
+    const flow = executorFlow(w.llm, [
+      (_r, card) => toolCalls(['reply', { to: card, text: `Working on it, ${card}.` }]),
+      () => toolCalls(['read_file', { path: 'src/calc.ts' }]),
+      () => toolCalls(['edit_file', { path: 'src/calc.ts', old: 'return a - b;', new: 'return (a + b;' }]),
+    ]);
+    await send(w.app.ctx, localMessage('Please make sub add in the web app'));
+    await flow.done();
+    expect(flow.results[2]?.[0]?.split('\n').at(-1)).toBe(
+      BROKEN('src/calc.ts', "line 2: ')' expected (own compiler, ts)"),
+    );
+  }, 60_000);
 });

@@ -1,5 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { toolCalls } from '../../kit/fake-llm.ts';
+import { contextPrompts } from '../../../src/session/context/context-prompts.ts';
+import { waitFor } from '../../kit/app.ts';
+import { type RecordedRequest, text, toolCalls } from '../../kit/fake-llm.ts';
+import { cardsIn, openAll, roleOf } from '../../kit/scripted-model.ts';
 import { localMessage, send, ticketOpenedBy } from '../routing/helpers.ts';
 import { executorFlow, SECRETS, startWorld, type World } from './harness.ts';
 
@@ -65,4 +68,53 @@ describe('issue 48: a plan', () => {
       /\*\*Plan:\*\* *\n- ✓ Read the login code *\n- ▶ Fix the redirect *\n- ○ Open a PR/,
     );
   });
+
+  it('review: after a compaction the plan in view is the stored one, not a refused update_plan that came after it', async () => {
+    const filler = Array.from({ length: 200 }, (_, i) => `row ${i}: ${'y'.repeat(40)}`).join('\n');
+    w = await startWorld({ LLM_CONTEXT_TOKENS: '24000' }, { files: { 'data/filler.txt': `${filler}\n` } });
+    let card = '';
+    let summarised = false;
+    let after: RecordedRequest | undefined;
+    let n = 0;
+    w.llm.respond((req) => {
+      if (roleOf(req) === 'main')
+        return req.messages.at(-1)?.role === 'tool' ? text('Routed.') : openAll(req);
+      if (req.system === contextPrompts.summarise) {
+        summarised = true;
+        return text(`Working on the login for ${card}.`);
+      }
+      if (after) return text('Done for now.');
+      if (summarised) {
+        after = req;
+        return text('Done for now.');
+      }
+      n += 1;
+      if (n === 1) {
+        card = cardsIn(req)[0] ?? '';
+        return toolCalls(
+          ['reply', { to: card, text: `Fixing the login for ${card}.` }],
+          ['update_plan', { steps: [{ step: 'Read the login code', status: 'in_progress' }] }],
+        );
+      }
+      if (n === 2)
+        return toolCalls([
+          'update_plan',
+          {
+            steps: [
+              { step: 'Refused step one', status: 'in_progress' },
+              { step: 'Refused step two', status: 'in_progress' },
+            ],
+          },
+        ]);
+      return toolCalls(['read_file', { path: 'data/filler.txt' }]);
+    });
+    await send(w.app.ctx, localMessage('Please fix the login redirect'));
+    await waitFor(() => after, 'the request after the summary', 45_000);
+    const progress = after?.messages[1]?.content ?? '';
+    expect(progress).toMatch(/^Progress so far/);
+    expect(progress).toContain(
+      'Your plan, as you last set it with update_plan (keep it current with update_plan):\n\n- [>] Read the login code',
+    );
+    expect(progress).not.toContain('Refused step');
+  }, 60_000);
 });

@@ -89,11 +89,16 @@ describe('context that never overflows (R-H2, session level)', () => {
   it('issue 48: the newest update_plan stays in view after the compaction summarises its call away', async () => {
     const w = await h.world();
     w.llm.setContextWindow({ tokens: WINDOW });
+    // The caller keeps the plan (the executor: on the ticket) and hands it to the compaction.
+    let stored: string | undefined;
     const updatePlan = defineTool({
       name: 'update_plan',
       description: 'Plan',
       parameters: z.object({ steps: z.array(z.object({ step: z.string(), status: z.string() })) }),
-      run: () => toolOk('plan updated'),
+      run: ({ steps }) => {
+        stored = steps.map((s) => `- [>] ${s.step}`).join('\n');
+        return toolOk('plan updated');
+      },
     });
     const reads = reader(30);
     const steps = [{ step: 'Read every file', status: 'in_progress' }];
@@ -106,6 +111,10 @@ describe('context that never overflows (R-H2, session level)', () => {
       tools: [updatePlan, readFile],
       contextTokens: WINDOW,
       limits: { maxModelRequests: 60 },
+      hooks: {
+        systemPrompt: async () => ({ text: 'You are a test session.', revision: 1 }),
+        planInView: async () => stored,
+      },
     });
     expect(outcome).toMatchObject({ kind: 'ended', text: 'all read' });
     // Issue 48 item 5: the summarising request runs without thinking, the turn's own with it.

@@ -60,7 +60,7 @@ describe('model configuration (issue 12, R-H1)', () => {
 
   it('LLM_PROVIDER=anthropic builds the Messages API client for each session kind; LLM_MAX_TOKENS is checked', () => {
     const c = loadConfig({ LLM_PROVIDER: 'anthropic', LLM_API_KEY: 'k', LLM_MODEL: 'claude-haiku-4-5' });
-    expect(c.LLM_MAX_TOKENS).toBe(16_384);
+    expect(c.LLM_MAX_TOKENS).toBe(32_768);
     expect(createModelForConfig(c, 'main').model).toBe('claude-haiku-4-5');
     expect(() => loadConfig({ LLM_MAX_TOKENS: '0' })).toThrow(/LLM_MAX_TOKENS/);
   });

@@ -28,6 +28,30 @@ describe('issue 48: the look shows a capped, numbered diff; the edited files com
     );
   });
 
+  it('review: a removed "-- " line and an added "++ " line inside a hunk are lines, not file names', () => {
+    const diff = [
+      'diff --git a/q.sql b/q.sql',
+      'index 1111111..2222222 100644',
+      '--- a/q.sql',
+      '+++ b/q.sql',
+      '@@ -1,3 +1,3 @@',
+      ' select 1;',
+      '--- a/comment',
+      '+++ b/other',
+      ' select 2;',
+    ].join('\n');
+    expect(numberedDiff(diff, '1\t1\tq.sql\n')).toBe(
+      [
+        'q.sql (+1 −1)',
+        '   …',
+        '     1   select 1;',
+        '     2 - -- a/comment',
+        '     2 + ++ b/other',
+        '     3   select 2;',
+      ].join('\n'),
+    );
+  });
+
   it('issue 48: the five files changed most recently, newest first, each once', () => {
     const write = (id: string, path: string): ChatMessage => ({
       role: 'assistant',
@@ -36,7 +60,27 @@ describe('issue 48: the look shows a capped, numbered diff; the edited files com
         { id, type: 'function', function: { name: 'write_file', arguments: JSON.stringify({ path }) } },
       ],
     });
-    const paths = ['a', 'b', 'c', 'd', 'e', 'f', 'g', './b'].map((p, i) => write(`c${i}`, p));
+    const done = (id: string, path: string): ChatMessage[] => [
+      write(id, path),
+      { role: 'tool', tool_call_id: id, content: `wrote ${path} (3 bytes)` },
+    ];
+    const paths = ['a', 'b', 'c', 'd', 'e', 'f', 'g', './b'].flatMap((p, i) => done(`c${i}`, p));
     expect(editedPaths(paths)).toEqual(['b', 'g', 'f', 'e', 'd']);
+  });
+
+  it('review: a write or edit the tool refused, or one never answered, is no edited file', () => {
+    const call = (id: string, name: string, path: string): ChatMessage => ({
+      role: 'assistant',
+      content: null,
+      tool_calls: [{ id, type: 'function', function: { name, arguments: JSON.stringify({ path }) } }],
+    });
+    const messages: ChatMessage[] = [
+      call('ok', 'edit_file', 'kept.ts'),
+      { role: 'tool', tool_call_id: 'ok', content: 'edited kept.ts' },
+      call('no', 'write_file', 'refused.ts'),
+      { role: 'tool', tool_call_id: 'no', content: 'Error: refused: read refused.ts first' },
+      call('late', 'edit_file', 'unanswered.ts'),
+    ];
+    expect(editedPaths(messages)).toEqual(['kept.ts']);
   });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { verificationProblem } from '../../../src/executor/verification-command.ts';
+import { changedTestsRun } from '../../../src/executor/verified-head.ts';
 
 describe('issue 28: record_verification refuses commands whose exit code checks nothing', () => {
   it.each([
@@ -62,5 +63,18 @@ describe('issue 28: record_verification refuses commands whose exit code checks 
     };
     const slow = shapes.filter((text) => time(text) > 750 && time(text) > 750);
     expect(slow.map((t) => t.slice(0, 8))).toEqual([]);
+  });
+});
+
+describe('issue 48: which of the changed tests a verifying command ran', () => {
+  const tests = [
+    { path: 'test/math.test.js', kind: 'modified' as const },
+    { path: 'test/old.test.js', kind: 'deleted' as const },
+  ];
+
+  it('review: a command naming no file ran the modified tests, never a deleted one', () => {
+    expect(changedTestsRun('node --test', tests)).toEqual(['test/math.test.js']);
+    expect(changedTestsRun('node --test test/old.test.js', tests)).toEqual([]);
+    expect(changedTestsRun('node --test test/math.test.js', tests)).toEqual(['test/math.test.js']);
   });
 });
