@@ -100,7 +100,7 @@ async function build(
 ): Promise<TaskWorld> {
   const repo = `eval/${task.id}`;
   const chatId = `oc_eval_${randomBytes(6).toString('hex')}`;
-  const bare = await makeTaskRepo(dir, task.repoDir, task.channel === 'github-pr-comment');
+  const bare = await makeTaskRepo(dir, task.repo, task.channel === 'github-pr-comment');
   const token = `ghp_eval${secret()}`;
   const github = await startEvalGitHub({ repo, bare, token, botLogin: 'switchyard-eval[bot]' });
   closers.push(() => github.close());
@@ -210,7 +210,7 @@ async function startOracle(
   which: 'oracle' | 'null',
 ): Promise<Record<string, string>> {
   const apiKey = `sk-oracle-${secret()}`;
-  const edits = which === 'oracle' && task.patch.trim() ? await oracleEdits(task.repoDir, task.patch) : [];
+  const edits = which === 'oracle' && task.patch.trim() ? await oracleEdits(task.repo, task.patch) : [];
   const server = await startDemoModel({
     apiKey,
     repo: task.id,

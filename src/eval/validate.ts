@@ -1,4 +1,4 @@
-import { cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { SandboxConfig } from '../executor/sandbox/sandbox-settings.ts';
@@ -6,6 +6,7 @@ import { runProcess } from '../executor/workspace/run-process.ts';
 import { layTests } from './lay-tests.ts';
 import { type CheckOutcome, runCheck } from './run-check.ts';
 import type { EvalTask } from './task.ts';
+import { writeStartTree } from './task-repo.ts';
 
 export interface Validation {
   id: string;
@@ -53,7 +54,7 @@ export async function validateTask(task: EvalTask, opts: ValidateOptions): Promi
 }
 
 /**
- * `repo/` copied to `root/<name>` and committed as its first commit. Host git touches a checkout
+ * `repo/` (or `repo.bundle`'s tree) written to `root/<name>` and committed as its first commit. Host git touches a checkout
  * only here, before any of the task's code has run in it: a check runs in the sandbox with its
  * checkout writable, and what it writes into `.git` (a filter, `core.fsmonitor`, a hook) would
  * run on the host under the next host git there (R-H3, R-H4).
@@ -64,7 +65,11 @@ async function freshCheckout(
   task: EvalTask,
 ): Promise<string | { reason: string }> {
   const dir = join(root, name);
-  await cp(task.repoDir, dir, { recursive: true, verbatimSymlinks: true });
+  try {
+    await writeStartTree(task.repo, dir, join(root, 'home'));
+  } catch (err) {
+    return { reason: `the repository does not unpack: ${(err as Error).message}` };
+  }
   for (const args of [
     ['init', '-q', '-b', 'main'],
     ['add', '-A'],

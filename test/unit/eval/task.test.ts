@@ -59,7 +59,7 @@ describe('eval task loader', () => {
       followups: [],
       ui: false,
       patch: PATCH,
-      repoDir: join(dir, 'repo'),
+      repo: { kind: 'dir', path: join(dir, 'repo') },
       testsDir: join(dir, 'tests'),
       split: 'dev',
     });
