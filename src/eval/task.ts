@@ -32,8 +32,26 @@ const followup = z
     text,
     /** Where the later message comes from (the task's own channel when absent). */
     channel: z.enum(EVAL_CHANNELS).optional(),
+    /**
+     * Issue 47 item 5: a review-thread comment on the bot's pull request, on `path`; `patch` names
+     * the task's file holding the part of solution.patch that answers it (the oracle pushes it
+     * after the comment; --validate checks the hidden tests fail without it).
+     */
+    review: z
+      .object({ path: text, patch: z.string().regex(/^[\w.-]+\.patch$/, 'a .patch file of the task') })
+      .strict()
+      .optional(),
+    /** When it is sent: once the ticket settles (the default), or as soon as the request is acknowledged. */
+    after: z.enum(['settled', 'acknowledged']).optional(),
   })
-  .strict();
+  .strict()
+  .refine((f) => !(f.review && f.channel), {
+    message: 'a review-thread comment is on the bot’s pull request: give it no channel',
+  });
+
+/** A follow-up that pauses the ticket (`/pause`) or lifts the pause (`/resume`), as a person writes them. */
+export const pauseCommandOf = (f: { text: string }): 'pause' | 'resume' | undefined =>
+  f.text.trim() === '/pause' ? 'pause' : f.text.trim() === '/resume' ? 'resume' : undefined;
 
 /**
  * Where a real task comes from (issue 47, SWE-bench style): the public repository, the commit whose
@@ -74,10 +92,19 @@ export const TaskYaml = z
     message: 'a question or no-change task names what its answer must say (answer: { reference, says })',
     path: ['answer'],
   })
+  .refine((t) => pausesLifted(t.followups.map(pauseCommandOf)), {
+    message: 'every /pause follow-up is followed by a /resume one (the pause task is graded until then)',
+    path: ['followups'],
+  })
   .refine((t) => !t.answer || unmatched(t.answer.says, t.answer.reference).length === 0, {
     message: 'answer.reference does not match every pattern in answer.says',
     path: ['answer', 'reference'],
   });
+
+function pausesLifted(commands: ('pause' | 'resume' | undefined)[]): boolean {
+  const said = commands.filter((c) => c !== undefined);
+  return said.every((c, i) => c === (i % 2 === 0 ? 'pause' : 'resume')) && said.length % 2 === 0;
+}
 
 /** The patterns `words` does not match (case-insensitive); one that does not compile never matches. */
 export function unmatched(says: string[], words: string): string[] {
@@ -143,6 +170,9 @@ export function loadTask(dir: string): EvalTask {
   if (hasLink(testsDir)) fail('tests/ must hold only folders and files, no links');
   const patchPath = join(dir, 'solution.patch');
   const patch = existsSync(patchPath) ? readFileSync(patchPath, 'utf8') : '';
+  for (const f of spec.followups)
+    if (f.review && !readIfFile(join(dir, f.review.patch)).trim())
+      fail(`${f.review.patch} is missing or empty (the part of solution.patch that answers the review)`);
   if (spec.expect === 'no-change') {
     if (patch.trim() !== '') fail('expect is no-change, so solution.patch must be absent or empty');
   } else if (patch.trim() === '') {
@@ -201,6 +231,11 @@ function readSpec(path: string, fail: (reason: string) => never): TaskSpec {
     fail(`task.yaml: ${issues.join('; ')}`);
   }
   return (parsed as { data: TaskSpec }).data;
+}
+
+/** A file's text, or '' when there is no such file. */
+export function readIfFile(path: string): string {
+  return existsSync(path) && lstatSync(path).isFile() ? readFileSync(path, 'utf8') : '';
 }
 
 function hasLink(dir: string): boolean {
