@@ -25,29 +25,37 @@ const SOURCE =
 
 let n = 0;
 /**
- * The `fixed` fixture with its `repo/` shipped as `repo.bundle` instead: a history of two commits
- * whose HEAD holds state.txt ("broken") and src/keep.txt; the first commit held a file since removed.
+ * A git bundle of a history of two commits whose HEAD holds state.txt (`state`) and src/keep.txt;
+ * the first commit held a file since removed.
  */
-async function bundleTask(extraYaml = '', state = 'broken'): Promise<string> {
+async function makeBundle(state: string): Promise<string> {
+  const src = join(root, `src-${n++}`);
+  mkdirSync(join(src, 'src'), { recursive: true });
+  writeFileSync(join(src, 'old.txt'), 'gone\n');
+  const commit = (msg: string) =>
+    gitIn(src, root, '-c', 'user.name=a', '-c', 'user.email=a@b.invalid', 'commit', '-qm', msg);
+  await gitIn(src, root, 'init', '-q', '-b', 'trunk');
+  await gitIn(src, root, 'add', '-A');
+  await commit('one');
+  rmSync(join(src, 'old.txt'));
+  writeFileSync(join(src, 'state.txt'), `${state}\n`);
+  writeFileSync(join(src, 'src', 'keep.txt'), 'kept\n');
+  await gitIn(src, root, 'add', '-A');
+  await commit('two');
+  const bundle = join(root, `${state.replaceAll(' ', '-')}.bundle`);
+  await gitIn(src, root, 'bundle', 'create', '-q', bundle, 'HEAD', 'trunk');
+  return bundle;
+}
+const BROKEN = await makeBundle('broken');
+
+/** The `fixed` fixture with its `repo/` shipped as `repo.bundle` instead (`bundle`, BROKEN by default). */
+function bundleTask(extraYaml = '', bundle = BROKEN): string {
   const dir = join(root, `real-${n++}`);
   cpSync(FIXED, dir, { recursive: true });
   rmSync(join(dir, 'repo'), { recursive: true });
   if (extraYaml)
     writeFileSync(join(dir, 'task.yaml'), readFileSync(join(FIXED, 'task.yaml'), 'utf8') + extraYaml);
-  const src = join(dir, 'src-repo');
-  mkdirSync(join(src, 'src'), { recursive: true });
-  writeFileSync(join(src, 'old.txt'), 'gone\n');
-  const env = [root] as const;
-  await gitIn(src, ...env, 'init', '-q', '-b', 'trunk');
-  await gitIn(src, ...env, 'add', '-A');
-  await gitIn(src, ...env, '-c', 'user.name=a', '-c', 'user.email=a@b.invalid', 'commit', '-qm', 'one');
-  rmSync(join(src, 'old.txt'));
-  writeFileSync(join(src, 'state.txt'), `${state}\n`);
-  writeFileSync(join(src, 'src', 'keep.txt'), 'kept\n');
-  await gitIn(src, ...env, 'add', '-A');
-  await gitIn(src, ...env, '-c', 'user.name=a', '-c', 'user.email=a@b.invalid', 'commit', '-qm', 'two');
-  await gitIn(src, ...env, 'bundle', 'create', '-q', join(dir, 'repo.bundle'), 'HEAD', 'trunk');
-  rmSync(src, { recursive: true });
+  cpSync(bundle, join(dir, 'repo.bundle'));
   return dir;
 }
 
@@ -64,7 +72,7 @@ function refusal(dir: string): string {
 /** Issue 47 item 2: a real task names its origin and may ship its repository as a git bundle. */
 describe('a task from a real repository', () => {
   it('reads source: and repo.bundle', async () => {
-    const dir = await bundleTask(SOURCE);
+    const dir = bundleTask(SOURCE);
     const task = loadTask(dir);
     expect(task.repo).toEqual({ kind: 'bundle', path: join(dir, 'repo.bundle') });
     expect(task.source).toEqual({
@@ -76,24 +84,24 @@ describe('a task from a real repository', () => {
   });
 
   it('refuses a bad source, both repo/ and repo.bundle, and a repo.bundle that is not a bundle', async () => {
-    expect(refusal(await bundleTask(SOURCE.replace('octo/widgets', 'widgets')))).toMatch(
+    expect(refusal(bundleTask(SOURCE.replace('octo/widgets', 'widgets')))).toMatch(
       /^task\.yaml: source\.repository: owner\/name/,
     );
-    expect(refusal(await bundleTask(SOURCE.replace('0123456789abcdef01234567\n', '0123\n')))).toMatch(
+    expect(refusal(bundleTask(SOURCE.replace('0123456789abcdef01234567\n', '0123\n')))).toMatch(
       /source\.commit: a whole commit id/,
     );
-    expect(refusal(await bundleTask(SOURCE.replace('url: https:', 'url: http:')))).toMatch(/source\.url/);
-    expect(refusal(await bundleTask(`${SOURCE}  branch: main\n`))).toMatch(/branch/);
-    const both = await bundleTask();
+    expect(refusal(bundleTask(SOURCE.replace('url: https:', 'url: http:')))).toMatch(/source\.url/);
+    expect(refusal(bundleTask(`${SOURCE}  branch: main\n`))).toMatch(/branch/);
+    const both = bundleTask();
     cpSync(join(FIXED, 'repo'), join(both, 'repo'), { recursive: true });
     expect(refusal(both)).toBe('holds both repo/ and repo.bundle: keep one');
-    const fake = await bundleTask();
+    const fake = bundleTask();
     writeFileSync(join(fake, 'repo.bundle'), 'state.txt\n');
     expect(refusal(fake)).toMatch(/^repo\.bundle is not a git bundle/);
   });
 
   it('unpacks the bundle’s HEAD tree with no .git, and serves it as one fresh commit', async () => {
-    const task = loadTask(await bundleTask());
+    const task = loadTask(bundleTask());
     const tree = join(root, `tree-${n++}`);
     await writeStartTree(task.repo, tree, root);
     expect(readdirSync(tree).sort()).toEqual(['src', 'state.txt']);
@@ -110,15 +118,14 @@ describe('a task from a real repository', () => {
   });
 
   it('the oracle’s edits and the task set hash read the bundle', async () => {
-    const dir = await bundleTask();
+    const dir = bundleTask();
     const task = loadTask(dir);
     expect(await oracleEdits(task.repo, task.patch)).toEqual([
       { name: 'read_file', arguments: { path: 'state.txt' } },
       { name: 'edit_file', arguments: { path: 'state.txt', old: 'broken\n', new: 'fixed\n' } },
     ]);
     const before = taskSetHash([task]);
-    const other = await bundleTask('', 'broken too');
-    cpSync(join(other, 'repo.bundle'), join(dir, 'repo.bundle'));
+    cpSync(await makeBundle('broken too'), join(dir, 'repo.bundle'));
     expect(existsSync(join(dir, 'repo'))).toBe(false);
     expect(taskSetHash([loadTask(dir)])).not.toBe(before);
   });
