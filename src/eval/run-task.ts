@@ -41,15 +41,20 @@ export async function runTask(entry: EvalTask, run: number, opts: RunOptions): P
     const sentAt = Date.now();
     const at: Conversation = await sendRequest(w, task.channel, task.request);
     const reviews: (number | undefined)[] = [];
+    // Undefined while a message sent is still to settle.
     let settled: Settled | undefined;
     for (const f of task.followups) {
       // A `/pause` goes while the bot works, once it acknowledged; the rest once it settled.
-      settled = await (f.after === 'acknowledged' ? waitForAck : waitToSettle)(w, before, deadline);
+      settled ??= await (f.after === 'acknowledged' ? waitForAck : waitToSettle)(w, before, deadline);
       // A replay that missed has nothing to answer the follow-up with.
       if (settled === 'timeout' || w.replay?.firstMiss()) break;
       before = await progressMark(w);
-      if (f.review) reviews.push(await sendReviewComment(w, f.text, f.review.path));
-      else await sendFollowup(w, f.channel ?? task.channel, f.text, at);
+      if (f.review) {
+        // No pull request, no review: nothing was sent, so there is nothing to wait for.
+        const id = await sendReviewComment(w, f.text, f.review.path);
+        reviews.push(id);
+        if (id === undefined) continue;
+      } else await sendFollowup(w, f.channel ?? task.channel, f.text, at);
       settled = undefined;
     }
     settled ??= await waitToSettle(w, before, deadline);
