@@ -150,7 +150,9 @@ export function markdownTable(records: EvalRecord[], s: RunSummary): string {
   const ack = `acknowledged once ${s.acknowledgedOnce} of ${s.tasks * s.runs}${s.ackSecondsMedian === null ? '' : `, median ${s.ackSecondsMedian} s to the acknowledgement`}`;
   const wall = s.wallSecondsPerResolved === null ? '' : `, ${s.wallSecondsPerResolved} s per resolved task`;
   const t = s.reviewThreads;
-  const threads = t.total ? `; review threads: ${t.answered} of ${t.total} answered, ${t.resolved} resolved` : '';
+  const threads = t.total
+    ? `; review threads: ${t.answered} of ${t.total} answered, ${t.resolved} resolved`
+    : '';
   const pauses = s.pauses.runs ? `; pauses held ${s.pauses.held} of ${s.pauses.runs}` : '';
   return [
     ...head,
