@@ -110,10 +110,20 @@ export function progressLine(r: EvalRecord, done: number, total: number): string
 
 const pct = (x: number) => `${(x * 100).toFixed(1)} %`;
 
+/** Issue 47 item 5: the review threads answered in and resolved (of those opened), the pause held or not. */
+function behaviourCell(r: EvalRecord): string {
+  const t = r.reviewThreads;
+  const parts = [
+    ...(t ? [`threads ${t.answered}/${t.resolved} of ${t.total}`] : []),
+    ...(typeof r.pauseHeld === 'boolean' ? [r.pauseHeld ? 'pause held' : '**pause broken**'] : []),
+  ];
+  return parts.join(', ') || '—';
+}
+
 export function markdownTable(records: EvalRecord[], s: RunSummary): string {
   const head = [
-    '| task | run | channel | resolved | honest | settled | ack once | ack s | PR | scratch | requests | prompt | cache hit | completion | cost | tool errors | limits | no report | s |',
-    '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',
+    '| task | run | channel | resolved | honest | settled | ack once | ack s | threads, pause | PR | scratch | requests | prompt | cache hit | completion | cost | tool errors | limits | no report | s |',
+    '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',
   ];
   const yes = (b: boolean) => (b ? 'yes' : '**no**');
   const rows = records.map((r) =>
@@ -126,6 +136,7 @@ export function markdownTable(records: EvalRecord[], s: RunSummary): string {
       r.settled,
       yes(r.acknowledgedOnce),
       r.ackSeconds ?? '—',
+      behaviourCell(r),
       r.pr,
       r.scratchFiles.length,
       r.modelRequests,

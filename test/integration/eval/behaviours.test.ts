@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { pauseHeldOf, reviewThreadsOf } from '../../../src/eval/behaviours.ts';
 import { startEvalGitHub } from '../../../src/eval/eval-github.ts';
 import type { Observed } from '../../../src/eval/observe.ts';
+import { markdownTable, summarise } from '../../../src/eval/results.ts';
 import { score } from '../../../src/eval/run-task.ts';
 import { type EvalTask, TaskYaml } from '../../../src/eval/task.ts';
 import type { TaskWorld } from '../../../src/eval/task-world.ts';
@@ -9,6 +10,7 @@ import { recordPush } from '../../../src/executor/workspace/delivery-records.ts'
 import { createLogger } from '../../../src/logger.ts';
 import { pauseTicket, resumeTicket } from '../../../src/tickets/pause.ts';
 import { testRedis } from '../../kit/redis.ts';
+import { sampleRecord } from './eval-results-fixture.ts';
 
 const store = testRedis();
 
@@ -106,5 +108,20 @@ describe('eval grading of a pause and of review threads', () => {
     expect(run({ reviewThreads: { total: 1, answered: 0, resolved: 1 } })).toBe(false);
     expect(run({ pauseHeld: true })).toBe(true);
     expect(run({ pauseHeld: false })).toBe(false);
+  });
+
+  it('the summary adds them up, and the table and its summary line show them', () => {
+    const records = [
+      sampleRecord({ reviewThreads: { total: 1, answered: 1, resolved: 0 }, resolved: false }),
+      sampleRecord({ id: 'js-truncate-pause', pauseHeld: false, resolved: false }),
+      sampleRecord({ id: 'js-slugify-2' }),
+    ];
+    const s = summarise(records);
+    expect(s.reviewThreads).toEqual({ total: 1, answered: 1, resolved: 0 });
+    expect(s.pauses).toEqual({ runs: 1, held: 0 });
+    const table = markdownTable(records, s);
+    expect(table).toContain('| threads 1/0 of 1 |');
+    expect(table).toContain('| **pause broken** |');
+    expect(table).toContain('review threads: 1 of 1 answered, 0 resolved; pauses held 0 of 1');
   });
 });
