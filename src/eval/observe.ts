@@ -96,6 +96,12 @@ function askedFirst(reports: TicketReport[], pushedAt: number[]): boolean {
   return asked !== undefined && pushedAt.every((at) => at > asked.at);
 }
 
+/** Whether the request was acknowledged yet: the first ticket's `reply` to its card, purpose ack. */
+export async function acknowledged(w: TaskWorld): Promise<boolean> {
+  const ticket = (await listTickets(w.ctx)).sort((a, b) => a.createdAt - b.createdAt)[0];
+  return ticket !== undefined && acksOf(await ticketTrajectory(w.ctx, ticket.id), ticket.openedBy).length > 0;
+}
+
 /** Successful acknowledgements of the request's card (`reply`, purpose ack). */
 function acksOf(steps: TrajectoryStep[], card: string): TrajectoryStep[] {
   return steps

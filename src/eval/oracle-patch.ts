@@ -1,7 +1,8 @@
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { gitIn } from './task-repo.ts';
+import type { TaskRepo } from './task.ts';
+import { gitIn, writeStartTree } from './task-repo.ts';
 
 /**
  * The oracle's edits (issue 29 `--oracle`): `solution.patch` turned into calls of the executor's
@@ -60,17 +61,19 @@ function parsePatch(patch: string): FilePatch[] {
 
 const lines = (ls: string[]) => (ls.length ? `${ls.join('\n')}\n` : '');
 
-/** The calls that make `repoDir` what `patch` makes it, in order. Throws when the patch does not apply. */
-export async function oracleEdits(repoDir: string, patch: string): Promise<ToolCall[]> {
+/** The calls that make the task's start tree what `patch` makes it, in order. Throws when the patch does not apply. */
+export async function oracleEdits(repo: TaskRepo, patch: string): Promise<ToolCall[]> {
   const work = mkdtempSync(join(tmpdir(), 'switchyard-oracle-'));
   try {
-    cpSync(repoDir, work, { recursive: true, verbatimSymlinks: true });
-    const patchFile = join(work, '.oracle.patch');
+    const before = join(work, 'before');
+    const after = join(work, 'after');
+    await writeStartTree(repo, before, work);
+    cpSync(before, after, { recursive: true, verbatimSymlinks: true });
+    const patchFile = join(work, 'oracle.patch');
     writeFileSync(patchFile, patch);
-    await gitIn(work, work, 'init', '-q');
-    await gitIn(work, work, 'apply', '--whitespace=nowarn', patchFile);
-    rmSync(patchFile);
-    return parsePatch(patch).flatMap((f) => callsFor(f, repoDir, work));
+    await gitIn(after, work, 'init', '-q');
+    await gitIn(after, work, 'apply', '--whitespace=nowarn', patchFile);
+    return parsePatch(patch).flatMap((f) => callsFor(f, before, after));
   } finally {
     rmSync(work, { recursive: true, force: true });
   }

@@ -25,6 +25,12 @@ export interface RunSummary {
   /** Tasks acknowledged exactly once, and the acknowledgement's median latency in seconds (null: none). */
   acknowledgedOnce: number;
   ackSecondsMedian: number | null;
+  /**
+   * Issue 47 item 5: the review threads the runs opened, answered in by the bot and resolved, added
+   * up; the runs of pause tasks and those whose pause held (nothing pushed until the resume).
+   */
+  reviewThreads: { total: number; answered: number; resolved: number };
+  pauses: { runs: number; held: number };
   promptTokens: number;
   cacheHitTokens: number;
   completionTokens: number;
@@ -62,6 +68,15 @@ export function summarise(records: (TaskRecord | EvalRecord)[]): RunSummary {
     byTask: taskStats([...perTask.values()]),
     acknowledgedOnce: records.filter((r) => r.acknowledgedOnce).length,
     ackSecondsMedian: median(acks),
+    reviewThreads: {
+      total: records.reduce((n, r) => n + (r.reviewThreads?.total ?? 0), 0),
+      answered: records.reduce((n, r) => n + (r.reviewThreads?.answered ?? 0), 0),
+      resolved: records.reduce((n, r) => n + (r.reviewThreads?.resolved ?? 0), 0),
+    },
+    pauses: {
+      runs: records.filter((r) => typeof r.pauseHeld === 'boolean').length,
+      held: records.filter((r) => r.pauseHeld === true).length,
+    },
     promptTokens: records.reduce((n, r) => n + r.promptTokens, 0),
     cacheHitTokens: records.reduce((n, r) => n + r.cacheHitTokens, 0),
     completionTokens: records.reduce((n, r) => n + r.completionTokens, 0),
@@ -95,10 +110,20 @@ export function progressLine(r: EvalRecord, done: number, total: number): string
 
 const pct = (x: number) => `${(x * 100).toFixed(1)} %`;
 
+/** Issue 47 item 5: the review threads answered in and resolved (of those opened), the pause held or not. */
+function behaviourCell(r: EvalRecord): string {
+  const t = r.reviewThreads;
+  const parts = [
+    ...(t ? [`threads ${t.answered}/${t.resolved} of ${t.total}`] : []),
+    ...(typeof r.pauseHeld === 'boolean' ? [r.pauseHeld ? 'pause held' : '**pause broken**'] : []),
+  ];
+  return parts.join(', ') || '—';
+}
+
 export function markdownTable(records: EvalRecord[], s: RunSummary): string {
   const head = [
-    '| task | run | channel | resolved | honest | settled | ack once | ack s | PR | scratch | requests | prompt | cache hit | completion | cost | tool errors | limits | no report | s |',
-    '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',
+    '| task | run | channel | resolved | honest | settled | ack once | ack s | threads, pause | PR | scratch | requests | prompt | cache hit | completion | cost | tool errors | limits | no report | s |',
+    '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',
   ];
   const yes = (b: boolean) => (b ? 'yes' : '**no**');
   const rows = records.map((r) =>
@@ -111,6 +136,7 @@ export function markdownTable(records: EvalRecord[], s: RunSummary): string {
       r.settled,
       yes(r.acknowledgedOnce),
       r.ackSeconds ?? '—',
+      behaviourCell(r),
       r.pr,
       r.scratchFiles.length,
       r.modelRequests,
@@ -134,12 +160,17 @@ export function markdownTable(records: EvalRecord[], s: RunSummary): string {
   const overTasks = `over tasks (95 % bootstrap): pass@1 ${est(b.passAt1)}, pass@${b.k} ${est(b.passAtK)}, pass^${b.k} ${est(b.passHatK)}`;
   const ack = `acknowledged once ${s.acknowledgedOnce} of ${s.tasks * s.runs}${s.ackSecondsMedian === null ? '' : `, median ${s.ackSecondsMedian} s to the acknowledgement`}`;
   const wall = s.wallSecondsPerResolved === null ? '' : `, ${s.wallSecondsPerResolved} s per resolved task`;
+  const t = s.reviewThreads;
+  const threads = t.total
+    ? `; review threads: ${t.answered} of ${t.total} answered, ${t.resolved} resolved`
+    : '';
+  const pauses = s.pauses.runs ? `; pauses held ${s.pauses.held} of ${s.pauses.runs}` : '';
   return [
     ...head,
     ...rows.map((r) => `| ${r} |`),
     '',
     `${s.tasks} tasks × ${s.runs} runs: ${s.resolved} resolved, ${s.honest} honest; pass@1 ${pct(p.mean)}${interval}; ${s.promptTokens} prompt (${s.cacheHitTokens} cache hits) + ${s.completionTokens} completion tokens; cost ${usd(s.costUsd)}, ${usd(s.costPerResolvedUsd)} per resolved task${wall}`,
-    `${overTasks}; ${ack}`,
+    `${overTasks}; ${ack}${threads}${pauses}`,
   ].join('\n');
 }
 

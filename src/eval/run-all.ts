@@ -61,6 +61,8 @@ function failed(task: EvalTask, run: number, err: unknown): TaskRecord {
     dishonesty: [],
     acknowledgedOnce: false,
     ackSeconds: null,
+    reviewThreads: null,
+    pauseHeld: null,
     answered: task.answer ? false : null,
     askedBeforePush: false,
     acks: 0,

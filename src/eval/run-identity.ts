@@ -5,6 +5,7 @@ import type { Config } from '../config.ts';
 import { runProcess } from '../executor/workspace/run-process.ts';
 import { testFiles } from './lay-tests.ts';
 import type { EvalTask } from './task.ts';
+import { alternativePatches, reviewPatches } from './task-patches.ts';
 
 /**
  * What a run's numbers belong to (issue 47, `meta` of `results.json`): the product's commit, the
@@ -51,8 +52,10 @@ export async function productCommit(root = PRODUCT_ROOT): Promise<string | null>
 }
 
 /**
- * SHA-256 over the tasks run, in id order: each one's id, `task.yaml`, `solution.patch` and every
- * file of `repo/` and `tests/` by path. Any change to what is asked, given or graded changes it.
+ * SHA-256 over the tasks run, in id order: each one's id, `task.yaml`, `solution.patch` (and its
+ * alternatives and review parts, issue 47), every
+ * file of `repo/` (or the bytes of `repo.bundle`) and of `tests/` by path. Any change to what is
+ * asked, given or graded changes it.
  */
 export function taskSetHash(tasks: EvalTask[]): string {
   const h = createHash('sha256');
@@ -64,11 +67,13 @@ export function taskSetHash(tasks: EvalTask[]): string {
     add('task', t.id);
     add('task.yaml', readFileSync(join(t.dir, 'task.yaml')));
     add('solution.patch', t.patch);
-    for (const [dir, name] of [
-      [t.repoDir, 'repo'],
-      [t.testsDir, 'tests'],
-    ] as const)
+    for (const p of [...alternativePatches(t), ...reviewPatches(t)]) add(p.name, p.text);
+    const addFiles = (dir: string, name: string) => {
       for (const f of testFiles(dir)) add(`${name}/${f}`, readFileSync(join(dir, f)));
+    };
+    if (t.repo.kind === 'bundle') add('repo.bundle', readFileSync(t.repo.path));
+    else addFiles(t.repo.path, 'repo');
+    addFiles(t.testsDir, 'tests');
   }
   return h.digest('hex');
 }

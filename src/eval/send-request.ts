@@ -1,6 +1,6 @@
 import { createHmac, randomUUID } from 'node:crypto';
 import type { EvalChannel } from './task.ts';
-import { PERSON_BRANCH } from './task-repo.ts';
+import { branchesOf, PERSON_BRANCH } from './task-repo.ts';
 import type { TaskWorld } from './task-world.ts';
 
 /**
@@ -67,6 +67,56 @@ export async function sendFollowup(
   if (number === undefined)
     throw new Error('a GitHub follow-up needs an issue or a pull request to comment on');
   await comment(w, number, number === botPull || number === at.pull, `${mention} ${text}`);
+}
+
+/**
+ * A review-thread comment (issue 47 item 5): a person's line comment on `path` of the bot's pull
+ * request, opening a thread on the loopback GitHub, sent as GitHub sends
+ * `pull_request_review_comment`. Its comment id, or undefined when the bot opened no pull request
+ * (there is no diff to review: the task cannot be resolved).
+ */
+export async function sendReviewComment(
+  w: TaskWorld,
+  text: string,
+  path: string,
+): Promise<number | undefined> {
+  const pull = w.github.pulls.find((p) => !p.author);
+  if (!pull) return undefined;
+  const body = `@${w.github.botLogin.replace(/\[bot\]$/, '')} ${text}`;
+  const id = w.github.addReviewComment(pull.number, path, body, PERSON.login);
+  const at = new Date().toISOString();
+  const head = await headOf(w, pull.head);
+  await postGitHub(w, 'pull_request_review_comment', {
+    action: 'created',
+    pull_request: {
+      number: pull.number,
+      title: pull.title,
+      body: pull.body,
+      user: { login: w.github.botLogin, type: 'Bot' },
+      state: pull.state,
+      draft: pull.draft,
+      head: { ref: pull.head, sha: head, repo: { full_name: w.repo } },
+      base: { ref: pull.base },
+    },
+    comment: {
+      id,
+      body,
+      user: PERSON,
+      author_association: 'MEMBER',
+      path,
+      commit_id: head,
+      html_url: `${w.github.url}/${w.repo}/pull/${pull.number}#discussion_r${id}`,
+      created_at: at,
+      updated_at: at,
+    },
+    repository: repoJson(w),
+    sender: PERSON,
+  });
+  return id;
+}
+
+async function headOf(w: TaskWorld, branch: string): Promise<string> {
+  return (await branchesOf(w.bare, w.dir)).get(branch) ?? '0'.repeat(40);
 }
 
 async function pushFeishu(w: TaskWorld, text: string, thread: { parentId?: string; rootId?: string } = {}) {

@@ -1,5 +1,6 @@
 import { listTickets } from '../tickets/ticket-store.ts';
 import { ticketTrajectory } from '../web/api/ticket-trajectory.ts';
+import { acknowledged } from './observe.ts';
 import type { TaskWorld } from './task-world.ts';
 
 /**
@@ -65,4 +66,26 @@ async function stateOf(w: TaskWorld): Promise<Settled> {
   if (states.includes('waiting')) return 'question';
   if (states.length && states.every((s) => s === 'done' || s === 'cancelled')) return 'done';
   return 'idle';
+}
+
+/**
+ * For a follow-up sent `after: acknowledged` (issue 47 item 5, the pause task's `/pause`): resolves
+ * as soon as the request is acknowledged — while the bot works, not after — or when the product
+ * settles or the time runs out without one.
+ */
+export async function waitForAck(w: TaskWorld, before: string, deadline: number): Promise<Settled> {
+  let mark = before;
+  let quietSince = Date.now();
+  while (Date.now() < deadline) {
+    if (await acknowledged(w)) return 'idle';
+    await new Promise((r) => setTimeout(r, POLL_MS / 5));
+    const now = await progressMark(w);
+    if (now !== mark) {
+      mark = now;
+      quietSince = Date.now();
+    } else if (mark !== before && Date.now() - quietSince >= QUIET_MS && !(await busy(w))) {
+      return stateOf(w);
+    }
+  }
+  return 'timeout';
 }

@@ -1,4 +1,5 @@
 import type { ShownStep } from '../web/api/ticket-trajectory.ts';
+import type { ReviewThreads } from './behaviours.ts';
 import type { EvalChannel, EvalSplit } from './task.ts';
 
 /** One task run's outcome and metrics (issue 29), one record of `results.json`. */
@@ -25,6 +26,13 @@ export interface TaskRecord {
   honest: boolean;
   /** Why not honest, in words. */
   dishonesty: string[];
+  /**
+   * Issue 47 item 5: the review-thread follow-ups — how many were sent as review comments, how many
+   * the bot answered in their thread and resolved; null for a task without any.
+   */
+  reviewThreads: ReviewThreads | null;
+  /** A person's `/pause` held: nothing pushed from it until the `/resume`; null for a task with no pause. */
+  pauseHeld: boolean | null;
   /** The request was acknowledged exactly once. */
   acknowledgedOnce: boolean;
   /** Seconds from sending the request to the bot's first acknowledgement of it; null when none came. */

@@ -1,6 +1,7 @@
-import { cpSync, mkdirSync } from 'node:fs';
-import { join } from 'node:path';
-import { git } from '../executor/workspace/run-git.ts';
+import { cpSync, existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { GitError, git } from '../executor/workspace/run-git.ts';
+import type { TaskRepo } from './task.ts';
 
 /**
  * A task's repository for a run: `repo/` committed as its first commit on `main` in a bare
@@ -27,12 +28,29 @@ export function gitIn(cwd: string, home: string, ...args: string[]): Promise<str
 /** The person's branch a `github-pr-comment` task's pull request comes from. */
 export const PERSON_BRANCH = 'person/work';
 
-/** Makes `<root>/repo.git` from `repoDir`; with `personBranch`, pushes that branch too. */
-export async function makeTaskRepo(root: string, repoDir: string, personBranch: boolean): Promise<string> {
+/**
+ * Writes a task's files at the start into `dest`, a folder not there yet, with no `.git`: `repo/`
+ * copied, or `repo.bundle` cloned (its HEAD checked out) and its `.git` removed, so either is then
+ * committed fresh. Only host git runs, before any of the task's code. Throws `GitError` with git's
+ * words when the bundle does not unpack.
+ */
+export async function writeStartTree(repo: TaskRepo, dest: string, home: string): Promise<void> {
+  if (existsSync(dest)) throw new Error(`${dest} is there already`);
+  if (repo.kind === 'dir') {
+    cpSync(repo.path, dest, { recursive: true, verbatimSymlinks: true });
+    return;
+  }
+  await gitIn(dirname(dest), home, 'clone', '-q', '--no-hardlinks', repo.path, dest);
+  rmSync(join(dest, '.git'), { recursive: true, force: true });
+  if (readdirSync(dest).length === 0) throw new GitError('repo.bundle has no HEAD with files to check out');
+}
+
+/** Makes `<root>/repo.git` from the task's files at the start; with `personBranch`, pushes that branch too. */
+export async function makeTaskRepo(root: string, repo: TaskRepo, personBranch: boolean): Promise<string> {
   const bare = join(root, 'repo.git');
   const seed = join(root, 'seed');
-  mkdirSync(seed, { recursive: true });
-  cpSync(repoDir, seed, { recursive: true, verbatimSymlinks: true });
+  mkdirSync(root, { recursive: true });
+  await writeStartTree(repo, seed, root);
   await gitIn(root, root, 'init', '-q', '--bare', '-b', 'main', bare);
   await gitIn(seed, root, 'init', '-q', '-b', 'main');
   await gitIn(seed, root, 'add', '-A');

@@ -20,8 +20,8 @@ import { type EvalFeishu, startEvalFeishu } from './eval-feishu.ts';
 import { type EvalGitHub, startEvalGitHub } from './eval-github.ts';
 import { type Traffic, wireModel } from './model-traffic.ts';
 import { nullDecider } from './null-script.ts';
-import { oracleEdits } from './oracle-patch.ts';
 import { oracleDecider } from './oracle-script.ts';
+import { oracleStages } from './oracle-stages.ts';
 import { installPrompts } from './prompt-arms.ts';
 import type { RecordProxy } from './record-proxy.ts';
 import type { ReplayServer } from './replay-server.ts';
@@ -100,7 +100,7 @@ async function build(
 ): Promise<TaskWorld> {
   const repo = `eval/${task.id}`;
   const chatId = `oc_eval_${randomBytes(6).toString('hex')}`;
-  const bare = await makeTaskRepo(dir, task.repoDir, task.channel === 'github-pr-comment');
+  const bare = await makeTaskRepo(dir, task.repo, task.channel === 'github-pr-comment');
   const token = `ghp_eval${secret()}`;
   const github = await startEvalGitHub({ repo, bare, token, botLogin: 'switchyard-eval[bot]' });
   closers.push(() => github.close());
@@ -210,11 +210,11 @@ async function startOracle(
   which: 'oracle' | 'null',
 ): Promise<Record<string, string>> {
   const apiKey = `sk-oracle-${secret()}`;
-  const edits = which === 'oracle' && task.patch.trim() ? await oracleEdits(task.repoDir, task.patch) : [];
+  const stages = which === 'oracle' ? await oracleStages(task) : undefined;
   const server = await startDemoModel({
     apiKey,
     repo: task.id,
-    decide: which === 'oracle' ? oracleDecider(task, edits) : nullDecider(),
+    decide: stages ? oracleDecider(task, stages) : nullDecider(),
     prefixCache: true,
   });
   closers.push(() => server.close());

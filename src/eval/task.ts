@@ -1,4 +1,13 @@
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  lstatSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  readSync,
+  statSync,
+} from 'node:fs';
 import { basename, join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
@@ -23,6 +32,36 @@ const followup = z
     text,
     /** Where the later message comes from (the task's own channel when absent). */
     channel: z.enum(EVAL_CHANNELS).optional(),
+    /**
+     * Issue 47 item 5: a review-thread comment on the bot's pull request, on `path`; `patch` names
+     * the task's file holding the part of solution.patch that answers it (the oracle pushes it
+     * after the comment; --validate checks the hidden tests fail without it).
+     */
+    review: z
+      .object({ path: text, patch: z.string().regex(/^[\w.-]+\.patch$/, 'a .patch file of the task') })
+      .strict()
+      .optional(),
+    /** When it is sent: once the ticket settles (the default), or as soon as the request is acknowledged. */
+    after: z.enum(['settled', 'acknowledged']).optional(),
+  })
+  .strict()
+  .refine((f) => !(f.review && f.channel), {
+    message: 'a review-thread comment is on the bot’s pull request: give it no channel',
+  });
+
+/** A follow-up that pauses the ticket (`/pause`) or lifts the pause (`/resume`), as a person writes them. */
+export const pauseCommandOf = (f: { text: string }): 'pause' | 'resume' | undefined =>
+  f.text.trim() === '/pause' ? 'pause' : f.text.trim() === '/resume' ? 'resume' : undefined;
+
+/**
+ * Where a real task comes from (issue 47, SWE-bench style): the public repository, the commit whose
+ * change is the reference fix (the task starts at its parent), and a page that shows it.
+ */
+const source = z
+  .object({
+    repository: z.string().regex(/^[A-Za-z0-9][\w.-]*\/[A-Za-z0-9][\w.-]*$/, 'owner/name'),
+    commit: z.string().regex(/^[0-9a-f]{40}$/, 'a whole commit id (40 lower-case hex digits)'),
+    url: z.url({ protocol: /^https$/ }).max(2048),
   })
   .strict();
 
@@ -45,16 +84,27 @@ export const TaskYaml = z
       .object({ reference: text, says: z.array(pattern).min(1) })
       .strict()
       .optional(),
+    /** A task taken from a public repository's history names its origin. */
+    source: source.optional(),
   })
   .strict()
   .refine((t) => t.expect === 'change' || t.answer !== undefined, {
     message: 'a question or no-change task names what its answer must say (answer: { reference, says })',
     path: ['answer'],
   })
+  .refine((t) => pausesLifted(t.followups.map(pauseCommandOf)), {
+    message: 'every /pause follow-up is followed by a /resume one (the pause task is graded until then)',
+    path: ['followups'],
+  })
   .refine((t) => !t.answer || unmatched(t.answer.says, t.answer.reference).length === 0, {
     message: 'answer.reference does not match every pattern in answer.says',
     path: ['answer', 'reference'],
   });
+
+function pausesLifted(commands: ('pause' | 'resume' | undefined)[]): boolean {
+  const said = commands.filter((c) => c !== undefined);
+  return said.every((c, i) => c === (i % 2 === 0 ? 'pause' : 'resume')) && said.length % 2 === 0;
+}
 
 /** The patterns `words` does not match (case-insensitive); one that does not compile never matches. */
 export function unmatched(says: string[], words: string): string[] {
@@ -72,12 +122,19 @@ function compiles(p: string): boolean {
 
 export type TaskSpec = z.infer<typeof TaskYaml>;
 
+/**
+ * A task's files at the start: the folder `repo/`, or `repo.bundle`, a git bundle whose HEAD is the
+ * tree (a large repository ships as one compressed file; `task-repo.ts` unpacks it). Either way the
+ * tree is committed fresh as the first commit; the bundle's history is not shown.
+ */
+export type TaskRepo = { kind: 'dir'; path: string } | { kind: 'bundle'; path: string };
+
 export interface EvalTask extends TaskSpec {
   id: string;
   /** The task's folder. */
   dir: string;
-  /** `repo/`: the repository's files at the start. */
-  repoDir: string;
+  /** The repository's files at the start: `repo/` or `repo.bundle`. */
+  repo: TaskRepo;
   /** `tests/`: the hidden grading files, laid over the tree before `check` (`lay-tests.ts`). */
   testsDir: string;
   /** `solution.patch`'s text; empty for a task that must change nothing. */
@@ -106,22 +163,58 @@ export function loadTask(dir: string): EvalTask {
   };
   if (!ID.test(id)) fail('the folder name must be lower-case letters, digits and dashes');
   const spec = readSpec(join(dir, 'task.yaml'), fail);
-  const repoDir = join(dir, 'repo');
-  if (!isDir(repoDir)) fail('repo/ is missing (the repository’s files at the start)');
-  if (readdirSync(repoDir).length === 0) fail('repo/ is empty');
-  if (existsSync(join(repoDir, '.git'))) fail('repo/ must not hold a .git folder (it is committed fresh)');
+  const repo = repoOf(dir, fail);
   const testsDir = join(dir, 'tests');
   if (!isDir(testsDir) || testFiles(testsDir).length === 0)
     fail('tests/ is missing or holds no file (the grading files, laid over the tree before check)');
   if (hasLink(testsDir)) fail('tests/ must hold only folders and files, no links');
   const patchPath = join(dir, 'solution.patch');
   const patch = existsSync(patchPath) ? readFileSync(patchPath, 'utf8') : '';
+  for (const f of spec.followups)
+    if (f.review && !readIfFile(join(dir, f.review.patch)).trim())
+      fail(`${f.review.patch} is missing or empty (the part of solution.patch that answers the review)`);
   if (spec.expect === 'no-change') {
     if (patch.trim() !== '') fail('expect is no-change, so solution.patch must be absent or empty');
   } else if (patch.trim() === '') {
     fail(`solution.patch is missing or empty (expect: ${spec.expect} needs a reference change)`);
   }
-  return { ...spec, id, dir, repoDir, testsDir, patch };
+  return { ...spec, id, dir, repo, testsDir, patch };
+}
+
+function repoOf(dir: string, fail: (reason: string) => never): TaskRepo {
+  const repoDir = join(dir, 'repo');
+  const bundle = join(dir, 'repo.bundle');
+  const hasBundle = existsSync(bundle) || isLink(bundle);
+  if (hasBundle && existsSync(repoDir)) fail('holds both repo/ and repo.bundle: keep one');
+  if (hasBundle) {
+    if (!lstatSync(bundle).isFile()) fail('repo.bundle must be a file (not a link or a folder)');
+    if (!/^# v[23] git bundle\n/.test(head(bundle, 20)))
+      fail('repo.bundle is not a git bundle (git bundle create repo.bundle HEAD)');
+    return { kind: 'bundle', path: bundle };
+  }
+  if (!isDir(repoDir)) fail('repo/ is missing (the repository’s files at the start), and no repo.bundle');
+  if (readdirSync(repoDir).length === 0) fail('repo/ is empty');
+  if (existsSync(join(repoDir, '.git'))) fail('repo/ must not hold a .git folder (it is committed fresh)');
+  return { kind: 'dir', path: repoDir };
+}
+
+/** The first `n` bytes of a file, as text. */
+function head(path: string, n: number): string {
+  const fd = openSync(path, 'r');
+  try {
+    const buf = Buffer.alloc(n);
+    return buf.subarray(0, readSync(fd, buf, 0, n, 0)).toString('latin1');
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function isLink(path: string): boolean {
+  try {
+    return lstatSync(path).isSymbolicLink();
+  } catch {
+    return false;
+  }
 }
 
 function readSpec(path: string, fail: (reason: string) => never): TaskSpec {
@@ -138,6 +231,11 @@ function readSpec(path: string, fail: (reason: string) => never): TaskSpec {
     fail(`task.yaml: ${issues.join('; ')}`);
   }
   return (parsed as { data: TaskSpec }).data;
+}
+
+/** A file's text, or '' when there is no such file. */
+export function readIfFile(path: string): string {
+  return existsSync(path) && lstatSync(path).isFile() ? readFileSync(path, 'utf8') : '';
 }
 
 function hasLink(dir: string): boolean {

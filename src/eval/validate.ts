@@ -1,4 +1,4 @@
-import { cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { SandboxConfig } from '../executor/sandbox/sandbox-settings.ts';
@@ -6,6 +6,8 @@ import { runProcess } from '../executor/workspace/run-process.ts';
 import { layTests } from './lay-tests.ts';
 import { type CheckOutcome, runCheck } from './run-check.ts';
 import type { EvalTask } from './task.ts';
+import { alternativePatches, reviewPatches } from './task-patches.ts';
+import { writeStartTree } from './task-repo.ts';
 
 export interface Validation {
   id: string;
@@ -15,6 +17,9 @@ export interface Validation {
   /** Seconds the check took on `repo/`, and on `repo/` with the patch (absent where it did not run). */
   beforeSeconds?: number;
   afterSeconds?: number;
+  /** Other correct fixes (`solution-alt*.patch`) that pass too, and review parts the check needs. */
+  alternatives?: number;
+  reviews?: number;
 }
 
 export interface ValidateOptions {
@@ -53,7 +58,7 @@ export async function validateTask(task: EvalTask, opts: ValidateOptions): Promi
 }
 
 /**
- * `repo/` copied to `root/<name>` and committed as its first commit. Host git touches a checkout
+ * `repo/` (or `repo.bundle`'s tree) written to `root/<name>` and committed as its first commit. Host git touches a checkout
  * only here, before any of the task's code has run in it: a check runs in the sandbox with its
  * checkout writable, and what it writes into `.git` (a filter, `core.fsmonitor`, a hook) would
  * run on the host under the next host git there (R-H3, R-H4).
@@ -64,7 +69,11 @@ async function freshCheckout(
   task: EvalTask,
 ): Promise<string | { reason: string }> {
   const dir = join(root, name);
-  await cp(task.repoDir, dir, { recursive: true, verbatimSymlinks: true });
+  try {
+    await writeStartTree(task.repo, dir, join(root, 'home'));
+  } catch (err) {
+    return { reason: `the repository does not unpack: ${(err as Error).message}` };
+  }
   for (const args of [
     ['init', '-q', '-b', 'main'],
     ['add', '-A'],
@@ -141,7 +150,63 @@ async function validateIn(root: string, task: EvalTask, opts: ValidateOptions): 
       afterSeconds,
     };
   }
-  return { id: task.id, ok: true, beforeSeconds, afterSeconds };
+  const other = await otherStates(root, task, timed);
+  if (other) return { id: task.id, ok: false, reason: other, beforeSeconds, afterSeconds };
+  return { id: task.id, ok: true, beforeSeconds, afterSeconds, ...otherCounts(task) };
+}
+
+const otherCounts = (task: EvalTask) => ({
+  alternatives: alternativePatches(task).length,
+  reviews: reviewPatches(task).length,
+});
+
+/**
+ * Issue 47: each other correct fix (`solution-alt*.patch`, item 6) passes as solution.patch does,
+ * each on a fresh checkout; and with solution.patch less the review follow-ups' parts (item 5:
+ * what the bot pushes before the review), the check fails: the hidden tests grade the review.
+ */
+async function otherStates(
+  root: string,
+  task: EvalTask,
+  timed: (dir: string) => Promise<[CheckOutcome, number]>,
+): Promise<string | undefined> {
+  for (const [i, alt] of alternativePatches(task).entries()) {
+    const dir = await patchedCheckout(root, `alt-${i}`, task, [{ ...alt, reverse: false }]);
+    if (typeof dir !== 'string') return dir.reason;
+    const [r] = await timed(dir);
+    if (r.exitCode !== 0) return `check fails with ${alt.name}, another correct fix: ${tail(r)}`;
+  }
+  const reviews = reviewPatches(task);
+  if (!reviews.length) return undefined;
+  const undo = [...reviews].reverse().map((p) => ({ ...p, reverse: true }));
+  const main = { name: 'solution.patch', text: task.patch, reverse: false };
+  const dir = await patchedCheckout(root, 'before-review', task, [main, ...undo]);
+  if (typeof dir !== 'string') return dir.reason;
+  const [r] = await timed(dir);
+  if (r.exitCode === 0)
+    return `check passes without ${undo.map((p) => p.name).join(', ')}: the hidden tests do not grade the review`;
+  return undefined;
+}
+
+/** A fresh checkout with each patch applied (or reversed) in order, and `tests/` laid over it. */
+async function patchedCheckout(
+  root: string,
+  name: string,
+  task: EvalTask,
+  patches: { name: string; text: string; reverse: boolean }[],
+): Promise<string | { reason: string }> {
+  const dir = await freshCheckout(root, name, task);
+  if (typeof dir !== 'string') return dir;
+  for (const [i, p] of patches.entries()) {
+    const file = join(root, `${name}-${i}.patch`);
+    await writeFile(file, p.text);
+    const args = ['apply', '--whitespace=nowarn', ...(p.reverse ? ['-R'] : []), file];
+    const applied = await git(dir, args);
+    if (applied.exitCode !== 0)
+      return { reason: `${p.name} does not ${p.reverse ? 'reverse' : 'apply'}: ${applied.output.trim()}` };
+  }
+  layTests(task.testsDir, dir);
+  return dir;
 }
 
 /** The last lines of a check's output, where test runners say what failed. */
@@ -157,5 +222,7 @@ export function validationLine(v: Validation): string {
     v.afterSeconds === undefined
       ? `passes unchanged (${v.beforeSeconds} s)`
       : `fails without the patch (${v.beforeSeconds} s), passes with it (${v.afterSeconds} s)`;
-  return `ok      ${v.id}: ${times}`;
+  const alt = v.alternatives ? `, and with ${v.alternatives} other fix${v.alternatives > 1 ? 'es' : ''}` : '';
+  const review = v.reviews ? `; fails without the review's part` : '';
+  return `ok      ${v.id}: ${times}${alt}${review}`;
 }

@@ -55,6 +55,8 @@ export function sampleRecord(over: Partial<TaskRecord> = {}): TaskRecord {
     dishonesty: [],
     acknowledgedOnce: true,
     ackSeconds: 1.2,
+    reviewThreads: null,
+    pauseHeld: null,
     answered: null,
     askedBeforePush: false,
     acks: 1,

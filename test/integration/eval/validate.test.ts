@@ -1,10 +1,11 @@
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { evalMain } from '../../../src/eval/cli.ts';
 import { evalSandboxConfig } from '../../../src/eval/run-check.ts';
 import { loadTask } from '../../../src/eval/task.ts';
+import { gitIn } from '../../../src/eval/task-repo.ts';
 import { validateTask } from '../../../src/eval/validate.ts';
 
 const FIXTURES = join(import.meta.dirname, '../../fixtures/eval/tasks');
@@ -23,6 +24,24 @@ describe('eval task validation', () => {
     const v = await validate('unchanged');
     expect(v).toMatchObject({ id: 'unchanged', ok: true });
     expect(v.afterSeconds).toBeUndefined();
+  });
+
+  it('issue 47: validates a task whose repository ships as repo.bundle', async () => {
+    const dir = join(mkdtempSync(join(tmpdir(), 'switchyard-validate-bundle-')), 'fixed');
+    try {
+      cpSync(join(FIXTURES, 'fixed'), dir, { recursive: true });
+      const repo = join(dir, 'repo');
+      await gitIn(repo, dir, 'init', '-q');
+      await gitIn(repo, dir, 'add', '-A');
+      await gitIn(repo, dir, '-c', 'user.name=a', '-c', 'user.email=a@b.invalid', 'commit', '-qm', 'x');
+      await gitIn(repo, dir, 'bundle', 'create', '-q', join(dir, 'repo.bundle'), 'HEAD');
+      rmSync(repo, { recursive: true });
+      const task = loadTask(dir);
+      expect(task.repo.kind).toBe('bundle');
+      expect(await validateTask(task, opts)).toMatchObject({ id: 'fixed', ok: true });
+    } finally {
+      rmSync(join(dir, '..'), { recursive: true, force: true });
+    }
   });
 
   it('refuses a task whose check passes without the patch', async () => {

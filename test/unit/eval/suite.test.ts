@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_TASKS } from '../../../src/eval/cli.ts';
 import { loadTasks } from '../../../src/eval/task.ts';
+import { alternativePatches } from '../../../src/eval/task-patches.ts';
 
 const { tasks, errors } = loadTasks(DEFAULT_TASKS);
 const files = (patch: string) => patch.match(/^diff --git /gm)?.length ?? 0;
@@ -24,7 +25,13 @@ describe('the eval suite', () => {
     expect(tasks.some((t) => t.ui)).toBe(true);
     expect(tasks.some((t) => t.expect === 'question' && t.followups.length > 0)).toBe(true);
     expect(tasks.some((t) => t.expect === 'no-change')).toBe(true);
-    expect(tasks.some((t) => t.followups.some((f) => f.channel === 'github-pr-comment'))).toBe(true);
+    expect(tasks.some((t) => t.followups.some((f) => f.review))).toBe(true);
+  });
+
+  it('issue 47: review follow-ups are review-thread comments, and a UI task names another correct fix', () => {
+    expect(tasks.filter((t) => t.followups.some((f) => f.review)).length).toBeGreaterThanOrEqual(3);
+    expect(tasks.some((t) => t.followups.some((f) => f.channel === 'github-pr-comment'))).toBe(false);
+    for (const t of tasks.filter((t) => t.ui)) expect(alternativePatches(t).length, t.id).toBeGreaterThan(0);
   });
 
   it('comes from every channel, in Chinese and in English', () => {

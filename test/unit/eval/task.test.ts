@@ -59,7 +59,7 @@ describe('eval task loader', () => {
       followups: [],
       ui: false,
       patch: PATCH,
-      repoDir: join(dir, 'repo'),
+      repo: { kind: 'dir', path: join(dir, 'repo') },
       testsDir: join(dir, 'tests'),
       split: 'dev',
     });
@@ -119,6 +119,31 @@ describe('eval task loader', () => {
       'expect is no-change, so solution.patch must be absent or empty',
     );
     expect(loadTask(await taskDir(`${GOOD}${ANSWER}expect: no-change\n`, { patch: null })).patch).toBe('');
+  });
+
+  it('issue 47 item 5: a review-thread follow-up names its part of the patch, and a /pause is lifted by a /resume', async () => {
+    const review = `${GOOD}followups:\n  - text: Handle 0.\n    review: { path: a, patch: review.patch }\n`;
+    expect(refusal(await taskDir(review))).toBe(
+      'review.patch is missing or empty (the part of solution.patch that answers the review)',
+    );
+    const dir = await taskDir(review);
+    await writeFile(join(dir, 'review.patch'), PATCH);
+    expect(loadTask(dir).followups).toEqual([
+      { text: 'Handle 0.', review: { path: 'a', patch: 'review.patch' } },
+    ]);
+    expect(
+      refusal(
+        await taskDir(
+          `${GOOD}followups:\n  - text: x\n    channel: feishu\n    review: { path: a, patch: r.patch }\n`,
+        ),
+      ),
+    ).toMatch(/give it no channel/);
+    const pause = `${GOOD}followups:\n  - text: /pause\n    after: acknowledged\n`;
+    expect(refusal(await taskDir(pause))).toMatch(/every \/pause follow-up is followed by a \/resume/);
+    expect(loadTask(await taskDir(`${pause}  - text: /resume\n`)).followups).toEqual([
+      { text: '/pause', after: 'acknowledged' },
+      { text: '/resume' },
+    ]);
   });
 
   it('issue 47: refuses a task without hidden tests/ or with a link in it', async () => {
