@@ -166,30 +166,16 @@ export async function startLocalGitHub(opts: {
     ],
     ['POST', /^\/graphql$/, (_m, b) => graphql(b)],
   ];
-  routes.push(...(opts.extraRoutes?.(pulls) ?? []));
+  // A caller's routes come first: the eval's GitHub answers more of GraphQL than the demo's.
+  routes.unshift(...(opts.extraRoutes?.(pulls) ?? []));
   /**
    * The one GraphQL call the demo's tickets make: `mark_pr_ready` turns the draft ready (issue 49:
    * a demo ticket ends as a real one does). Anything else gets GraphQL's error shape.
    */
   function graphql(b: Record<string, unknown>): Reply {
-    const vars = (b.variables ?? {}) as { pullRequestId?: string };
     if (!String(b.query ?? '').includes('markPullRequestReadyForReview'))
       return json(200, { data: null, errors: [{ message: 'not supported by the demo GitHub' }] });
-    const p = pulls.find((x) => `PR_demo_${x.number}` === vars.pullRequestId);
-    if (!p)
-      return json(200, {
-        data: null,
-        errors: [
-          {
-            type: 'NOT_FOUND',
-            message: `Could not resolve to a node with the global id of '${vars.pullRequestId}'`,
-          },
-        ],
-      });
-    p.draft = false;
-    return json(200, {
-      data: { markPullRequestReadyForReview: { pullRequest: { id: vars.pullRequestId, isDraft: false } } },
-    });
+    return markReady(pulls, b);
   }
   /**
    * `GET /repos/{repo}/pulls` with the filters GitHub applies: `state` (open by default, closed,
@@ -319,6 +305,19 @@ export async function startLocalGitHub(opts: {
         server.close(() => resolve());
       }),
   };
+}
+
+/** `markPullRequestReadyForReview` on the pull request the variables name (`PR_demo_<n>`). */
+export function markReady(pulls: DemoPull[], b: Record<string, unknown>): Reply {
+  const id = ((b.variables ?? {}) as { pullRequestId?: string }).pullRequestId;
+  const p = pulls.find((x) => `PR_demo_${x.number}` === id);
+  if (!p)
+    return json(200, {
+      data: null,
+      errors: [{ type: 'NOT_FOUND', message: `Could not resolve to a node with the global id of '${id}'` }],
+    });
+  p.draft = false;
+  return json(200, { data: { markPullRequestReadyForReview: { pullRequest: { id, isDraft: false } } } });
 }
 
 function send(res: ServerResponse, reply: Reply): void {

@@ -1,5 +1,11 @@
 import type { DemoPull } from '../demo/demo-pull.ts';
-import { type GitHubRoute, json, type LocalGitHub, startLocalGitHub } from '../demo/local-github.ts';
+import {
+  type GitHubRoute,
+  json,
+  type LocalGitHub,
+  markReady,
+  startLocalGitHub,
+} from '../demo/local-github.ts';
 
 /**
  * The eval's loopback GitHub: the demo's (`src/demo/local-github.ts`, the task's repository over
@@ -94,16 +100,7 @@ export async function startEvalGitHub(opts: {
           const reviewThreads = { pageInfo: { hasNextPage: false, endCursor: null }, nodes };
           return json(200, { data: { repository: { pullRequest: { reviewThreads } } } });
         }
-        if (query.includes('markPullRequestReadyForReview')) {
-          const p = pulls.find((x) => `PR_demo_${x.number}` === vars.pullRequestId);
-          if (!p) return json(200, { errors: [{ message: 'Could not resolve to a node' }] });
-          p.draft = false;
-          return json(200, {
-            data: {
-              markPullRequestReadyForReview: { pullRequest: { id: vars.pullRequestId, isDraft: false } },
-            },
-          });
-        }
+        if (query.includes('markPullRequestReadyForReview')) return markReady(pulls, b);
         return json(200, { errors: [{ message: 'not supported by the eval GitHub' }] });
       },
     ],

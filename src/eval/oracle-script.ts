@@ -1,4 +1,11 @@
-import { type Answer, type ChatMessage, call, inputIndex, turnOf } from '../demo/demo-script.ts';
+import {
+  type Answer,
+  type ChatMessage,
+  call,
+  inputIndex,
+  isReviewAnswer,
+  turnOf,
+} from '../demo/demo-script.ts';
 import type { ToolCall } from './oracle-patch.ts';
 import type { OracleStages } from './oracle-stages.ts';
 import { type EvalTask, pauseCommandOf } from './task.ts';
@@ -100,14 +107,6 @@ const isWaitOf = (task: EvalTask) => (d: { name: string }) => pauses(task) && d.
 function cardKind(input: string, card: string): string | undefined {
   const tag = input.match(/<card id="[^"]*"[^>]*>/g)?.find((t) => t.startsWith(`<card id="${card}"`));
   return tag ? /\skind="([^"]+)"/.exec(tag)?.[1] : undefined;
-}
-
-/**
- * A refusal that asks for the same call again after a look (issue 48's review before
- * `mark_pr_ready`), not one that refuses the work.
- */
-function isReviewAnswer(d: { name: string; result: string }): boolean {
-  return d.result.startsWith('Error: ') && d.result.includes(`Call ${d.name} again`);
 }
 
 /** The main session's step, shared with the null baseline: the first card opens a ticket, later ones attach. */
