@@ -1,11 +1,11 @@
 import { Job, type JobsOptions, type Queue } from 'bullmq';
 import type { ChainableCommander } from 'ioredis';
+import { openFencedConnection, untilReady } from './fenced-connection.ts';
 import { FencedError } from './fenced-error.ts';
-import { type FencedSlot, openSlot, untilReady } from './fenced-slot.ts';
 import type { RedisConnection } from './redis.ts';
 
-/** Builds a fenced write's commands on the MULTI; the queue is for BullMQ's own add script. */
-export type FencedBuild = (m: ChainableCommander, onQueue: (name: string) => Queue) => void | Promise<void>;
+/** Builds a fenced write's commands on the MULTI (a BullMQ job with `addJobOn`). */
+export type FencedBuild = (m: ChainableCommander) => void | Promise<void>;
 
 /** At most this many connections carry a process's fenced writes: independent leases' go together. */
 export const FENCED_CONNECTIONS = 4;
@@ -51,10 +51,10 @@ export interface FencedWriter {
 const writers = new WeakMap<Queue, FencedWriter>();
 
 /** The process's fenced writer beside `outbox` (its shared queue; made at the first fenced write). */
-export function fencedWriterOf(outbox: Queue, shared: RedisConnection, prefix: string): FencedWriter {
+export function fencedWriterOf(outbox: Queue, shared: RedisConnection): FencedWriter {
   let w = writers.get(outbox);
   if (!w) {
-    w = createFencedWriter(shared, prefix);
+    w = createFencedWriter(shared);
     writers.set(outbox, w);
   }
   return w;
@@ -67,69 +67,69 @@ export async function closeFencedWriterOf(outbox: Queue): Promise<void> {
   await w?.close();
 }
 
-export function createFencedWriter(shared: RedisConnection, prefix: string): FencedWriter {
-  const open: FencedSlot[] = [];
-  const idle: FencedSlot[] = [];
-  const waiting: ((slot: FencedSlot) => void)[] = [];
+export function createFencedWriter(shared: RedisConnection): FencedWriter {
+  const open: RedisConnection[] = [];
+  const idle: RedisConnection[] = [];
+  const waiting: ((conn: RedisConnection) => void)[] = [];
   const running = new Set<Promise<unknown>>();
-  const acquire = async (): Promise<FencedSlot> => {
-    const slot = idle.pop();
-    if (slot) return slot;
+  const acquire = async (): Promise<RedisConnection> => {
+    const conn = idle.pop();
+    if (conn) return conn;
     if (open.length < FENCED_CONNECTIONS) {
-      const made = openSlot(shared, prefix);
+      const made = openFencedConnection(shared);
       open.push(made);
       return made;
     }
     return new Promise((resolve) => waiting.push(resolve));
   };
-  const release = (slot: FencedSlot): void => {
+  const release = (conn: RedisConnection): void => {
     const next = waiting.shift();
-    if (next) next(slot);
-    else idle.push(slot);
+    if (next) next(conn);
+    else idle.push(conn);
   };
   return {
     exec(epochKey, token, build) {
-      const run = acquire().then(async (slot) => {
+      const run = acquire().then(async (conn) => {
         try {
-          return await writeOn(slot, epochKey, token, build);
+          return await writeOn(conn, epochKey, token, build);
         } finally {
-          release(slot);
+          release(conn);
         }
       });
       running.add(run);
       void run.catch(() => undefined).finally(() => running.delete(run));
       return run;
     },
-    connections: () => open.map((s) => s.conn),
+    connections: () => [...open],
     async close() {
       await Promise.allSettled([...running]);
-      await Promise.all(open.map((s) => s.close()));
+      for (const conn of open) conn.disconnect();
     },
   };
 }
 
 /**
- * One fenced write on `slot`'s connection. A write that finds the connection down sends nothing,
+ * One fenced write on `conn`. A write that finds the connection down sends nothing,
  * waits for it to be ready again and is tried once more; down again, it throws. A write whose EXEC
  * Redis skipped while the compare had found the token current (the epoch moved in between, or a
  * stale writer's compare touched it) is sent again: its compare then tells.
  */
 async function writeOn(
-  slot: FencedSlot,
+  conn: RedisConnection,
   epochKey: string,
   token: string,
   build: FencedBuild,
 ): Promise<[Error | null, unknown][]> {
   let unsent = 0;
   for (;;) {
-    await untilReady(slot);
-    const p = slot.conn.pipeline();
+    await untilReady(conn);
+    const p = conn.pipeline();
     // `call`: plain commands, so ioredis does not treat the MULTI as its own transaction.
     p.watch(epochKey).eval(CHECK, 1, epochKey, token).call('multi');
-    await build(p, slot.queue);
+    await build(p);
     p.call('exec');
     // Written in one go below, or (the connection down) not at all: ioredis refuses each command.
-    if (slot.conn.status !== 'ready') {
+    if (conn.status !== 'ready') {
       unsent += 1;
       if (unsent > 1) throw new Error('the connection for fenced writes was lost again before a write');
       continue;
@@ -165,17 +165,24 @@ export async function addJobOn(
   queue: Queue,
   job: { name: string; data: unknown; opts: JobsOptions & { jobId: string } },
 ): Promise<void> {
+  // BullMQ defines its scripts on the queue's connection (at its start); each is sent to whatever
+  // it is called on, so it runs on the MULTI as on that connection. The fenced connections carry
+  // none of them: a pipeline of a connection copies every script it has, 52 of BullMQ's.
+  await queue.waitUntilReady();
+  const scripts = queue.opts.connection as unknown as Record<string, ScriptFn | undefined>;
   const j = new Job(queue, job.name, job.data, job.opts, job.opts.jobId);
   // BullMQ calls its scripts by name through `runCommand` (its own clients add it to theirs).
   const on = m as ChainableCommander & { runCommand?: (name: string, args: unknown[]) => unknown };
   on.runCommand = (name, args) => {
-    const command = (m as unknown as Record<string, ((a: unknown[]) => unknown) | undefined>)[name];
-    if (!command) throw new Error(`BullMQ's script ${name} is not loaded on the fenced connection`);
+    const command = scripts[name];
+    if (typeof command !== 'function') throw new Error(`BullMQ's script ${name} is not loaded`);
     command.call(m, args);
     return m;
   };
   await j.addJob(on as never, {});
 }
+
+type ScriptFn = (this: ChainableCommander, args: unknown[]) => unknown;
 
 /** Throws the error of a fenced MULTI's job add (BullMQ's add script answers a negative code). */
 export function jobAdded(result: [Error | null, unknown] | undefined): void {

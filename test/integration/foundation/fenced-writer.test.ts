@@ -13,7 +13,7 @@ describe('the fenced writer (issue 46)', () => {
   const queues = createQueues(redis, keys.queuePrefix);
   const ctx = { redis, keys, queues };
   afterAll(() => closeQueues(queues));
-  const writer = () => fencedWriterOf(queues.outbox, redis, keys.queuePrefix);
+  const writer = () => fencedWriterOf(queues.outbox, redis);
   /** A fence holding ticket `id`'s epoch at 1. */
   async function fenceOf(id: string) {
     await redis.set(keys.turnEpoch(id), '1');
