@@ -109,10 +109,12 @@ export function createFencedWriter(shared: RedisConnection): FencedWriter {
 }
 
 /**
- * One fenced write on `conn`. A write that finds the connection down sends nothing,
- * waits for it to be ready again and is tried once more; down again, it throws. A write whose EXEC
- * Redis skipped while the compare had found the token current (the epoch moved in between, or a
- * stale writer's compare touched it) is sent again: its compare then tells.
+ * One fenced write on `conn`. A write that finds the connection down sends nothing, waits for it
+ * to be ready again and is tried once more; down again, it throws. A write that went out and lost
+ * its connection before the answer throws as well: nobody can tell whether its EXEC ran, and a
+ * transcript step sent twice would be recorded twice. A write whose EXEC Redis skipped while the
+ * compare had found the token current (the epoch moved in between, or a stale writer's compare
+ * touched it) is sent again: its compare then tells.
  */
 async function writeOn(
   conn: RedisConnection,
