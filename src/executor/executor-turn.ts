@@ -182,7 +182,6 @@ async function turn(
     log: ctx.log,
     metrics: ctx.metrics,
     signal: AbortSignal.any([rt.shutdown.signal, pause.signal, fence.signal]),
-    fence,
     // Issue 18: the acknowledgement goes out as soon as it is complete in the streamed answer.
     runEarly: isEarlyAck,
     // Issue 28: several reads in one answer run at the same time.

@@ -64,6 +64,6 @@ export async function enqueueEffect(ctx: Pick<Ctx, 'queues' | 'now'>, e: Enqueue
     await ctx.queues.outbox.add(job.name, job.data, job.opts);
     return;
   }
-  const [added] = await fence.exec((m, onQueue) => addJobOn(m, onQueue(ctx.queues.outbox.name), job));
+  const [added] = await fence.exec((m) => addJobOn(m, ctx.queues.outbox, job));
   jobAdded(added);
 }

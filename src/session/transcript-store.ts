@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import type { Ctx } from '../context.ts';
 import type { DailyCounts } from '../stats/daily-counts.ts';
 import { addDailyCounts } from '../stats/daily-stats.ts';
-import { currentFence, type Fence } from '../store/fence.ts';
+import { currentFence } from '../store/fence.ts';
 import { parseRecord, readRecord } from '../store/parse-record.ts';
 import type { StoreHandle } from '../store/store-handle.ts';
 import type { ChatMessage, ToolCall } from './chat-message.ts';
@@ -50,11 +50,11 @@ export interface Transcript {
  * and bumps the step together, so a worker killed at any instant leaves a transcript that ends at
  * a whole step and never a tool result without its message.
  */
-export function createTranscriptStore(
-  store: StoreHandle & Partial<Pick<Ctx, 'log'>> & TranscriptLifetime & TranscriptFence,
-) {
+export function createTranscriptStore(store: StoreHandle & Partial<Pick<Ctx, 'log'>> & TranscriptLifetime) {
   const { redis, keys } = store;
-  const fence = store.fence ?? currentFence();
+  // Issue 46: the turn's fence comes with the async context it runs in (`withFence`), as it does
+  // to every other effect of the turn; a store made outside any fenced turn writes unfenced.
+  const fence = currentFence();
   const log: Partial<Pick<Ctx, 'log'>> = store.log ? { log: store.log } : {};
   const list = (id: string) => keys.transcript(id);
   const meta = (id: string) => keys.transcriptMeta(id);
@@ -219,11 +219,6 @@ export function createTranscriptStore(
  */
 export interface TranscriptLifetime {
   transcriptTtlSeconds?: number | undefined;
-}
-
-/** Issue 46: the fence of the turn writing (`src/store/fence.ts`); without one, the async context's. */
-export interface TranscriptFence {
-  fence?: Fence | undefined;
 }
 
 /** Adds one request's usage to the session's totals, inside the caller's MULTI. */

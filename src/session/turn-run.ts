@@ -8,7 +8,7 @@ import type { ModelClient } from './model-client.ts';
 import type { ModelUsage } from './model-reply.ts';
 import type { RetryPolicy } from './retry-policy.ts';
 import type { AnyTool, ToolResult } from './tool.ts';
-import type { StepWrite, TranscriptFence, TranscriptLifetime, TranscriptStore } from './transcript-store.ts';
+import type { StepWrite, TranscriptLifetime, TranscriptStore } from './transcript-store.ts';
 import type { TurnLimits } from './turn-limits.ts';
 import type { TurnMetrics } from './turn-metrics.ts';
 import type { GateVerdict, TurnOutcome } from './turn-outcome.ts';
@@ -80,7 +80,7 @@ export interface TurnCall {
 }
 
 /** The store (`redis`, `keys`) is passed on to the transcript's and revisions' owners. */
-export interface RunTurnOptions extends StoreHandle, TranscriptLifetime, TranscriptFence {
+export interface RunTurnOptions extends StoreHandle, TranscriptLifetime {
   sessionId: string;
   /** The turn's id (its job id): running again with the same id resumes it, a new id opens a new turn. */
   turnId: string;

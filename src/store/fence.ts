@@ -9,9 +9,9 @@ export const SUPERSEDED = 'superseded';
 /**
  * Issue 46: what an owner of a fenced lease (`takeFencedLease`) carries to every effect it has —
  * the epoch key and its token. A write through `exec` lands only while the epoch still is the
- * token, checked in the same MULTI (WATCH); `check` is for an effect outside Redis (a push, a
- * GitHub write), just before it. A refusal aborts `signal` (reason `superseded`), so whatever the
- * owner has under way stops, and throws `FencedError`.
+ * token, compared in the same flush as its MULTI, under WATCH (`fenced-writer.ts`); `check` is
+ * for an effect outside Redis (a push, a GitHub write), just before it. A refusal aborts `signal`
+ * (reason `superseded`), so whatever the owner has under way stops, and throws `FencedError`.
  */
 export interface Fence {
   epochKey: string;
@@ -33,7 +33,7 @@ export function createFence(ctx: FenceCtx, epochKey: string, token: string): Fen
   const lose = () => {
     if (!lost.signal.aborted) lost.abort(SUPERSEDED);
   };
-  const writer = () => fencedWriterOf(ctx.queues.outbox, ctx.redis, ctx.keys.queuePrefix);
+  const writer = () => fencedWriterOf(ctx.queues.outbox, ctx.redis);
   const fence: Fence = {
     epochKey,
     token,

@@ -175,7 +175,6 @@ async function routeBatch(
     retry: retryPolicyOf(ctx.config),
     log: ctx.log,
     metrics: ctx.metrics,
-    fence,
     signal: fence.signal,
   });
 }

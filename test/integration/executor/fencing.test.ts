@@ -65,31 +65,35 @@ describe('fencing a turn (issue 46)', () => {
     const { ctx } = app;
     const stale = await staleFence('T-tr');
     const current = createFence(ctx, ctx.keys.turnEpoch('T-tr'), '2');
-    const store = (fence: Fence) => createTranscriptStore({ redis: ctx.redis, keys: ctx.keys, fence });
+    // The store takes the fence of the turn it is made in, as every other effect of the turn does.
+    const store = () => createTranscriptStore({ redis: ctx.redis, keys: ctx.keys });
     const user: ChatMessage = { role: 'user', content: 'hello' };
-    await store(current).appendStep('s-fence', [user], turn);
+    await withFence(current, () => store().appendStep('s-fence', [user], turn));
 
     const answer: ChatMessage = { role: 'assistant', content: 'late answer' };
-    await expect(store(stale).appendStep('s-fence', [answer], turn)).rejects.toThrow(FencedError);
+    await expect(withFence(stale, () => store().appendStep('s-fence', [answer], turn))).rejects.toThrow(
+      FencedError,
+    );
     const tool: ChatMessage = { role: 'tool', tool_call_id: 'c1', content: 'late result' };
+    const result = { ok: true, content: 'late result' } as const;
     await expect(
-      store(stale).recordToolResult('s-fence', '0:c1', { ok: true, content: 'late result' }, tool),
+      withFence(stale, () => store().recordToolResult('s-fence', '0:c1', result, tool)),
     ).rejects.toThrow(FencedError);
 
-    const t = await store(current).load('s-fence');
+    const t = await store().load('s-fence');
     expect(t.messages).toEqual([user]);
     expect(t.step).toBe(1);
     expect(t.results.size).toBe(0);
   });
 
-  it('a take-over between the WATCH and the EXEC refuses the write (the epoch read is not enough)', async () => {
+  it('a take-over while the write is being built refuses it: the compare goes with the write, not before', async () => {
     const { ctx } = app;
     const key = ctx.keys.turnEpoch('T-race');
     await ctx.redis.set(key, '1');
     const fence = createFence(ctx, key, '1');
     const list = ctx.keys.transcript('s-race');
     const write = fence.exec(async (m) => {
-      // Another worker takes the turn over after this one read its epoch, before its EXEC.
+      // Another worker takes the turn over after this one began its write, before it went out.
       await ctx.redis.incr(key);
       m.rpush(list, 'late');
     });
