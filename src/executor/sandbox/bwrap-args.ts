@@ -23,6 +23,11 @@ export interface BwrapSpec {
   network: 'none' | 'egress';
   /** Size of the private `/tmp` and of HOME, each a tmpfs. */
   tmpBytes: number;
+  /**
+   * bwrap runs as a uid of its own (issue 45): the command is uid and gid 0 inside its user
+   * namespace, as under a root bot before, while on the host it is that uid.
+   */
+  rootInside?: boolean;
   /** Lets the sandbox's processes make user namespaces (needed by pasta when the bot is not root). */
   allowUserns?: boolean;
   /** A resolv.conf naming the egress DNS forwarder (network `egress` only). */
@@ -63,6 +68,7 @@ export function bwrapArgs(spec: BwrapSpec): string[] {
     'sandbox',
     '--clearenv',
   ];
+  if (spec.rootInside) a.push('--uid', '0', '--gid', '0');
   // No user namespaces inside (a kernel attack surface), except where an unprivileged bot's pasta
   // must join the sandbox's own and make its isolation there (egress without root).
   if (!spec.allowUserns) a.push('--disable-userns');

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -33,6 +33,8 @@ let runDir: string | undefined;
 function dir(): string {
   if (!runDir) {
     const made = mkdtempSync(join(tmpdir(), 'switchyard-sandbox-'));
+    // Issue 45: bwrap, run as the sandbox uid, walks here to bind resolv.conf (enter, not list).
+    chmodSync(made, 0o711);
     process.once('exit', () => rmSync(made, { recursive: true, force: true }));
     runDir = made;
   }
