@@ -1,16 +1,27 @@
 import { spawnSync } from 'node:child_process';
-import { chmodSync, lstatSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
+import { networkInterfaces } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_SANDBOX_UID } from '../../src/config.ts';
 import { checkSandbox } from '../../src/doctor/check-sandbox.ts';
 import { sayIn } from '../../src/doctor/doctor-text.ts';
 import { probeSandbox } from '../../src/executor/sandbox/probe-sandbox.ts';
+import { runOnCheckout } from '../../src/executor/sandbox/sandbox-command.ts';
 import { giveToSandbox, type SandboxUser } from '../../src/executor/sandbox/sandbox-user.ts';
 import { executorFlow, startWorld } from '../integration/executor/harness.ts';
 import { localMessage, send } from '../integration/routing/helpers.ts';
 import { toolCalls } from '../kit/fake-llm.ts';
-import { SMALL, sandboxed, tempCheckout } from './sandbox-kit.ts';
+import { hostProcessesWith, SMALL, sandboxed, tcpProbe, tempCheckout } from './sandbox-kit.ts';
 
 const isRoot = process.getuid?.() === 0;
 /** A uid no account has, as `SANDBOX_UID` would name. */
@@ -59,6 +70,76 @@ describe.runIf(isRoot)(
       expect(r.output).toMatch(/read=1/);
     });
 
+    it('issue 45: with egress, pasta (root) attaches to the network namespace the sandbox uid made', async () => {
+      const checkout = join(root, 'egress');
+      mkdirSync(checkout);
+      await giveToSandbox(checkout, USER);
+      const host = Object.values(networkInterfaces())
+        .flat()
+        .find((i) => i && i.family === 'IPv4' && !i.internal)?.address;
+      const probes = [tcpProbe('169.254.169.254', 80), ...(host ? [tcpProbe(host, 6379)] : [])];
+      const r = await sandboxed(
+        checkout,
+        ['cat /etc/resolv.conf && grep -q 198.18.0.2 /proc/net/fib_trie && echo addr-up', ...probes].join(
+          '; ',
+        ),
+        { settings: { ...SMALL, network: 'egress', user: USER } },
+      );
+      expect(r.output).toContain('nameserver 198.18.0.1');
+      expect(r.output).toContain('addr-up');
+      // The blocking routes went in as before: the metadata address and the host are out of reach.
+      expect(r.output).not.toContain('CONNECTED');
+      expect(r.exitCode).toBe(0);
+      // The namespace was bound onto a file for pasta (pasta, without CAP_SYS_PTRACE, may not open
+      // the uid's /proc entry): neither that bind nor pasta outlives the command.
+      expect(readFileSync('/proc/self/mountinfo', 'utf8')).not.toMatch(/switchyard-sandbox-\S+\/netns-/);
+      expect(hostProcessesWith('--no-netns-quit')).toEqual([]);
+    });
+
+    it('issue 45: through runOnCheckout, a checkout the bot made before the switch is given over at its next command; where a folder above WORKSPACE_DIR lets no other user through, commands keep the bot’s uid and the probe says why', async () => {
+      const config = (workspaceDir: string) =>
+        ({
+          SANDBOX: 'bwrap',
+          SANDBOX_NETWORK: 'none',
+          SANDBOX_MEMORY_MB: 256,
+          SANDBOX_PIDS: 64,
+          SANDBOX_DISK_MB: 64,
+          SANDBOX_TMP_MB: 16,
+          SANDBOX_UID: USER.uid,
+          WORKSPACE_DIR: workspaceDir,
+        }) as const;
+      const append = (c: ReturnType<typeof config>, dir: string) =>
+        runOnCheckout(c, { dir, home: root }, ['sh', '-c', 'echo more >> old.txt && echo new > new.txt'], {
+          writable: true,
+          timeoutMs: 20_000,
+        });
+
+      const open = config(join(root, 'open-ws'));
+      const older = join(root, 'open-ws', 'p', 'T1');
+      mkdirSync(join(older, 'sub'), { recursive: true, mode: 0o700 });
+      writeFileSync(join(older, 'old.txt'), 'old\n', { mode: 0o644 });
+      expect((await probeSandbox(open)).user).toEqual(USER);
+      const ran = await append(open, older);
+      expect(ran.ok && ran.result.exitCode).toBe(0);
+      for (const path of ['.', 'sub', 'old.txt', 'new.txt'])
+        expect(lstatSync(join(older, path)).uid).toBe(USER.uid);
+      expect(statSync(join(root, 'open-ws', 'p')).mode & 0o011).toBe(0o011);
+
+      const closed = join(root, 'closed');
+      mkdirSync(closed, { mode: 0o700 });
+      chmodSync(closed, 0o700);
+      const shut = config(join(closed, 'ws'));
+      const p = await probeSandbox(shut);
+      expect([p.ok, p.user, p.runsAs]).toEqual([true, undefined, 0]);
+      expect(p.runsAsWhy).toContain(`${closed} (mode 0700) lets no other user through`);
+      const dir = join(closed, 'ws', 'T2');
+      mkdirSync(dir, { recursive: true });
+      writeFileSync(join(dir, 'old.txt'), 'old\n');
+      const asBot = await append(shut, dir);
+      expect(asBot.ok && asBot.result.exitCode).toBe(0);
+      expect([lstatSync(dir).uid, lstatSync(join(dir, 'new.txt')).uid]).toEqual([0, 0]);
+    });
+
     it('issue 45: without a sandbox user (a non-root bot, or SANDBOX_UID=0) commands keep the bot’s uid, as before', async () => {
       const checkout = join(root, 'as-bot');
       mkdirSync(checkout);
@@ -74,7 +155,8 @@ describe.runIf(isRoot)(
   'issue 45: through an executor turn, the checkout is SANDBOX_UID’s and host git still works',
   () => {
     it('issue 45: the checkout, a command’s file and write_file’s file (its new folders too) are the sandbox uid’s; the command appends to the tool’s file; commit_and_push pushes it; no other user reads the checkout; start-up and the doctor say which uid', async () => {
-      const w = await startWorld({ SANDBOX_NETWORK: 'none' });
+      // The default network (egress): pasta attaches to the namespace the sandbox uid made.
+    const w = await startWorld();
       try {
         const run = (command: string) => toolCalls(['run_command', { command }]);
         const flow = executorFlow(w.llm, [

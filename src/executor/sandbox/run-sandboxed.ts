@@ -132,7 +132,7 @@ async function runIn(s: SandboxSettings, cmd: SandboxCommand, cg?: SandboxCgroup
     // Egress only: pasta attaches to the new network namespace while bwrap waits on its block fd.
     if (network === 'egress') {
       const childPid = await childPidOf(child, exited);
-      stopNet = await attachEgress(childPid);
+      stopNet = await attachEgress(childPid, Boolean(s.user));
       child.stdio[BLOCK_FD]?.write('1');
     }
   } catch (err) {
