@@ -156,7 +156,7 @@ describe.runIf(isRoot)(
   () => {
     it('issue 45: the checkout, a command’s file and write_file’s file (its new folders too) are the sandbox uid’s; the command appends to the tool’s file; commit_and_push pushes it; no other user reads the checkout; start-up and the doctor say which uid', async () => {
       // The default network (egress): pasta attaches to the namespace the sandbox uid made.
-    const w = await startWorld();
+      const w = await startWorld();
       try {
         const run = (command: string) => toolCalls(['run_command', { command }]);
         const flow = executorFlow(w.llm, [

@@ -35,6 +35,9 @@ export interface BwrapSpec {
   /**
    * Further host paths shown inside, each at its own path under `/opt/switchyard` or the like:
    * the screenshot tool's browser driver (read-only) and the folder its picture comes out in.
+   * Where commands run as a uid of their own (issue 45), bwrap, already that uid, must be able to
+   * walk to each: a writable one is given to it before the command, a read-only folder the host
+   * made for the command (a syntax check's copy) is given to it by its maker.
    */
   binds?: SandboxBind[];
   /** The program and its arguments inside the sandbox. */
