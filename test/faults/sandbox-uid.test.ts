@@ -167,7 +167,7 @@ describe.runIf(isRoot)(
           () => toolCalls(['commit_and_push', { message: 'Add deep' }]),
         ]);
         await send(w.app.ctx, localMessage('Please add a module to the web app'));
-        await flow.done();
+        await flow.done(60_000);
         const uid = DEFAULT_SANDBOX_UID;
         expect((await probeSandbox(w.app.ctx.config)).user).toEqual({ uid, gid: uid });
         expect(flow.results[1]?.join()).toMatch(/^exit 0\n[\s\S]*^0$/m);
@@ -208,6 +208,6 @@ describe.runIf(isRoot)(
       } finally {
         await w.close();
       }
-    });
+    }, 90_000);
   },
 );
