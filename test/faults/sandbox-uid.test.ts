@@ -138,6 +138,11 @@ describe.runIf(isRoot)(
       const asBot = await append(shut, dir);
       expect(asBot.ok && asBot.result.exitCode).toBe(0);
       expect([lstatSync(dir).uid, lstatSync(join(dir, 'new.txt')).uid]).toEqual([0, 0]);
+      // Running as root again, a checkout given to the sandbox uid is taken back: root's bwrap could
+      // not enter a 0700 folder of a uid its namespace does not map.
+      const back = await append(shut, older);
+      expect(back.ok && back.result.exitCode).toBe(0);
+      expect([lstatSync(older).uid, lstatSync(join(older, 'old.txt')).uid]).toEqual([0, 0]);
     });
 
     it('issue 45: without a sandbox user (a non-root bot, or SANDBOX_UID=0) commands keep the bot’s uid, as before', async () => {
