@@ -37,6 +37,12 @@ const contextTokens = z.coerce
 
 const url = (dflt: string) => z.url().default(dflt);
 
+/**
+ * Issue 45: the host uid of sandboxed commands under a root bot: outside the ranges login and
+ * system users, systemd's dynamic users and containers, and the usual `/etc/subuid` blocks take.
+ */
+export const DEFAULT_SANDBOX_UID = 2_000_000_000;
+
 /** `REDIS_URL` must parse as one Redis, a Cluster or a Sentinel group (issue 19). */
 function redisUrlIssues(value: string, ctx: z.RefinementCtx): void {
   try {
@@ -279,6 +285,16 @@ export const EnvSchema = z
     /** Issue 45: the checkout's cap on files, folders and links; unset, one per 16 KiB of `SANDBOX_DISK_MB`. */
     SANDBOX_DISK_INODES: z.coerce.number().int().min(256).optional(),
     SANDBOX_TMP_MB: z.coerce.number().int().min(8).default(1024),
+    /**
+     * Issue 45: the uid (and gid) commands run as on the host where the bot is root: what they write
+     * is that uid's, not root's. `0` keeps the bot's own uid. A non-root bot always keeps its own.
+     */
+    SANDBOX_UID: z.coerce
+      .number()
+      .int()
+      .min(0)
+      .max(2 ** 32 - 2)
+      .default(DEFAULT_SANDBOX_UID),
     /**
      * Issue 15: the Chromium the `screenshot` tool drives inside the sandbox (`npm run setup`
      * installs Debian's); unset, the first of the usual places that exists.

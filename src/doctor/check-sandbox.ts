@@ -22,6 +22,10 @@ export async function checkSandbox(config: Config, say: Say): Promise<Finding[]>
         say('sandbox.cannot-run.fix'),
       ),
     ];
-  const vars = { network: p.network, limits: p.limits };
+  // Issue 45: as which uid commands run on the host, and why not the sandbox's own where not.
+  const runs = p.user
+    ? say('sandbox.runs-as', { uid: String(p.runsAs) })
+    : say('sandbox.runs-as-bot', { uid: String(p.runsAs), why: p.runsAsWhy ?? say('sandbox.unknown') });
+  const vars = { network: p.network, limits: p.limits, runs };
   return [ok(CHECK, say(p.limits === 'rlimit' ? 'sandbox.ok-rlimit' : 'sandbox.ok', vars))];
 }

@@ -1,6 +1,7 @@
 import { rm, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { Config } from '../config.ts';
+import { commandOwner } from '../executor/sandbox/probe-sandbox.ts';
 import { openWorkspaceFolders } from '../executor/workspace/close-workspace.ts';
 import { mkdirPrivate } from '../executor/workspace/private-dir.ts';
 import type { Say } from './doctor-text.ts';
@@ -18,7 +19,8 @@ export async function checkWorkspace(config: Config, say: Say): Promise<Finding[
     await mkdirPrivate(dir);
     await writeFile(probe, 'ok');
     await rm(probe, { force: true });
-    const open = await openWorkspaceFolders(dir, config.KEY_PREFIX);
+    // Issue 45: with commands run as a uid of their own, WORKSPACE_DIR lets them through (0711).
+    const open = await openWorkspaceFolders(dir, config.KEY_PREFIX, Boolean(await commandOwner(config)));
     const first = open[0];
     if (!first) return [ok('workspace', say('workspace.ok', { dir }))];
     const mode = first.mode.toString(8).padStart(4, '0');

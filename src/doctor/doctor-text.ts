@@ -112,6 +112,8 @@ export const DOCTOR_TEXT_KEYS = [
   'sandbox.unknown',
   'sandbox.ok',
   'sandbox.ok-rlimit',
+  'sandbox.runs-as',
+  'sandbox.runs-as-bot',
 ] as const;
 
 export type DoctorTextKey = (typeof DOCTOR_TEXT_KEYS)[number];

@@ -5,6 +5,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { checkWorkspace } from '../../src/doctor/check-workspace.ts';
 import { sayIn } from '../../src/doctor/doctor-text.ts';
 import { localGit } from '../../src/executor/sandbox/local-git.ts';
+import { commandOwner } from '../../src/executor/sandbox/probe-sandbox.ts';
 import { runOnCheckout } from '../../src/executor/sandbox/sandbox-command.ts';
 import type { SandboxConfig } from '../../src/executor/sandbox/sandbox-settings.ts';
 import { closeWorkspace, openWorkspaceFolders } from '../../src/executor/workspace/close-workspace.ts';
@@ -158,8 +159,12 @@ describe('issue 45: through an executor turn, checkouts are closed to other user
       .find((d) => existsSync(join(d, 'sucat')));
     if (!checkout) throw new Error('no checkout holds the command’s file');
     expect(setIdEntries(checkout)).toEqual([]);
-    // Every folder the workspace code made is 0700, so no other local user reaches the checkout.
-    expect(await openWorkspaceFolders(workspaces, w.app.ctx.keys.prefix)).toEqual([]);
+    // Every folder the workspace code made is 0700, so no other local user reaches the checkout —
+    // but WORKSPACE_DIR and the deployment's folder, which the sandbox uid passes through (0711).
+    const passage = Boolean(await commandOwner(w.app.ctx.config));
+    expect(await openWorkspaceFolders(workspaces, w.app.ctx.keys.prefix, passage)).toEqual([]);
+    expect(statSync(workspaces).mode & 0o777).toBe(passage ? 0o711 : 0o700);
+    expect(statSync(checkout).mode & 0o777).toBe(0o700);
     const asNobody = spawnSync(
       'setpriv',
       ['--reuid=65534', '--regid=65534', '--clear-groups', '--', 'cat', join(checkout, 'README.md')],
@@ -205,7 +210,13 @@ describe('issue 45: through an executor turn, checkouts are closed to other user
     chmodSync(beside, 0o755);
     await closeWorkspace(w.app.ctx);
     expect(statSync(beside).mode & 0o777).toBe(0o755);
-    expect(await openWorkspaceFolders(workspaces, w.app.ctx.keys.prefix)).toEqual([]);
+    const passage = Boolean(await commandOwner(w.app.ctx.config));
+    expect(await openWorkspaceFolders(workspaces, w.app.ctx.keys.prefix, passage)).toEqual([]);
+    // Issue 45: the sandbox uid passes through WORKSPACE_DIR and the deployment's folder, no further.
+    const through = passage ? 0o711 : 0o700;
+    expect(statSync(workspaces).mode & 0o777).toBe(through);
+    expect(statSync(join(workspaces, w.app.ctx.keys.prefix)).mode & 0o777).toBe(through);
+    expect(statSync(checkout).mode & 0o777).toBe(0o700);
     expect(statSync(mirror).mode & 0o777).toBe(0o700);
     expect((await checkWorkspace(w.app.ctx.config, say))[0]?.status).toBe('ok');
   });

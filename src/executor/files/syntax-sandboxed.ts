@@ -1,7 +1,8 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { lchown, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { commandOwner } from '../sandbox/probe-sandbox.ts';
 import { runOnCheckout } from '../sandbox/sandbox-command.ts';
 import type { TurnScope } from '../turn-scope.ts';
 import type { Workspace } from '../workspace/workspace.ts';
@@ -56,6 +57,9 @@ async function errorsOf(
   try {
     const name = `file${kind === 'javascript' && ext === '.js' ? (MODULE_LINE.test(text) ? '.mjs' : '.cjs') : ext}`;
     await writeFile(join(dir, name), text);
+    // Issue 45: a sandbox run as a uid of its own reaches the copy only when it is that uid's.
+    const owner = await commandOwner(scope.rt.ctx.config);
+    if (owner) for (const p of [dir, join(dir, name)]) await lchown(p, owner.uid, owner.gid);
     const confined = scope.rt.ctx.config.SANDBOX !== 'none';
     const got = await runOnCheckout(
       scope.rt.ctx.config,

@@ -23,6 +23,11 @@ export interface BwrapSpec {
   network: 'none' | 'egress';
   /** Size of the private `/tmp` and of HOME, each a tmpfs. */
   tmpBytes: number;
+  /**
+   * bwrap runs as a uid of its own (issue 45): the command is uid and gid 0 inside its user
+   * namespace, as under a root bot before, while on the host it is that uid.
+   */
+  rootInside?: boolean;
   /** Lets the sandbox's processes make user namespaces (needed by pasta when the bot is not root). */
   allowUserns?: boolean;
   /** A resolv.conf naming the egress DNS forwarder (network `egress` only). */
@@ -30,6 +35,9 @@ export interface BwrapSpec {
   /**
    * Further host paths shown inside, each at its own path under `/opt/switchyard` or the like:
    * the screenshot tool's browser driver (read-only) and the folder its picture comes out in.
+   * Where commands run as a uid of their own (issue 45), bwrap, already that uid, must be able to
+   * walk to each: a writable one is given to it before the command, a read-only folder the host
+   * made for the command (a syntax check's copy) is given to it by its maker.
    */
   binds?: SandboxBind[];
   /** The program and its arguments inside the sandbox. */
@@ -63,6 +71,7 @@ export function bwrapArgs(spec: BwrapSpec): string[] {
     'sandbox',
     '--clearenv',
   ];
+  if (spec.rootInside) a.push('--uid', '0', '--gid', '0');
   // No user namespaces inside (a kernel attack surface), except where an unprivileged bot's pasta
   // must join the sandbox's own and make its isolation there (egress without root).
   if (!spec.allowUserns) a.push('--disable-userns');

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -33,6 +33,8 @@ let runDir: string | undefined;
 function dir(): string {
   if (!runDir) {
     const made = mkdtempSync(join(tmpdir(), 'switchyard-sandbox-'));
+    // Issue 45: bwrap, run as the sandbox uid, walks here to bind resolv.conf (enter, not list).
+    chmodSync(made, 0o711);
     process.once('exit', () => rmSync(made, { recursive: true, force: true }));
     runDir = made;
   }
@@ -99,8 +101,39 @@ export class EgressError extends Error {
  * either way (`-t/-u/-T/-U none`), and `--no-map-gw` keeps the gateway from meaning the host's
  * loopback. Returns a function that stops pasta (it does not leave by itself).
  */
-export async function attachEgress(childPid: number): Promise<() => void> {
+export async function attachEgress(childPid: number, foreign = false): Promise<() => void> {
   await loopbackReady(childPid);
+  const ns = foreign && process.getuid?.() === 0 ? await pinNetns(childPid) : undefined;
+  try {
+    return await attachPasta(childPid, ns);
+  } finally {
+    await ns?.release();
+  }
+}
+
+/**
+ * Issue 45: a sandbox started as the sandbox uid is that uid's process, and pasta, which drops
+ * `CAP_SYS_PTRACE` before it opens `--netns`, may not open its `/proc/<pid>/ns/net`. Root binds
+ * the namespace onto a file of its own (as `ip netns` does), which pasta opens instead; the bind
+ * goes once pasta is in.
+ */
+async function pinNetns(pid: number): Promise<{ path: string; release: () => Promise<void> }> {
+  const path = join(dir(), `netns-${pid}`);
+  writeFileSync(path, '', { mode: 0o600 });
+  const bound = await run('mount', ['--bind', `/proc/${pid}/ns/net`, path]);
+  const release = async () => {
+    // Lazily: pasta holds the namespace open through it.
+    if (bound.code === 0) await run('umount', ['--lazy', path]);
+    rmSync(path, { force: true });
+  };
+  if (bound.code !== 0) {
+    await release();
+    throw new EgressError(`the sandbox’s network namespace could not be bound (${bound.code}): ${bound.err}`);
+  }
+  return { path, release };
+}
+
+async function attachPasta(childPid: number, ns?: { path: string }): Promise<() => void> {
   const pidFile = join(dir(), `pasta-${childPid}.pid`);
   const asRoot = process.getuid?.() === 0;
   const args = ['--quiet', '--ipv4-only', '--config-net', '--no-map-gw'];
@@ -110,7 +143,15 @@ export async function attachEgress(childPid: number): Promise<() => void> {
   // network namespace alone (it holds every capability over it), so pasta's own isolation
   // is not made inside the sandbox's user namespace, where `--disable-userns` forbids it.
   const target = asRoot
-    ? ['--runas', '0', '--netns', `/proc/${childPid}/ns/net`, '--netns-only']
+    ? [
+        '--runas',
+        '0',
+        '--netns',
+        ns?.path ?? `/proc/${childPid}/ns/net`,
+        '--netns-only',
+        // A bound namespace's file goes right after pasta is in; pasta ends when it is killed.
+        ...(ns ? ['--no-netns-quit'] : []),
+      ]
     : [String(childPid)];
   const routes = [...new Set([...BLOCKED, ...hostAddresses()])]
     .map((r) => `route add prohibit ${r}`)

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import {
+  chmodSync,
   copyFileSync,
   cpSync,
   existsSync,
@@ -78,28 +79,42 @@ export function etcSnapshot(): string {
 }
 
 /**
+ * The folders above a copy let other users through without listing them (0711): a command run
+ * as a uid of its own (issue 45) is bound this folder by path, so bwrap, already that uid, walks
+ * to it. What is in the copy is a world-readable part of `/etc`.
+ */
+const PASSAGE = 0o711;
+
+/**
  * `<tmp>/switchyard-etc-user-<uid>/<hash of what is copied>/etc`, made when missing. Only where
- * that folder is this user's alone (not a link, no access for others): else `undefined`, and the
- * process makes a copy of its own, since another user's folder could hold any `/etc` at all.
+ * that folder is this user's alone (not a link, nobody else may list or change it): else
+ * `undefined`, and the process makes a copy of its own, since another user's folder could hold
+ * any `/etc` at all.
  */
 function sharedSnapshot(): string | undefined {
   const uid = process.getuid?.() ?? 0;
   const base = join(tmpdir(), `switchyard-etc-user-${uid}`);
   try {
-    mkdirSync(base, { mode: 0o700 });
+    mkdirSync(base, { mode: PASSAGE });
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'EEXIST') return undefined;
   }
   const own = lstatSync(base);
-  if (!own.isDirectory() || own.uid !== uid || (own.mode & 0o077) !== 0) return undefined;
+  if (!own.isDirectory() || own.uid !== uid || (own.mode & 0o066) !== 0) return undefined;
+  // A folder an earlier release made 0700.
+  if ((own.mode & 0o777) !== PASSAGE) chmodSync(base, PASSAGE);
   const made = join(base, stateOfEtc());
   const dir = join(made, 'etc');
-  if (existsSync(dir)) return dir;
+  if (existsSync(dir)) {
+    if ((statSync(made).mode & 0o777) !== PASSAGE) chmodSync(made, PASSAGE);
+    return dir;
+  }
   dropOld(base);
   // Built aside and renamed into place (over an emptied folder too), so no process ever binds a
   // half-made copy.
   const building = mkdtempSync(join(base, 'building-'));
   copyEtc(join(building, 'etc'));
+  chmodSync(building, PASSAGE);
   try {
     renameSync(building, made);
   } catch (err) {
@@ -115,6 +130,7 @@ function sharedSnapshot(): string | undefined {
 /** A copy of this process's own, removed at its exit. */
 function privateSnapshot(): string {
   const root = mkdtempSync(join(tmpdir(), 'switchyard-etc-'));
+  chmodSync(root, PASSAGE);
   process.once('exit', () => rmSync(root, { recursive: true, force: true }));
   copyEtc(join(root, 'etc'));
   return join(root, 'etc');

@@ -12,5 +12,16 @@ export async function logSandbox(log: Logger, config: SandboxConfig): Promise<vo
   const fields = { sandbox: p.mode, network: p.network, limits: p.limits };
   for (const w of p.warnings) log.warn(fields, `sandbox: ${w}`);
   if (!p.ok) log.warn(fields, `sandbox: unavailable, commands will be refused (${p.why}). Fix: ${p.fix}`);
-  else if (p.mode !== 'none') log.info(fields, `sandbox: bwrap, network ${p.network}, limits by ${p.limits}`);
+  else if (p.mode !== 'none') {
+    log.info(fields, `sandbox: bwrap, network ${p.network}, limits by ${p.limits}`);
+    // Issue 45: said once. A root bot's commands on root's uid is worth a warning; a non-root bot's is as designed.
+    if (p.user)
+      log.info({ ...fields, uid: p.runsAs }, `sandbox: commands run as uid ${p.runsAs} on the host`);
+    else
+      (p.runsAs === 0 ? log.warn : log.info).call(
+        log,
+        { ...fields, uid: p.runsAs },
+        `sandbox: commands run as the bot's own uid ${p.runsAs} on the host: ${p.runsAsWhy}`,
+      );
+  }
 }

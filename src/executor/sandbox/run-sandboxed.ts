@@ -9,6 +9,7 @@ import { pollInTurn } from './poll-in-turn.ts';
 import { SandboxError } from './sandbox-error.ts';
 import { sandboxHost } from './sandbox-host.ts';
 import { diskInodes, type SandboxSettings } from './sandbox-settings.ts';
+import { asUser, giveToSandbox, type SandboxUser } from './sandbox-user.ts';
 import { stripSetIdBits } from './strip-set-id.ts';
 
 /** A cap a command ran into; each is named to the model in words (`limitNotes`). */
@@ -86,8 +87,16 @@ async function runIn(s: SandboxSettings, cmd: SandboxCommand, cg?: SandboxCgroup
     env: cmd.env,
     ...(network === 'egress' ? { infoFd: INFO_FD, blockFd: BLOCK_FD } : {}),
     allowUserns: network === 'egress' && process.getuid?.() !== 0,
+    ...(s.user ? { rootInside: true } : {}),
   });
-  const child = startBwrap(args, cg, network === 'egress');
+  const written = [
+    ...(cmd.writable ? [cmd.checkout] : []),
+    ...(cmd.binds ?? []).filter((b) => b.writable).map((b) => b.host),
+  ];
+  // Issue 45: a writable bind the host made for this command (the screenshot's output folder) is
+  // the command's to write; the checkout was given over when it was made (`ownCheckout`).
+  if (s.user) for (const b of cmd.binds ?? []) if (b.writable) await giveToSandbox(b.host, s.user);
+  const child = startBwrap(args, cg, network === 'egress', s.user);
   const cap = cmd.capBytes ?? 20_000;
   const out = new CappedBuffer(cap);
   const stdout = new CappedBuffer(cap);
@@ -117,17 +126,13 @@ async function runIn(s: SandboxSettings, cmd: SandboxCommand, cg?: SandboxCgroup
   });
   // The disk cap covers all it may write on the host: the checkout and any writable bind (the
   // screenshot tool's output folder, where the repository's own serve command can write too).
-  const written = [
-    ...(cmd.writable ? [cmd.checkout] : []),
-    ...(cmd.binds ?? []).filter((b) => b.writable).map((b) => b.host),
-  ];
   const poll = written.length ? watchDisk(written, s, () => kill('disk')) : undefined;
   let stopNet: (() => void) | undefined;
   try {
     // Egress only: pasta attaches to the new network namespace while bwrap waits on its block fd.
     if (network === 'egress') {
       const childPid = await childPidOf(child, exited);
-      stopNet = await attachEgress(childPid);
+      stopNet = await attachEgress(childPid, Boolean(s.user));
       child.stdio[BLOCK_FD]?.write('1');
     }
   } catch (err) {
@@ -173,17 +178,29 @@ async function runIn(s: SandboxSettings, cmd: SandboxCommand, cg?: SandboxCgroup
 
 /**
  * Joins the command's cgroups before bwrap exists (a shell writes its own pid, then becomes
- * bwrap), so every process of the sandbox is born inside them and none is moved afterwards.
+ * bwrap, or `setpriv` and then bwrap), so every process of the sandbox is born inside them and
+ * none is moved afterwards.
  */
 const ENTER_CGROUPS =
-  'IFS=:; for d in $SY_CGROUPS; do echo $$ > "$d/cgroup.procs" || exit 97; done; unset SY_CGROUPS; exec bwrap "$@"';
+  'IFS=:; for d in $SY_CGROUPS; do echo $$ > "$d/cgroup.procs" || exit 97; done; unset SY_CGROUPS; exec "$@"';
 
-function startBwrap(args: string[], cg: SandboxCgroup | undefined, egress: boolean): HostedChild {
+/**
+ * bwrap, started as the sandbox user where there is one (issue 45): `setpriv` drops root's uid,
+ * gid and groups (and with them every capability) before bwrap runs, so bwrap makes its user
+ * namespace as that uid, as for any unprivileged user.
+ */
+function startBwrap(
+  args: string[],
+  cg: SandboxCgroup | undefined,
+  egress: boolean,
+  user: SandboxUser | undefined,
+): HostedChild {
   const PATH = process.env.PATH ?? '/usr/bin:/bin';
   const stdio: HostedStdio = egress ? ['ignore', 'pipe', 'pipe', 'pipe', 'pipe'] : ['ignore', 'pipe', 'pipe'];
   const opts = { detached: true, stdio };
-  if (!cg) return hostedSpawn('bwrap', args, { ...opts, env: { PATH } });
-  return hostedSpawn('sh', ['-c', ENTER_CGROUPS, 'sh', ...args], {
+  const [file, ...rest] = [...(user ? asUser(user) : []), 'bwrap', ...args] as [string, ...string[]];
+  if (!cg) return hostedSpawn(file, rest, { ...opts, env: { PATH } });
+  return hostedSpawn('sh', ['-c', ENTER_CGROUPS, 'sh', file, ...rest], {
     ...opts,
     env: { PATH, SY_CGROUPS: cg.dirs.join(':') },
   });

@@ -6,6 +6,7 @@ import { noteCheckoutUse, onlyDeletes, overCapRefusal } from './disk-gate.ts';
 import { probeSandbox } from './probe-sandbox.ts';
 import { runSandboxed, type SandboxLimit, type SandboxResult } from './run-sandboxed.ts';
 import { diskInodes, type SandboxConfig, type SandboxSettings, sandboxSettings } from './sandbox-settings.ts';
+import { ownCheckout } from './sandbox-user.ts';
 
 export interface CheckoutRun {
   /** False for read-only profiles (reviewer, explorer: R-G4). */
@@ -41,7 +42,10 @@ export async function runOnCheckout(
       refusal: `refused: commands run only in a sandbox, and bubblewrap cannot run here (${probe.why}). Fix: ${probe.fix}`,
     };
   }
-  const settings = sandboxSettings(config);
+  const settings: SandboxSettings = {
+    ...sandboxSettings(config),
+    ...(probe.user ? { user: probe.user } : {}),
+  };
   if (settings.mode === 'none') {
     const [file = 'true', ...args] = argv;
     const r = await runProcess(file, args, {
@@ -53,6 +57,11 @@ export async function runOnCheckout(
     });
     return { ok: true, result: { ...r, limits: r.timedOut ? ['time'] : [] } };
   }
+  // Issue 45: the checkout is the sandbox user's (one made before the switch is given over), or,
+  // where a root bot's commands run as root again (the switch turned off or failing), root's back:
+  // bwrap as root cannot enter a 0700 folder of a uid its namespace does not map.
+  if (settings.user) await ownCheckout(ws.dir, settings.user, config.WORKSPACE_DIR);
+  else if (process.getuid?.() === 0) await ownCheckout(ws.dir, { uid: 0, gid: 0 });
   // Issue 45: nothing that may write a checkout over its disk cap runs but a plain `rm`, and that
   // finds `rm` among the system's programs only.
   const over = opts.writable ? await overCapRefusal(settings, ws.dir, argv) : undefined;

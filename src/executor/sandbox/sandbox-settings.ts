@@ -1,4 +1,5 @@
 import type { Config } from '../../config.ts';
+import type { SandboxUser } from './sandbox-user.ts';
 
 /** How repository code runs (R-H3), from `SANDBOX*` configuration. */
 export interface SandboxSettings {
@@ -12,6 +13,11 @@ export interface SandboxSettings {
   inodes?: number;
   /** Size of the private `/tmp` and of HOME, each. */
   tmpMb: number;
+  /**
+   * The host uid commands run as (issue 45), where the probe found it works; without it they run
+   * as the bot's own. `runOnCheckout` sets it from `probeSandbox`.
+   */
+  user?: SandboxUser;
 }
 
 export type SandboxConfig = Pick<
@@ -23,7 +29,9 @@ export type SandboxConfig = Pick<
   | 'SANDBOX_DISK_MB'
   | 'SANDBOX_DISK_INODES'
   | 'SANDBOX_TMP_MB'
->;
+> &
+  /** Left out (a test's or a tool's own settings): commands keep the bot's uid. */
+  Partial<Pick<Config, 'SANDBOX_UID' | 'WORKSPACE_DIR'>>;
 
 export function sandboxSettings(c: SandboxConfig): SandboxSettings {
   return {

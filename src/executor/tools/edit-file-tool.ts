@@ -7,6 +7,7 @@ import { findPassage } from '../files/find-passage.ts';
 import { fileLines } from '../files/numbered-lines.ts';
 import { staleRefusal } from '../files/stale-refusal.ts';
 import { syntaxNews } from '../files/syntax-news.ts';
+import { commandOwner } from '../sandbox/probe-sandbox.ts';
 import type { TurnScope } from '../turn-scope.ts';
 import { readCheckoutFile, writeCheckoutFile } from '../workspace/checkout-file.ts';
 import { confinePath } from '../workspace/confine-path.ts';
@@ -54,7 +55,9 @@ export function editFileTool(scope: TurnScope) {
           found.kind === 'exact'
             ? applyExact(got.text, args.old, args.new, found.at)
             : applyLines(got.text, found.lines[0] ?? 0, found.span, args.old, args.new);
-        const wrote = await writeCheckoutFile(p, applied.text);
+        const wrote = await writeCheckoutFile(p, applied.text, {
+          owner: await commandOwner(scope.rt.ctx.config),
+        });
         if (!wrote.ok) return toolError(wrote.refusal);
         await noteFileEdited(scope.rt.ctx, call.sessionId, p.rel, applied.text);
         const answer = editedAnswer(p.rel, found, at, applied);

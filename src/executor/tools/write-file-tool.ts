@@ -3,6 +3,7 @@ import { defineTool, toolError, toolOk } from '../../session/tool.ts';
 import { noteFileSeen } from '../files/file-reads.ts';
 import { staleRefusal } from '../files/stale-refusal.ts';
 import { syntaxNews } from '../files/syntax-news.ts';
+import { commandOwner } from '../sandbox/probe-sandbox.ts';
 import type { TurnScope } from '../turn-scope.ts';
 import { readCheckoutFile, writeCheckoutFile } from '../workspace/checkout-file.ts';
 import { confinePath } from '../workspace/confine-path.ts';
@@ -29,7 +30,9 @@ export function writeFileTool(scope: TurnScope) {
           const stale = await staleRefusal(scope.rt.ctx, call.sessionId, p.rel, before.text, true);
           if (stale) return stale;
         }
-        const wrote = await writeCheckoutFile(p, content);
+        const wrote = await writeCheckoutFile(p, content, {
+          owner: await commandOwner(scope.rt.ctx.config),
+        });
         if (!wrote.ok) return toolError(wrote.refusal);
         await noteFileSeen(scope.rt.ctx, call.sessionId, p.rel, content);
         const said = `wrote ${p.rel} (${Buffer.byteLength(content)} bytes${existed ? '' : ', a new file'})`;

@@ -1,5 +1,6 @@
-import { mkdir, realpath } from 'node:fs/promises';
+import { lchown, mkdir, realpath } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import type { SandboxUser } from '../sandbox/sandbox-user.ts';
 import type { Confined } from './confine-path.ts';
 import {
   type FileLimits,
@@ -61,21 +62,37 @@ export async function scanCheckoutFile(
   };
 }
 
-/** Creates or replaces a file of the checkout, under the same rules as `readCheckoutFile`. */
+/**
+ * Creates or replaces a file of the checkout, under the same rules as `readCheckoutFile`. With
+ * `owner` (commands run as a uid of their own, issue 45) the file and any folder made for it are
+ * that uid's, so the next command can change them.
+ */
 export async function writeCheckoutFile(
   p: Path,
   content: string,
-  limits = CHECKOUT_FILE_LIMITS,
+  opts: { owner?: SandboxUser | undefined; limits?: FileLimits } = {},
 ): Promise<CheckoutWrite> {
+  const { owner, limits = CHECKOUT_FILE_LIMITS } = opts;
   const made = await mkdir(dirname(p.abs), { recursive: true }).then(
-    () => undefined,
-    (err: NodeJS.ErrnoException) => err,
+    (first) => ({ first }),
+    (err: NodeJS.ErrnoException) => ({ err }),
   );
-  if (made?.code === 'EEXIST' || made?.code === 'ENOTDIR')
-    return { ok: false, refusal: `refused: a parent of ${p.rel} is not a folder` };
-  if (made) throw made;
-  const got = await writeRegular(await target(p.abs), content, limits);
+  if ('err' in made) {
+    if (made.err.code === 'EEXIST' || made.err.code === 'ENOTDIR')
+      return { ok: false, refusal: `refused: a parent of ${p.rel} is not a folder` };
+    throw made.err;
+  }
+  if (owner && made.first) await giveFolders(made.first, dirname(p.abs), owner);
+  const got = await writeRegular(await target(p.abs), content, limits, owner);
   return got.ok ? got : { ok: false, refusal: refusal(p.rel, got.problem) };
+}
+
+/** The folders `mkdir -p` made, from the first down to `last`, given to `owner` (links never followed). */
+async function giveFolders(first: string, last: string, owner: SandboxUser): Promise<void> {
+  for (let d = last; ; d = dirname(d)) {
+    await lchown(d, owner.uid, owner.gid);
+    if (d === first || dirname(d) === d) return;
+  }
 }
 
 /** Where a link of the checkout leads, or the path itself when it does not exist yet. */

@@ -2,6 +2,8 @@ import type { Dirent } from 'node:fs';
 import { chmod, lstat, readdir } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import type { Ctx } from '../../context.ts';
+import { commandOwner } from '../sandbox/probe-sandbox.ts';
+import { openPassage } from '../sandbox/sandbox-user.ts';
 import { mkdirPrivate, PRIVATE_MODE } from './private-dir.ts';
 import { workspacePaths } from './workspace.ts';
 
@@ -47,15 +49,33 @@ export async function workspaceFolders(workspaceDir: string, prefix: string): Pr
   return found;
 }
 
-/** Those of `workspaceFolders` that group or other users may enter or read, with their modes. */
+/**
+ * Issue 45: where commands run as a uid of their own, bwrap (already that uid) walks to the
+ * checkout through `WORKSPACE_DIR` and the deployment's folder, so those two let others through
+ * without listing them (0711); a checkout is that uid's and closed (0700), mirrors and homes stay
+ * the bot's and closed.
+ */
+export const PASSAGE_MODE = 0o711;
+
+/** The folders that may be `PASSAGE_MODE` when `passage` is set: `WORKSPACE_DIR` and the deployment's. */
+const passageFolders = (workspaceDir: string, prefix: string) =>
+  new Set([resolve(workspaceDir), resolve(workspaceDir, prefix)]);
+
+/**
+ * Those of `workspaceFolders` that group or other users may enter or read, with their modes;
+ * with `passage`, entering (not reading) `WORKSPACE_DIR` and the deployment's folder is allowed.
+ */
 export async function openWorkspaceFolders(
   workspaceDir: string,
   prefix: string,
+  passage = false,
 ): Promise<{ dir: string; mode: number }[]> {
   const open: { dir: string; mode: number }[] = [];
+  const through = passage ? passageFolders(workspaceDir, prefix) : new Set<string>();
   for (const dir of await workspaceFolders(workspaceDir, prefix)) {
     const st = await lstat(dir).catch(() => undefined);
-    if (st?.isDirectory() && (st.mode & 0o077) !== 0) open.push({ dir, mode: st.mode & 0o7777 });
+    const allowed = through.has(dir) ? 0o011 : 0;
+    if (st?.isDirectory() && (st.mode & 0o077 & ~allowed) !== 0) open.push({ dir, mode: st.mode & 0o7777 });
   }
   return open;
 }
@@ -67,16 +87,21 @@ export async function openWorkspaceFolders(
  * (`mkdirPrivate`); these are the ones already there. Returns the folders changed.
  */
 export async function closeWorkspace(ctx: CloseCtx): Promise<string[]> {
-  await mkdirPrivate(workspacePaths(ctx, '').root);
+  const { root } = workspacePaths(ctx, '');
+  await mkdirPrivate(root);
+  const passage = Boolean(await commandOwner(ctx.config));
+  const through = passage ? passageFolders(ctx.config.WORKSPACE_DIR, ctx.keys.prefix) : new Set<string>();
   const fixed: string[] = [];
-  for (const { dir } of await openWorkspaceFolders(ctx.config.WORKSPACE_DIR, ctx.keys.prefix)) {
+  for (const { dir } of await openWorkspaceFolders(ctx.config.WORKSPACE_DIR, ctx.keys.prefix, passage)) {
     try {
-      await chmod(dir, PRIVATE_MODE);
+      await chmod(dir, through.has(dir) ? PASSAGE_MODE : PRIVATE_MODE);
       fixed.push(dir);
     } catch (err) {
       ctx.log.warn({ dir, err }, 'workspace folder could not be closed to other users');
     }
   }
   if (fixed.length) ctx.log.info({ fixed: fixed.length }, 'workspace folders closed to other users (0700)');
+  // The deployment's folder and WORKSPACE_DIR, made 0700 above or by an earlier release.
+  if (passage) await openPassage(root, resolve(ctx.config.WORKSPACE_DIR));
   return fixed;
 }

@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { rename, rm } from 'node:fs/promises';
 import type { Ctx } from '../../context.ts';
+import { commandOwner } from '../sandbox/probe-sandbox.ts';
+import { giveToSandbox, ownCheckout } from '../sandbox/sandbox-user.ts';
 import { ensureMirror, fetchIntoMirror, localHostEnv, mirrorLocal, remoteSha } from './mirror.ts';
 import { mkdirPrivate } from './private-dir.ts';
 import { applyStep, type StepToRestore, stepIntoRepo } from './restore-step.ts';
@@ -82,8 +84,12 @@ async function fillCheckout(
     await run(['fetch', '-q', '--no-tags', '--no-write-fetch-head', mirror, ...local]);
     await run(['checkout', '-q', '-B', ws.branch, `origin/${pushed ? ws.branch : ws.base}`]);
     if (restore) await applyStep(run, restore.stepRepo, restore.step);
+    // Issue 45: where commands run as a uid of their own, the checkout is theirs, restored step included.
+    const owner = await commandOwner(ctx.config);
+    if (owner) await giveToSandbox(tmp, owner);
     await rm(ws.dir, { recursive: true, force: true });
     await rename(tmp, ws.dir);
+    if (owner) await ownCheckout(ws.dir, owner, ctx.config.WORKSPACE_DIR);
   } finally {
     await rm(tmp, { recursive: true, force: true });
   }

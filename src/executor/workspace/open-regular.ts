@@ -90,15 +90,23 @@ export function scanRegular(
 
 /**
  * Creates or replaces `path` with `data`, under the same rules as `readRegular`: a path that is
- * not a regular file is refused before anything is truncated.
+ * not a regular file is refused before anything is truncated. With `owner`, the file is given to
+ * that uid through its descriptor.
  */
-export function writeRegular(path: string, data: string, limits: FileLimits): Promise<RegularWrite> {
+export function writeRegular(
+  path: string,
+  data: string,
+  limits: FileLimits,
+  owner?: { uid: number; gid: number },
+): Promise<RegularWrite> {
   return withDeadline(limits.timeoutMs, async () => {
     const got = await openChecked(path, WRITE);
     if (!got.ok) return got;
     try {
       await got.fh.truncate(0);
       await got.fh.writeFile(data);
+      // Issue 45: a file the host writes for commands run as a uid of their own is that uid's.
+      if (owner && got.uid !== owner.uid) await got.fh.chown(owner.uid, owner.gid);
       return { ok: true };
     } catch (err) {
       return { ok: false, problem: pathProblemOrThrow(err) };
@@ -117,7 +125,7 @@ export function problemWords(p: FileProblem): string {
   return `cannot be opened (${p.code})`;
 }
 
-type Checked = { ok: true; fh: FileHandle; size: number } | { ok: false; problem: FileProblem };
+type Checked = { ok: true; fh: FileHandle; size: number; uid: number } | { ok: false; problem: FileProblem };
 
 /** Opens without blocking, then refuses anything `fstat` does not call a regular file. */
 async function openChecked(path: string, flags: number): Promise<Checked> {
@@ -131,7 +139,7 @@ async function openChecked(path: string, flags: number): Promise<Checked> {
     await fh.close();
     throw err;
   });
-  if (st.isFile()) return { ok: true, fh, size: st.size };
+  if (st.isFile()) return { ok: true, fh, size: st.size, uid: st.uid };
   await fh.close();
   return { ok: false, problem: { kind: 'not_regular', what: kindOf(st) } };
 }

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { startTestApp, type TestApp, waitFor } from '../../kit/app.ts';
@@ -111,6 +111,9 @@ export async function startWorld(
   opts: { model?: 'chat' | 'anthropic'; files?: Record<string, string>; workers?: boolean } = {},
 ): Promise<World> {
   const root = mkdtempSync(join(tmpdir(), 'sy-exec-'));
+  // Issue 45: a bot running as root runs commands as SANDBOX_UID, whose bwrap walks to the
+  // checkout under WORKSPACE_DIR: like a deployment's, the folder above it lets others through.
+  chmodSync(root, 0o711);
   const repo = makeBareRepo(root, {
     'README.md': '# web\n',
     'AGENTS.md': 'Run `npm test` before you push.\n',
