@@ -10,13 +10,16 @@ import { withPeopleNames } from './people-names.ts';
 import { ticketDetail } from './ticket-detail.ts';
 import { ticketIdGuard } from './ticket-id-guard.ts';
 import { pausesOf, summarize } from './ticket-summary.ts';
+import { ticketChanges } from './ticket-changes.ts';
+import { ticketTimeline } from './ticket-timeline.ts';
 import { ticketTrajectory } from './ticket-trajectory.ts';
 
 const MAX_LIMIT = 500;
 
 /**
  * `GET /api/tickets` (newest first, `?limit=` up to 500), `GET /api/tickets/:id`,
- * `GET /api/tickets/:id/trajectory` (issue 17: every step, in order) and
+ * `GET /api/tickets/:id/trajectory` (issue 17: every step, in order), `…/timeline` and
+ * `…/changes` (issue 49: the merged timeline; the branch's diff) and
  * `GET /api/tickets/:id/screenshots/:shot`: a screenshot the executor took, as a PNG (issue 15).
  */
 export function ticketsRoutes(ctx: Ctx): ApiRoutes {
@@ -47,6 +50,23 @@ export function ticketsRoutes(ctx: Ctx): ApiRoutes {
       const ticket = await getTicket(ctx, id);
       if (!ticket) throw new HttpError(404, 'not_found', `no ticket ${id}`);
       return c.json({ id, state: ticket.state, steps: await ticketTrajectory(ctx, id) });
+    });
+
+    // Issue 49 item 1: people's and the bot's messages, agent steps per turn, commits, the PR and
+    // reports, merged by time.
+    api.get('/tickets/:id/timeline', ticketIdGuard, async (c) => {
+      const id = c.req.param('id');
+      const ticket = await getTicket(ctx, id);
+      if (!ticket) throw new HttpError(404, 'not_found', `no ticket ${id}`);
+      return c.json({ id, state: ticket.state, items: await ticketTimeline(ctx, id) });
+    });
+
+    // Issue 49 item 2: the branch's commits and diff against its base, from the host's mirror.
+    api.get('/tickets/:id/changes', ticketIdGuard, async (c) => {
+      const id = c.req.param('id');
+      const ticket = await getTicket(ctx, id);
+      if (!ticket) throw new HttpError(404, 'not_found', `no ticket ${id}`);
+      return c.json(await ticketChanges(ctx, id));
     });
 
     api.get('/tickets/:id/screenshots/:shot', ticketIdGuard, async (c) => {
