@@ -50,7 +50,17 @@ export type TimelineItem =
       sent: { at: number; id: string | null } | null;
       outboxKey: string;
     }
-  | { kind: 'steps'; at: number; session: string; main: boolean; turn: number; rows: StepRow[]; outcome?: string }
+  | {
+      kind: 'steps';
+      at: number;
+      session: string;
+      main: boolean;
+      turn: number;
+      rows: StepRow[];
+      /** How the turn ended when it did not end by answering: `stopped`, `limit`, `failed`. */
+      outcome?: string;
+      detail?: string | undefined;
+    }
   | { kind: 'commit'; at: number; message: string; session: string; result: string }
   | { kind: 'pr'; at: number; title: string; pr: { repo: string; number: number; url: string } | null }
   | { kind: 'report'; at: number; report: TicketReport }
@@ -85,15 +95,22 @@ export function mergeTimeline(parts: TimelineParts): TimelineItem[] {
 }
 
 type Model = Extract<ShownStep, { kind: 'model' }>;
+type Steps = Extract<TimelineItem, { kind: 'steps' }>;
 type Tool = Extract<ShownStep, { kind: 'tool' }>;
 
 /** The trajectory's steps as timeline items: runs of steps per turn and the calls that stand alone. */
 function stepItems(steps: ShownStep[], pr: TimelineParts['pr']): TimelineItem[] {
   const out: TimelineItem[] = [];
-  const run = new Map<string, Extract<TimelineItem, { kind: 'steps' }>>();
+  const run = new Map<string, Steps>();
   const chose = new Map<string, Model>();
   const turns = new Map<string, number>();
   let lastAt = 0;
+  const open = (session: string, at: number) => {
+    const r: Steps = { kind: 'steps', at, session, main: session.startsWith('main-'), turn: turns.get(session) ?? 1, rows: [] };
+    run.set(session, r);
+    out.push(r);
+    return r;
+  };
   for (const s of steps) {
     const at = s.at ?? lastAt;
     lastAt = at;
@@ -102,15 +119,7 @@ function stepItems(steps: ShownStep[], pr: TimelineParts['pr']): TimelineItem[] 
       continue;
     }
     const session = s.session;
-    const add = (row: StepRow) => {
-      let r = run.get(session);
-      if (!r) {
-        r = { kind: 'steps', at, session, main: session.startsWith('main-'), turn: turns.get(session) ?? 1, rows: [] };
-        run.set(session, r);
-        out.push(r);
-      }
-      r.rows.push(row);
-    };
+    const add = (row: StepRow) => (run.get(session) ?? open(session, at)).rows.push(row);
     if (s.kind === 'turn') {
       turns.set(session, (turns.get(session) ?? 0) + 1);
       run.delete(session);
@@ -127,8 +136,12 @@ function stepItems(steps: ShownStep[], pr: TimelineParts['pr']): TimelineItem[] 
         run.delete(session);
       } else add(toolRow(s, at, model));
     } else if (s.kind === 'end') {
-      const r = run.get(session);
-      if (r && s.outcome !== 'done') r.outcome = s.outcome;
+      // A turn that ended by answering is the usual; a stop, a budget or a failure is marked.
+      if (s.outcome !== 'ended') {
+        const r = run.get(session) ?? open(session, at);
+        r.outcome = s.outcome;
+        r.detail = s.detail;
+      }
       run.delete(session);
     } else add({ at, kind: s.kind, ...(s.kind === 'note' ? { name: s.note, text: s.text } : {}) });
   }

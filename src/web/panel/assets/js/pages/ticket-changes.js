@@ -1,0 +1,105 @@
+import { h, replace, when } from '../dom.js';
+import { t, tOr } from '../i18n.js';
+import { unifiedView } from '../line-diff.js';
+
+/** Files shown unfolded; the rest open on a click. */
+const OPEN_FILES = 8;
+
+/**
+ * Issue 49 item 2: the change on the ticket — its branch's commits, each with the files it
+ * touched, and the diff against the base per file, as `GET /api/tickets/:id/changes` read it
+ * from the host's mirror (before a PR exists too). The diff is the branch author's text: shown
+ * as text, capped by the server, the files it left out named.
+ */
+export function changesSection() {
+  const body = h('div', null, h('p', { class: 'muted' }, t('traj.loading')));
+  const section = h('section', { class: 'card', 'data-changes': '' }, h('h2', null, t('changes.title')), body);
+  let last = '';
+  /** @param {any} c */
+  const update = (c) => {
+    const text = JSON.stringify(c);
+    if (text === last) return;
+    last = text;
+    const open = new Set([...body.querySelectorAll('details')].map((d) => `${d.getAttribute('data-file')}:${d.open}`));
+    replace(body, ...view(c));
+    for (const d of body.querySelectorAll('details[data-file]')) {
+      const f = d.getAttribute('data-file');
+      if (open.has(`${f}:true`)) d.setAttribute('open', '');
+      else if (open.has(`${f}:false`)) d.removeAttribute('open');
+    }
+  };
+  return { section, update };
+}
+
+/** @param {any} c */
+function view(c) {
+  if (c.state === 'none') return [h('p', { class: 'muted' }, t('changes.none'))];
+  if (c.state === 'unpushed') return [h('p', { class: 'muted' }, t('changes.unpushed', { branch: c.branch }))];
+  const lines = c.files.reduce((/** @type {number[]} */ n, /** @type {any} */ f) => {
+    for (const l of (f.patch ?? '').split('\n')) {
+      if (l.startsWith('+') && !l.startsWith('+++')) n[0]++;
+      else if (l.startsWith('-') && !l.startsWith('---')) n[1]++;
+    }
+    return n;
+  }, [0, 0]);
+  return [
+    h(
+      'p',
+      { class: 'meta' },
+      t('changes.summary', { files: c.files.length, commits: c.commits.length, branch: c.branch, base: c.base }),
+      ' ',
+      h('span', { class: 'diff-count add' }, `+${lines[0]}`),
+      ' ',
+      h('span', { class: 'diff-count del' }, `−${lines[1]}`),
+    ),
+    c.commits.length
+      ? h(
+          'details',
+          { class: 'commits', 'data-file': ':commits' },
+          h('summary', null, t('changes.commits', { n: c.commits.length })),
+          h('ol', { class: 'plain commit-list' }, c.commits.map(commitView)),
+        )
+      : null,
+    c.files.map((/** @type {any} */ f, /** @type {number} */ i) => fileView(f, i < OPEN_FILES)),
+  ];
+}
+
+/** @param {any} k */
+const commitView = (k) =>
+  h(
+    'li',
+    null,
+    h('code', { class: 'muted', title: k.sha }, k.sha.slice(0, 8)),
+    ' ',
+    h('span', { class: 'tl-subject' }, k.subject),
+    ' ',
+    h('span', { class: 'muted small' }, when(k.at)),
+    h('div', { class: 'small muted mono commit-files' }, k.files.map((/** @type {any} */ f) => `${f.status} ${f.path}`).join(' · ')),
+  );
+
+/** @param {any} f @param {boolean} open */
+function fileView(f, open) {
+  return h(
+    'details',
+    { class: 'changed-file', 'data-file': f.path, open: open && f.patch !== null },
+    h(
+      'summary',
+      null,
+      h('span', { class: `badge file-${f.status[0]}` }, tOr(`changes.status.${f.status[0]}`, f.status)),
+      ' ',
+      h('code', { class: 'file-path' }, f.path),
+    ),
+    f.patch === null
+      ? h('p', { class: 'muted small' }, t('changes.left-out'))
+      : [
+          unifiedView(
+            f.patch
+              .split('\n')
+              .filter((/** @type {string} */ l) => !/^(diff --git|index |new file mode|deleted file mode|old mode|new mode)/.test(l))
+              .join('\n'),
+            t('changes.diff-label', { path: f.path }),
+          ),
+          f.cut ? h('p', { class: 'muted small' }, t('changes.cut')) : null,
+        ],
+  );
+}
