@@ -25,6 +25,7 @@ export async function ticketDetailView(root, id) {
   const changes = changesSection();
   const more = h('div', { class: 'ticket-more' }, ...ticketMore(tk, refresh));
   let moreSeen = moreMark(tk);
+  const internals = ticketInternals(tk);
   replace(
     root,
     h('p', { class: 'back' }, h('a', { href: '#/tickets' }, t('ticket.back'))),
@@ -32,11 +33,12 @@ export async function ticketDetailView(root, id) {
     timeline.section,
     changes.section,
     more,
-    ticketInternals(tk),
+    internals.box,
   );
   live = liveTicket(root, id, {
     detail: (next) => {
       header.update(next);
+      internals.update(next);
       const mark = moreMark(next);
       if (mark !== moreSeen) {
         moreSeen = mark;

@@ -58,7 +58,7 @@ function factsLine(tk) {
   return [
     ...line.split(SLOT).flatMap((part, i) => (i ? [person(tk.owners?.requester), part] : [part])),
     ' · ',
-    h('span', { 'data-cost': 'ticket' }, usd(tk.costUsd ?? 0)),
+    h('span', { 'data-cost': 'ticket' }, t('ticket.cost', { cost: usd(tk.costUsd ?? 0) })),
   ];
 }
 

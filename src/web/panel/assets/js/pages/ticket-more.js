@@ -22,26 +22,39 @@ export function ticketMore(tk, refresh) {
 }
 
 /**
- * Internals behind one disclosure: ids and counts an operator reads when something is off.
- * Drawn once; the trajectory inside polls on its own while it is open.
+ * Internals behind one disclosure: ids and counts an operator reads when something is off,
+ * redrawn by `update` when they changed. The trajectory inside is made on the first unfolding
+ * and then polls on its own.
  * @param {any} tk
  */
 export function ticketInternals(tk) {
   const body = h('div', { class: 'internals-body' });
+  const traj = h('div');
   const box = h(
     'details',
     { class: 'card ticket-internals', 'data-internals': '' },
     h('summary', null, h('h2', { class: 'inline' }, t('ticket.internals'))),
     body,
+    traj,
   );
-  let traj = /** @type {HTMLElement | null} */ (null);
   box.addEventListener('toggle', () => {
-    if (!box.open || traj) return;
-    traj = trajectorySection(tk.id);
-    body.append(traj);
+    if (box.open && !traj.firstChild) traj.append(trajectorySection(tk.id));
   });
-  body.append(...internalsOf(tk));
-  return box;
+  let seen = '';
+  /** @param {any} next */
+  const update = (next) => {
+    const mark = JSON.stringify([next.statusText, next.sessions, next.usage, next.threads, next.prs]);
+    if (mark === seen) return;
+    seen = mark;
+    const open = new Set([...body.querySelectorAll('details')].map((d, i) => (d.open ? i : -1)));
+    body.replaceChildren();
+    for (const part of internalsOf(next)) if (part) body.append(part);
+    [...body.querySelectorAll('details')].forEach((d, i) => {
+      if (open.has(i)) d.setAttribute('open', '');
+    });
+  };
+  update(tk);
+  return { box, update };
 }
 
 /** @param {any} tk */
