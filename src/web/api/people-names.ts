@@ -57,7 +57,9 @@ export async function namedAuthors<C extends { card: { source: string; author: P
   ctx: Ctx,
   cards: C[],
 ): Promise<C[]> {
-  const ids = cards.flatMap((c) => (c.card && unnamed(c.card.source, c.card.author) ? [c.card.author.id] : []));
+  const ids = cards.flatMap((c) =>
+    c.card && unnamed(c.card.source, c.card.author) ? [c.card.author.id] : [],
+  );
   if (!ids.length) return cards;
   const names = await feishuNames(ctx, [...new Set(ids)]);
   return cards.map((c) => {

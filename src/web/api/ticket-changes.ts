@@ -2,8 +2,8 @@ import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Ctx } from '../../context.ts';
 import { localHostEnv, mirrorDir } from '../../executor/workspace/mirror.ts';
-import { runProcess } from '../../executor/workspace/run-process.ts';
 import { isCommitId } from '../../executor/workspace/run-git.ts';
+import { runProcess } from '../../executor/workspace/run-process.ts';
 import { loadWorkspace } from '../../executor/workspace/workspace-record.ts';
 
 type ReadCtx = Pick<Ctx, 'redis' | 'keys' | 'log' | 'config'>;
@@ -30,6 +30,8 @@ export interface TicketChanges {
   branch?: string;
   base?: string;
   head?: string;
+  /** Set when the answer is one commit's diff against its parent (`?commit=`). */
+  commit?: string;
   commits: { sha: string; at: number; subject: string; files: { status: string; path: string }[] }[];
   files: ChangedFile[];
 }
@@ -42,7 +44,7 @@ export interface TicketChanges {
  * Everything in it — names, messages, lines — is the branch author's text: the page shows it as
  * text only.
  */
-export async function ticketChanges(ctx: ReadCtx, ticketId: string): Promise<TicketChanges> {
+export async function ticketChanges(ctx: ReadCtx, ticketId: string, commit?: string): Promise<TicketChanges> {
   const ws = await loadWorkspace(ctx, ticketId);
   if (!ws) return { state: 'none', commits: [], files: [] };
   const where = { repo: ws.repo, branch: ws.branch, base: ws.base };
@@ -57,18 +59,53 @@ export async function ticketChanges(ctx: ReadCtx, ticketId: string): Promise<Tic
     : '';
   const base = ws.baseSha && isCommitId(ws.baseSha) ? ws.baseSha : '';
   if (!isCommitId(head) || !base) return { state: 'unpushed', ...where, commits: [], files: [] };
-  const [log, names, patch] = await Promise.all([
-    run(['log', '--no-color', '-z', '--format=%x1e%H%x1f%ct%x1f%s', '--name-status', `-n${COMMITS_CAP}`, `${base}..${head}`]),
-    run(['diff', '--no-color', '-z', '--name-status', '--no-renames', base, head]),
-    run(['diff', '--no-color', '--no-ext-diff', '--no-textconv', '--no-renames', base, head]),
+  const commits = commitsOf(
+    await run([
+      'log',
+      '--no-color',
+      '-z',
+      '--format=%x1e%H%x1f%ct%x1f%s',
+      '--name-status',
+      `-n${COMMITS_CAP}`,
+      `${base}..${head}`,
+    ]),
+  );
+  // One commit of the branch against its parent, or the whole branch against its base.
+  if (commit !== undefined && !commits.some((c) => c.sha === commit)) throw new NotOnBranch(commit);
+  const [from, to] = commit ? [`${commit}^`, commit] : [base, head];
+  const [names, patch] = await Promise.all([
+    run(['diff', '--no-color', '-z', '--name-status', '--no-renames', from, to]),
+    run(['diff', '--no-color', '--no-ext-diff', '--no-textconv', '--no-renames', from, to]),
   ]);
-  return { state: 'ok', ...where, head, commits: commitsOf(log), files: filesOf(names, patch) };
+  return {
+    state: 'ok',
+    ...where,
+    head,
+    ...(commit ? { commit } : {}),
+    commits,
+    files: filesOf(names, patch),
+  };
+}
+
+/** The commit asked for is none of the branch's (`?commit=` names only those the answer lists). */
+export class NotOnBranch extends Error {
+  override name = 'NotOnBranch' as const;
+  readonly commit: string;
+  constructor(commit: string) {
+    super(`${commit} is not a commit of the ticket's branch`);
+    this.commit = commit;
+  }
 }
 
 /** git in the mirror with the host's environment; stdout, or a thrown error. */
 async function gitIn(ctx: ReadCtx, dir: string, args: string[]): Promise<string> {
   const env = { ...localHostEnv(ctx, [['core.quotePath', 'false']]), GIT_DIR: dir };
-  const r = await runProcess('git', args, { cwd: dir, env, timeoutMs: GIT_MS, capBytes: 2 * PATCH_CAP + 200_000 });
+  const r = await runProcess('git', args, {
+    cwd: dir,
+    env,
+    timeoutMs: GIT_MS,
+    capBytes: 2 * PATCH_CAP + 200_000,
+  });
   if (r.exitCode !== 0) throw new Error(`git ${args[0]} failed`);
   return r.stdout;
 }

@@ -29,7 +29,12 @@ export interface StepRow {
   edit?: { old: string; new: string; cut: boolean } | undefined;
   result?: Excerpt;
   text?: Excerpt | null;
-  model?: { name?: string | undefined; ms?: number | undefined; tokens: number; revision?: number | undefined };
+  model?: {
+    name?: string | undefined;
+    ms?: number | undefined;
+    tokens: number;
+    revision?: number | undefined;
+  };
   callKey?: string;
 }
 
@@ -75,7 +80,16 @@ export interface TimelineParts {
 
 const TEXT_CAP = 4000;
 /** Messages first among things at the same millisecond: a request precedes what answers it. */
-const RANK: Record<TimelineItem['kind'], number> = { message: 0, pause: 1, resume: 1, steps: 2, bot: 3, commit: 3, pr: 3, report: 4 };
+const RANK: Record<TimelineItem['kind'], number> = {
+  message: 0,
+  pause: 1,
+  resume: 1,
+  steps: 2,
+  bot: 3,
+  commit: 3,
+  pr: 3,
+  report: 4,
+};
 
 /**
  * The ticket's cards, reports and trajectory as one list by time (issue 49 item 1). A turn's
@@ -106,7 +120,14 @@ function stepItems(steps: ShownStep[], pr: TimelineParts['pr']): TimelineItem[] 
   const turns = new Map<string, number>();
   let lastAt = 0;
   const open = (session: string, at: number) => {
-    const r: Steps = { kind: 'steps', at, session, main: session.startsWith('main-'), turn: turns.get(session) ?? 1, rows: [] };
+    const r: Steps = {
+      kind: 'steps',
+      at,
+      session,
+      main: session.startsWith('main-'),
+      turn: turns.get(session) ?? 1,
+      rows: [],
+    };
     run.set(session, r);
     out.push(r);
     return r;

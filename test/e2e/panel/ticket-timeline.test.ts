@@ -61,11 +61,15 @@ describe('issue 49: the ticket page as one live timeline with the change on it',
         return toolCalls(['open_pr', { title: 'Fall back to / after login', body: 'Falls back to /.' }]);
       },
       () =>
-        toolCalls(['report', { status: 'working', summary: 'Draft PR open.', human_action: { question: QUESTION } }]),
+        toolCalls([
+          'report',
+          { status: 'working', summary: 'Draft PR open.', human_action: { question: QUESTION } },
+        ]),
     ];
     let i = 0;
     w.llm.respond((req) => {
-      if (roleOf(req) === 'main') return req.messages.at(-1)?.role === 'tool' ? text('Routed.') : openAll(req);
+      if (roleOf(req) === 'main')
+        return req.messages.at(-1)?.role === 'tool' ? text('Routed.') : openAll(req);
       if (i === 0) card = cardsIn(req)[0] ?? '';
       const step = steps[i++];
       return step ? step(card) : text('Done for now.');
@@ -90,7 +94,9 @@ describe('issue 49: the ticket page as one live timeline with the change on it',
     await prLink.waitFor({ timeout: 30_000 });
     const pr = (await api(w.app, 'GET', `/tickets/${id}`)).body.pr;
     expect(await prLink.getAttribute('href')).toBe(pr.url);
-    await page.locator('li[data-kind="report"] [data-question]', { hasText: QUESTION }).waitFor({ timeout: 30_000 });
+    await page
+      .locator('li[data-kind="report"] [data-question]', { hasText: QUESTION })
+      .waitFor({ timeout: 30_000 });
 
     // One list, in time order: the request, the acknowledgement, an agent step, the question.
     const items = await page.locator('ol.timeline > li').evaluateAll((els) =>
@@ -119,6 +125,8 @@ describe('issue 49: the ticket page as one live timeline with the change on it',
     expect(await page.locator('li[data-tool="read_file"] .tl-model').count()).toBe(1);
 
     // Plain words: internal ids only inside a closed Details.
+    // innerText, not textContent: what is rendered, so a closed Details' ids count as hidden.
+    // biome-ignore lint/performance/useDomNodeTextContent: the rendered text is the point
     const shown = await page.locator('#view').innerText();
     for (const internal of [`exec-${id}`, 'reply:', 'local:', sent]) expect(shown).not.toContain(internal);
     await page.locator('li[data-kind="message"] .tl-ids summary').first().click();
@@ -129,24 +137,47 @@ describe('issue 49: the ticket page as one live timeline with the change on it',
       (w.gh.callsTo('POST', '/repos/acme/web/pulls')[0]?.body as { body?: string } | undefined)?.body,
     );
     expect(body).toContain(`Ticket [${id}](${PUBLIC_URL}/panel/#/tickets/${id}).`);
+    // Per commit: the commit's own diff against its parent, on request.
+    const commitRow = page.locator('[data-changes] li[data-commit]');
+    await commitRow.getByRole('button', { name: 'Its diff' }).click();
+    await commitRow.locator('.commit-diff .diff .add', { hasText: ADDED }).waitFor();
+    const top = () => page.evaluate(() => window.scrollTo(0, 0));
+    await top();
     await shoot(page, '49-ticket-1400', { fullPage: true });
 
     // A phone: nothing scrolls sideways.
     await page.setViewportSize({ width: 390, height: 844 });
-    await page.locator('[data-changes] .changed-file .diff .add', { hasText: ADDED }).waitFor();
+    await page.locator('[data-changes] .changed-file .diff .add', { hasText: ADDED }).first().waitFor();
     const wide = await page.evaluate(() => ({
       scroll: document.documentElement.scrollWidth,
       client: document.documentElement.clientWidth,
     }));
     expect(wide.scroll).toBeLessThanOrEqual(wide.client);
+    await top();
     await shoot(page, '49-ticket-390', { fullPage: true });
+    // In Chinese, the page's words are all the catalogue's.
+    await page.getByRole('button', { name: 'Menu' }).click();
+    await page.getByRole('button', { name: '中文' }).click();
+    await page.getByRole('heading', { name: '时间线' }).waitFor();
+    await top();
+    await shoot(page, '49-ticket-390-zh', { fullPage: true });
 
     // The API: an unknown ticket's timeline and changes are 404s.
     expect((await api(w.app, 'GET', '/tickets/T999999/timeline')).status).toBe(404);
     expect((await api(w.app, 'GET', '/tickets/T999999/changes')).status).toBe(404);
     const changes = (await api(w.app, 'GET', `/tickets/${id}/changes`)).body;
-    expect(changes).toMatchObject({ state: 'ok', base: 'main', files: [{ status: 'M', path: 'src/login.ts' }] });
-    expect(changes.commits.map((c: { subject: string }) => c.subject)).toEqual(['Fall back to / after login']);
+    expect(changes).toMatchObject({
+      state: 'ok',
+      base: 'main',
+      files: [{ status: 'M', path: 'src/login.ts' }],
+    });
+    expect(changes.commits.map((c: { subject: string }) => c.subject)).toEqual([
+      'Fall back to / after login',
+    ]);
     expect(changes.commits[0].files).toEqual([{ status: 'M', path: 'src/login.ts' }]);
+    // `?commit=` takes a whole commit id of the branch only.
+    const bad = await api(w.app, 'GET', `/tickets/${id}/changes?commit=HEAD~1`);
+    expect(bad).toMatchObject({ status: 400, body: { code: 'bad_commit' } });
+    expect((await api(w.app, 'GET', `/tickets/${id}/changes?commit=${'0'.repeat(40)}`)).status).toBe(404);
   });
 });

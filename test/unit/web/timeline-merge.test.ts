@@ -16,7 +16,17 @@ const model = (at: number, calls: string[]): ShownStep => ({
   calls,
 });
 const tool = (at: number, name: string, extra: object = {}): ShownStep =>
-  ({ kind: 'tool', session: S, at, name, callKey: `c${at}`, ok: true, result: ex('ok'), args: ex(name), ...extra }) as ShownStep;
+  ({
+    kind: 'tool',
+    session: S,
+    at,
+    name,
+    callKey: `c${at}`,
+    ok: true,
+    result: ex('ok'),
+    args: ex(name),
+    ...extra,
+  }) as ShownStep;
 
 /** Issue 49 item 1: the timeline's merge, by time, with steps grouped per turn. */
 describe('issue 49: mergeTimeline', () => {
@@ -41,13 +51,28 @@ describe('issue 49: mergeTimeline', () => {
   ];
   const items = mergeTimeline({
     steps,
-    cards: [{ cardId: 'c1', at: 9, why: 'opened', card: { source: 'local', kind: 'message', author: { id: 'ada' }, receivedAt: 8, excerpt: 'Fix it' } }],
+    cards: [
+      {
+        cardId: 'c1',
+        at: 9,
+        why: 'opened',
+        card: { source: 'local', kind: 'message', author: { id: 'ada' }, receivedAt: 8, excerpt: 'Fix it' },
+      },
+    ],
     reports: [{ status: 'working', summary: 'Asked.', human_action: { question: 'Which?' }, at: 21 }],
     pr: null,
   });
 
   it('puts the request, the acknowledgement, the steps, the commit, the report and the pause in time order', () => {
-    expect(items.map((i) => i.kind)).toEqual(['message', 'bot', 'steps', 'commit', 'report', 'steps', 'pause']);
+    expect(items.map((i) => i.kind)).toEqual([
+      'message',
+      'bot',
+      'steps',
+      'commit',
+      'report',
+      'steps',
+      'pause',
+    ]);
     expect(items.map((i) => i.at)).toEqual([8, 12, 15, 19, 21, 22, 23]);
   });
 
@@ -60,7 +85,12 @@ describe('issue 49: mergeTimeline', () => {
       ['edit_file', 105],
     ]);
     expect(run.rows[1]?.edit).toEqual({ old: 'a', new: 'b', cut: false });
-    expect(items[5]).toMatchObject({ kind: 'steps', rows: [], outcome: 'limit', detail: 'requests budget: 9 of 8' });
+    expect(items[5]).toMatchObject({
+      kind: 'steps',
+      rows: [],
+      outcome: 'limit',
+      detail: 'requests budget: 9 of 8',
+    });
     // The report tool's call is left to the report record, which carries the question.
     expect(items[4]).toMatchObject({ kind: 'report', report: { human_action: { question: 'Which?' } } });
     expect(items[1]).toMatchObject({ kind: 'bot', purpose: 'ack', text: 'On it.', sent: { id: 'm1' } });

@@ -1,3 +1,4 @@
+import { get } from '../api.js';
 import { h, replace, when } from '../dom.js';
 import { t, tOr } from '../i18n.js';
 import { unifiedView } from '../line-diff.js';
@@ -11,17 +12,24 @@ const OPEN_FILES = 8;
  * from the host's mirror (before a PR exists too). The diff is the branch author's text: shown
  * as text, capped by the server, the files it left out named.
  */
-export function changesSection() {
+export function changesSection(id) {
   const body = h('div', null, h('p', { class: 'muted' }, t('traj.loading')));
-  const section = h('section', { class: 'card', 'data-changes': '' }, h('h2', null, t('changes.title')), body);
+  const section = h(
+    'section',
+    { class: 'card', 'data-changes': '' },
+    h('h2', null, t('changes.title')),
+    body,
+  );
   let last = '';
   /** @param {any} c */
   const update = (c) => {
     const text = JSON.stringify(c);
     if (text === last) return;
     last = text;
-    const open = new Set([...body.querySelectorAll('details')].map((d) => `${d.getAttribute('data-file')}:${d.open}`));
-    replace(body, ...view(c));
+    const open = new Set(
+      [...body.querySelectorAll('details')].map((d) => `${d.getAttribute('data-file')}:${d.open}`),
+    );
+    replace(body, ...view(c, id));
     for (const d of body.querySelectorAll('details[data-file]')) {
       const f = d.getAttribute('data-file');
       if (open.has(`${f}:true`)) d.setAttribute('open', '');
@@ -31,22 +39,31 @@ export function changesSection() {
   return { section, update };
 }
 
-/** @param {any} c */
-function view(c) {
+/** @param {any} c @param {string} id */
+function view(c, id) {
   if (c.state === 'none') return [h('p', { class: 'muted' }, t('changes.none'))];
-  if (c.state === 'unpushed') return [h('p', { class: 'muted' }, t('changes.unpushed', { branch: c.branch }))];
-  const lines = c.files.reduce((/** @type {number[]} */ n, /** @type {any} */ f) => {
-    for (const l of (f.patch ?? '').split('\n')) {
-      if (l.startsWith('+') && !l.startsWith('+++')) n[0]++;
-      else if (l.startsWith('-') && !l.startsWith('---')) n[1]++;
-    }
-    return n;
-  }, [0, 0]);
+  if (c.state === 'unpushed')
+    return [h('p', { class: 'muted' }, t('changes.unpushed', { branch: c.branch }))];
+  const lines = c.files.reduce(
+    (/** @type {number[]} */ n, /** @type {any} */ f) => {
+      for (const l of (f.patch ?? '').split('\n')) {
+        if (l.startsWith('+') && !l.startsWith('+++')) n[0]++;
+        else if (l.startsWith('-') && !l.startsWith('---')) n[1]++;
+      }
+      return n;
+    },
+    [0, 0],
+  );
   return [
     h(
       'p',
       { class: 'meta' },
-      t('changes.summary', { files: c.files.length, commits: c.commits.length, branch: c.branch, base: c.base }),
+      t('changes.summary', {
+        files: c.files.length,
+        commits: c.commits.length,
+        branch: c.branch,
+        base: c.base,
+      }),
       ' ',
       h('span', { class: 'diff-count add' }, `+${lines[0]}`),
       ' ',
@@ -55,27 +72,64 @@ function view(c) {
     c.commits.length
       ? h(
           'details',
-          { class: 'commits', 'data-file': ':commits' },
+          { class: 'commits', 'data-file': ':commits', open: c.commits.length <= 5 },
           h('summary', null, t('changes.commits', { n: c.commits.length })),
-          h('ol', { class: 'plain commit-list' }, c.commits.map(commitView)),
+          h(
+            'ol',
+            { class: 'plain commit-list' },
+            c.commits.map((/** @type {any} */ k) => commitView(k, id)),
+          ),
         )
       : null,
     c.files.map((/** @type {any} */ f, /** @type {number} */ i) => fileView(f, i < OPEN_FILES)),
   ];
 }
 
-/** @param {any} k */
-const commitView = (k) =>
-  h(
+/** A commit: its subject, files, and a button that shows its own diff. @param {any} k @param {string} id */
+function commitView(k, id) {
+  const own = h('div', { class: 'commit-diff' });
+  const button = h(
+    'button',
+    {
+      type: 'button',
+      class: 'link',
+      'aria-expanded': 'false',
+      onclick: async () => {
+        if (own.firstChild) {
+          own.replaceChildren();
+          button.setAttribute('aria-expanded', 'false');
+          return;
+        }
+        const one = await get(
+          `/api/tickets/${encodeURIComponent(id)}/changes?commit=${encodeURIComponent(k.sha)}`,
+        );
+        replace(
+          own,
+          one.files.map((/** @type {any} */ f) => fileView(f, true)),
+        );
+        button.setAttribute('aria-expanded', 'true');
+      },
+    },
+    t('changes.commit-diff'),
+  );
+  return h(
     'li',
-    null,
+    { 'data-commit': k.sha },
     h('code', { class: 'muted', title: k.sha }, k.sha.slice(0, 8)),
     ' ',
     h('span', { class: 'tl-subject' }, k.subject),
     ' ',
     h('span', { class: 'muted small' }, when(k.at)),
-    h('div', { class: 'small muted mono commit-files' }, k.files.map((/** @type {any} */ f) => `${f.status} ${f.path}`).join(' · ')),
+    ' ',
+    button,
+    h(
+      'div',
+      { class: 'small muted mono commit-files' },
+      k.files.map((/** @type {any} */ f) => `${f.status} ${f.path}`).join(' · '),
+    ),
+    own,
   );
+}
 
 /** @param {any} f @param {boolean} open */
 function fileView(f, open) {
@@ -95,7 +149,10 @@ function fileView(f, open) {
           unifiedView(
             f.patch
               .split('\n')
-              .filter((/** @type {string} */ l) => !/^(diff --git|index |new file mode|deleted file mode|old mode|new mode)/.test(l))
+              .filter(
+                (/** @type {string} */ l) =>
+                  !/^(diff --git|index |new file mode|deleted file mode|old mode|new mode)/.test(l),
+              )
               .join('\n'),
             t('changes.diff-label', { path: f.path }),
           ),

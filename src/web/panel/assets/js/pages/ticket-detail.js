@@ -22,7 +22,7 @@ export async function ticketDetailView(root, id) {
   const refresh = () => live.now();
   const header = ticketHeader(tk, refresh);
   const timeline = timelineSection();
-  const changes = changesSection();
+  const changes = changesSection(id);
   const more = h('div', { class: 'ticket-more' }, ...ticketMore(tk, refresh));
   let moreSeen = moreMark(tk);
   const internals = ticketInternals(tk);
@@ -53,4 +53,9 @@ export async function ticketDetailView(root, id) {
 
 /** What the parts below the changes draw from: redrawn only when it changed. @param {any} tk */
 const moreMark = (tk) =>
-  JSON.stringify([tk.plan, tk.outbox, tk.troubled, (tk.screenshots ?? []).map((/** @type {any} */ s) => s.id)]);
+  JSON.stringify([
+    tk.plan,
+    tk.outbox,
+    tk.troubled,
+    (tk.screenshots ?? []).map((/** @type {any} */ s) => s.id),
+  ]);

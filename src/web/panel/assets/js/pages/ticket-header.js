@@ -67,7 +67,8 @@ const SLOT = '\u0000';
 /** Whom the ticket waits on, in words. @param {any} tk @param {string} state */
 function waitingOn(tk, state) {
   if (state === 'paused') return t('ticket.waiting.paused', { who: tk.pause?.by ?? '?' });
-  if (state === 'waiting') return t('ticket.waiting.answer', { who: tk.owners?.requester?.name ?? tk.owners?.requester?.id ?? '?' });
+  if (state === 'waiting')
+    return t('ticket.waiting.answer', { who: tk.owners?.requester?.name ?? tk.owners?.requester?.id ?? '?' });
   if (state === 'blocked') return t('ticket.waiting.blocked');
   if (state === 'done') return tk.pr ? t('ticket.waiting.review') : t('ticket.waiting.nobody');
   return t('ticket.waiting.agent');

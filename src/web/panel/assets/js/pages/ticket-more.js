@@ -1,4 +1,4 @@
-import { h, when } from '../dom.js';
+import { h } from '../dom.js';
 import { t } from '../i18n.js';
 import { markdown } from '../markdown.js';
 import { deliveriesBody, details } from './deliveries-block.js';

@@ -13,13 +13,17 @@ import { idDetails, stepsItem } from './timeline-steps.js';
 export function timelineSection() {
   const list = h('ol', { class: 'timeline', 'aria-label': t('tl.label') });
   const status = h('p', { class: 'muted small', 'aria-live': 'polite' }, t('traj.loading'));
-  const section = h('section', { class: 'card', 'data-timeline': '' }, h('h2', null, t('tl.title')), status, list);
+  const section = h(
+    'section',
+    { class: 'card', 'data-timeline': '' },
+    h('h2', null, t('tl.title')),
+    status,
+    list,
+  );
   let last = '';
   /** @param {any[]} items @param {boolean} live */
   const update = (items, live) => {
-    status.textContent = items.length
-      ? t(live ? 'tl.live' : 'tl.count', { n: items.length })
-      : t('tl.empty');
+    status.textContent = items.length ? t(live ? 'tl.live' : 'tl.count', { n: items.length }) : t('tl.empty');
     const text = JSON.stringify(items);
     if (text === last) return;
     last = text;
@@ -40,13 +44,22 @@ function itemView(item, i) {
   return h(
     'li',
     { class: `tl-item tl-${item.kind}`, 'data-kind': item.kind, 'data-at': String(item.at ?? '') },
-    h('time', { class: 'tl-when muted small', datetime: new Date(item.at).toISOString(), title: when(item.at) }, clock(item.at)),
+    h(
+      'time',
+      { class: 'tl-when muted small', datetime: new Date(item.at).toISOString(), title: when(item.at) },
+      clock(item.at),
+    ),
     h('div', { class: 'tl-body' }, ...body),
   );
 }
 
 /** The time of day; the date is in the tooltip. @param {number} at */
-const clock = (at) => new Date(at).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit' });
+const clock = (at) =>
+  new Date(at).toLocaleTimeString(document.documentElement.lang || undefined, {
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+  });
 
 /** @param {string} text */
 const head = (...parts) => h('div', { class: 'tl-head' }, ...parts);
@@ -94,7 +107,11 @@ const VIEW = {
       h('strong', null, t('tl.pr-opened')),
       ' ',
       p.pr && /^https?:\/\//.test(p.pr.url)
-        ? h('a', { href: p.pr.url, rel: 'noopener noreferrer', target: '_blank' }, t('ticket.pr-label', { number: p.pr.number }))
+        ? h(
+            'a',
+            { href: p.pr.url, rel: 'noopener noreferrer', target: '_blank' },
+            t('ticket.pr-label', { number: p.pr.number }),
+          )
         : null,
       ' ',
       h('span', { class: 'tl-subject' }, p.title),
@@ -110,7 +127,11 @@ const VIEW = {
           h('strong', null, `${t('ticket.question')} `),
           markdown(r.report.human_action.question),
           r.report.human_action.choices?.length
-            ? h('ul', { class: 'plain' }, r.report.human_action.choices.map((/** @type {string} */ c) => h('li', null, c)))
+            ? h(
+                'ul',
+                { class: 'plain' },
+                r.report.human_action.choices.map((/** @type {string} */ c) => h('li', null, c)),
+              )
             : null,
         )
       : null,
@@ -121,6 +142,12 @@ const VIEW = {
         ])
       : null,
   ],
-  pause: (p) => [head(t('pause.line', { by: p.by, at: when(p.at), via: tOr(`pause.via.${p.via}`, p.via) })), p.detail ? h('div', { class: 'muted small' }, p.detail) : null],
-  resume: (p) => [head(t('tl.resumed', { by: p.by, via: tOr(`pause.via.${p.via}`, p.via) })), p.detail ? h('div', { class: 'muted small' }, p.detail) : null],
+  pause: (p) => [
+    head(t('pause.line', { by: p.by, at: when(p.at), via: tOr(`pause.via.${p.via}`, p.via) })),
+    p.detail ? h('div', { class: 'muted small' }, p.detail) : null,
+  ],
+  resume: (p) => [
+    head(t('tl.resumed', { by: p.by, via: tOr(`pause.via.${p.via}`, p.via) })),
+    p.detail ? h('div', { class: 'muted small' }, p.detail) : null,
+  ],
 };

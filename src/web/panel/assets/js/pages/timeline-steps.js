@@ -46,7 +46,11 @@ function rowView(r, key) {
   const refused = !r.ok;
   return h(
     'li',
-    { class: `tl-row${refused ? ' refused' : ''}`, 'data-tool': r.name, 'data-refused': refused ? 'true' : null },
+    {
+      class: `tl-row${refused ? ' refused' : ''}`,
+      'data-tool': r.name,
+      'data-refused': refused ? 'true' : null,
+    },
     h(
       'div',
       { class: 'tl-call' },
@@ -55,7 +59,11 @@ function rowView(r, key) {
       r.args ? h('code', { class: 'tl-args' }, r.args) : null,
       refused ? h('span', { class: 'badge warn' }, t('tl.refused')) : null,
       r.exitCode !== undefined
-        ? h('span', { class: `badge ${r.exitCode === 0 ? 'ok' : 'warn'}` }, t('traj.exit', { code: r.exitCode }))
+        ? h(
+            'span',
+            { class: `badge ${r.exitCode === 0 ? 'ok' : 'warn'}` },
+            t('traj.exit', { code: r.exitCode }),
+          )
         : null,
       r.ms !== undefined ? h('span', { class: 'muted small' }, ` · ${seconds(r.ms)}`) : null,
     ),
@@ -92,7 +100,8 @@ const seconds = (ms) => (ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(1)} s`)
  * @param {{ head: string, full?: string }} x @param {string} key @param {string} [label]
  */
 function fold(x, key, label) {
-  if (!x.full) return x.head ? h('div', { class: 'tl-out muted small' }, label ? `${label}: ` : '', x.head) : null;
+  if (!x.full)
+    return x.head ? h('div', { class: 'tl-out muted small' }, label ? `${label}: ` : '', x.head) : null;
   return h(
     'details',
     { class: 'tl-out', 'data-fold': key },
