@@ -12,6 +12,8 @@ type ReadCtx = Pick<Ctx, 'redis' | 'keys' | 'log' | 'config'>;
 export const PATCH_CAP = 120_000;
 export const FILE_LINES_CAP = 400;
 const COMMITS_CAP = 50;
+/** Changed files named in one answer; a larger change says how many more. */
+export const FILES_CAP = 1000;
 const GIT_MS = 20_000;
 
 export interface ChangedFile {
@@ -34,6 +36,8 @@ export interface TicketChanges {
   commit?: string;
   commits: { sha: string; at: number; subject: string; files: { status: string; path: string }[] }[];
   files: ChangedFile[];
+  /** Changed files beyond `FILES_CAP`, not named. */
+  moreFiles?: number;
 }
 
 /**
@@ -53,7 +57,7 @@ export async function ticketChanges(ctx: ReadCtx, ticketId: string, commit?: str
     () => true,
     () => false,
   );
-  const run = (args: string[]) => gitIn(ctx, dir, args);
+  const run = (args: string[], capBytes = 4_000_000) => gitIn(ctx, dir, args, capBytes);
   const head = exists
     ? (await run(['rev-parse', '-q', '--verify', `refs/heads/${ws.branch}^{commit}`]).catch(() => '')).trim()
     : '';
@@ -75,15 +79,19 @@ export async function ticketChanges(ctx: ReadCtx, ticketId: string, commit?: str
   const [from, to] = commit ? [`${commit}^`, commit] : [base, head];
   const [names, patch] = await Promise.all([
     run(['diff', '--no-color', '-z', '--name-status', '--no-renames', from, to]),
-    run(['diff', '--no-color', '--no-ext-diff', '--no-textconv', '--no-renames', from, to]),
+    // The page gets the patch's head (PATCH_CAP); the cap keeps half from the start, whole.
+    run(['diff', '--no-color', '--no-ext-diff', '--no-textconv', '--no-renames', from, to], 4 * PATCH_CAP),
   ]);
+  const files = filesOf(names, patch);
+  const more = files.length - FILES_CAP;
   return {
     state: 'ok',
     ...where,
     head,
     ...(commit ? { commit } : {}),
     commits,
-    files: filesOf(names, patch),
+    files: files.slice(0, FILES_CAP),
+    ...(more > 0 ? { moreFiles: more } : {}),
   };
 }
 
@@ -98,13 +106,13 @@ export class NotOnBranch extends Error {
 }
 
 /** git in the mirror with the host's environment; stdout, or a thrown error. */
-async function gitIn(ctx: ReadCtx, dir: string, args: string[]): Promise<string> {
+async function gitIn(ctx: ReadCtx, dir: string, args: string[], capBytes: number): Promise<string> {
   const env = { ...localHostEnv(ctx, [['core.quotePath', 'false']]), GIT_DIR: dir };
   const r = await runProcess('git', args, {
     cwd: dir,
     env,
     timeoutMs: GIT_MS,
-    capBytes: 2 * PATCH_CAP + 200_000,
+    capBytes,
   });
   if (r.exitCode !== 0) throw new Error(`git ${args[0]} failed`);
   return r.stdout;

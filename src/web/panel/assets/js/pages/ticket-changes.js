@@ -82,6 +82,7 @@ function view(c, id) {
         )
       : null,
     c.files.map((/** @type {any} */ f, /** @type {number} */ i) => fileView(f, i < OPEN_FILES)),
+    c.moreFiles ? h('p', { class: 'muted' }, t('changes.more-files', { n: c.moreFiles })) : null,
   ];
 }
 
