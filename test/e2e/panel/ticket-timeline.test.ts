@@ -1,3 +1,5 @@
+import { copyFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startWorld, type World } from '../../integration/executor/harness.ts';
@@ -6,7 +8,7 @@ import { waitFor } from '../../kit/app.ts';
 import { type FakeReply, text, toolCalls } from '../../kit/fake-llm.ts';
 import { cardsIn, openAll, roleOf } from '../../kit/scripted-model.ts';
 import { api, TOKEN } from './api.ts';
-import { launchChromium, shoot, signIn } from './browser.ts';
+import { ARTIFACTS, launchChromium, shoot, signIn } from './browser.ts';
 
 const ADDED = 'export const home = "/";';
 const QUESTION = 'Should the fallback be /home instead of /?';
@@ -131,6 +133,7 @@ describe('issue 49: the ticket page as one live timeline with the change on it',
     for (const internal of [`exec-${id}`, 'reply:', 'local:', sent]) expect(shown).not.toContain(internal);
     await page.locator('li[data-kind="message"] .tl-ids summary').first().click();
     await page.locator('li[data-kind="message"] .tl-ids dd', { hasText: sent }).waitFor();
+    await page.locator('li[data-kind="message"] .tl-ids summary').first().click();
 
     // The PR body links back to the ticket's page.
     const body = String(
@@ -144,6 +147,11 @@ describe('issue 49: the ticket page as one live timeline with the change on it',
     const top = () => page.evaluate(() => window.scrollTo(0, 0));
     await top();
     await shoot(page, '49-ticket-1400', { fullPage: true });
+    if (process.env.UPDATE_DOCS_SCREENSHOTS === '1')
+      copyFileSync(
+        join(ARTIFACTS, '49-ticket-1400.png'),
+        join(import.meta.dirname, '../../../docs/panel-ticket-timeline.png'),
+      );
 
     // A phone: nothing scrolls sideways.
     await page.setViewportSize({ width: 390, height: 844 });
