@@ -67,7 +67,14 @@ export type TimelineItem =
       detail?: string | undefined;
     }
   | { kind: 'commit'; at: number; message: string; session: string; result: string }
-  | { kind: 'pr'; at: number; title: string; pr: { repo: string; number: number; url: string } | null }
+  | {
+      kind: 'pr';
+      at: number;
+      /** What the call did to the ticket's PR. */
+      event: 'opened' | 'ready' | 'closed';
+      title: string;
+      pr: { repo: string; number: number; url: string } | null;
+    }
   | { kind: 'report'; at: number; report: TicketReport }
   | { kind: 'pause' | 'resume'; at: number; by: string; via: string; detail?: string | undefined };
 
@@ -169,6 +176,13 @@ function stepItems(steps: ShownStep[], pr: TimelineParts['pr']): TimelineItem[] 
   return out;
 }
 
+/** The calls that change the ticket's PR, each an event of its own on the timeline. */
+const PR_EVENTS: Record<string, 'opened' | 'ready' | 'closed'> = {
+  open_pr: 'opened',
+  mark_pr_ready: 'ready',
+  close_pr: 'closed',
+};
+
 /** A call shown as its own item, null for one left to another record, undefined for a step row. */
 function standAlone(s: Tool, at: number, pr: TimelineParts['pr']): TimelineItem | null | undefined {
   if (!s.ok) return undefined;
@@ -186,7 +200,8 @@ function standAlone(s: Tool, at: number, pr: TimelineParts['pr']): TimelineItem 
   if (s.name === 'report') return null;
   if (s.name === 'commit_and_push')
     return { kind: 'commit', at, message: s.args.head, session: s.session, result: s.result.head };
-  if (s.name === 'open_pr') return { kind: 'pr', at, title: s.args.head, pr };
+  const event = PR_EVENTS[s.name];
+  if (event) return { kind: 'pr', at, event, title: event === 'opened' ? s.args.head : '', pr };
   return undefined;
 }
 

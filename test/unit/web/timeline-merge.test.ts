@@ -44,7 +44,9 @@ describe('issue 49: mergeTimeline', () => {
     tool(17, 'edit_file', { edit: { old: 'a', new: 'b', cut: false }, files: ['x.ts'] }),
     model(18, ['commit_and_push']),
     tool(19, 'commit_and_push', { args: ex('Fix it') }),
-    model(20, ['report']),
+    model(20, ['mark_pr_ready']),
+    tool(20.5, 'mark_pr_ready'),
+    model(20.7, ['report']),
     tool(21, 'report'),
     { kind: 'end', session: S, at: 22, outcome: 'limit', detail: 'requests budget: 9 of 8' },
     { kind: 'pause', at: 23, by: 'ada', via: 'button' },
@@ -60,20 +62,22 @@ describe('issue 49: mergeTimeline', () => {
       },
     ],
     reports: [{ status: 'working', summary: 'Asked.', human_action: { question: 'Which?' }, at: 21 }],
-    pr: null,
+    pr: { repo: 'acme/web', number: 4, url: 'https://github.test/acme/web/pull/4' },
   });
 
-  it('puts the request, the acknowledgement, the steps, the commit, the report and the pause in time order', () => {
+  it('puts the request, the acknowledgement, the steps, the commit, the PR made ready, the report and the pause in time order', () => {
     expect(items.map((i) => i.kind)).toEqual([
       'message',
       'bot',
       'steps',
       'commit',
+      'pr',
       'report',
       'steps',
       'pause',
     ]);
-    expect(items.map((i) => i.at)).toEqual([8, 12, 15, 19, 21, 22, 23]);
+    expect(items.map((i) => i.at)).toEqual([8, 12, 15, 19, 20.5, 21, 22, 23]);
+    expect(items[4]).toMatchObject({ kind: 'pr', event: 'ready', pr: { number: 4 } });
   });
 
   it('folds each model request into the call it chose, keeps the edit as old → new, and marks a budget stop', () => {
@@ -85,14 +89,14 @@ describe('issue 49: mergeTimeline', () => {
       ['edit_file', 105],
     ]);
     expect(run.rows[1]?.edit).toEqual({ old: 'a', new: 'b', cut: false });
-    expect(items[5]).toMatchObject({
+    expect(items[6]).toMatchObject({
       kind: 'steps',
       rows: [],
       outcome: 'limit',
       detail: 'requests budget: 9 of 8',
     });
     // The report tool's call is left to the report record, which carries the question.
-    expect(items[4]).toMatchObject({ kind: 'report', report: { human_action: { question: 'Which?' } } });
+    expect(items[5]).toMatchObject({ kind: 'report', report: { human_action: { question: 'Which?' } } });
     expect(items[1]).toMatchObject({ kind: 'bot', purpose: 'ack', text: 'On it.', sent: { id: 'm1' } });
   });
 });

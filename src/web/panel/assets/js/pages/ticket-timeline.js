@@ -104,7 +104,7 @@ const VIEW = {
   ],
   pr: (p) => [
     head(
-      h('strong', null, t('tl.pr-opened')),
+      h('strong', null, tOr(`tl.pr-${p.event}`, t('tl.pr-opened'))),
       ' ',
       p.pr && /^https?:\/\//.test(p.pr.url)
         ? h(
