@@ -140,7 +140,11 @@ function fileView(f, open) {
     h(
       'summary',
       null,
-      h('span', { class: `badge file-${f.status[0]}` }, tOr(`changes.status.${f.status[0]}`, f.status)),
+      h(
+        'span',
+        { class: `badge file-${f.status[0]}` },
+        tOr(`changes.status.${f.status[0].toLowerCase()}`, f.status),
+      ),
       ' ',
       h('code', { class: 'file-path' }, f.path),
     ),

@@ -54,7 +54,7 @@ function rowView(r, key) {
     h(
       'div',
       { class: 'tl-call' },
-      h('span', { class: 'tl-tool' }, tOr(`tl.tool.${r.name}`, r.name)),
+      h('span', { class: 'tl-tool' }, tOr(`tl.tool.${String(r.name).replaceAll('_', '-')}`, r.name)),
       ' ',
       r.args ? h('code', { class: 'tl-args' }, r.args) : null,
       refused ? h('span', { class: 'badge warn' }, t('tl.refused')) : null,
