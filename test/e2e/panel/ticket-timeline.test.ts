@@ -161,6 +161,17 @@ describe('issue 49: the ticket page as one live timeline with the change on it',
       client: document.documentElement.clientWidth,
     }));
     expect(wide.scroll).toBeLessThanOrEqual(wide.client);
+    // The internals unfolded (sessions, every step) stay within the screen too.
+    await page.locator('[data-internals] > summary').click();
+    await page.locator('ol.trajectory li[data-tool="edit_file"]').waitFor();
+    const unfolded = await page.evaluate(
+      () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+    );
+    expect(unfolded).toBeLessThanOrEqual(0);
+    await page
+      .locator('[data-internals] .internals-body')
+      .screenshot({ path: join(ARTIFACTS, '49-ticket-390-internals.png') });
+    await page.locator('[data-internals] > summary').click();
     await top();
     await shoot(page, '49-ticket-390', { fullPage: true });
     // In Chinese, the page's words are all the catalogue's.
