@@ -40,14 +40,20 @@ export function timelineSection() {
 
 /** @param {any} item @param {number} i */
 function itemView(item, i) {
+  // Steps stored before step records have no time of their own (issue 17): shown without one.
+  const timed = Number.isFinite(item.at) && item.at > 0;
   const body = VIEW[/** @type {keyof typeof VIEW} */ (item.kind)]?.(item, i) ?? [item.kind];
   return h(
     'li',
     { class: `tl-item tl-${item.kind}`, 'data-kind': item.kind, 'data-at': String(item.at ?? '') },
     h(
       'time',
-      { class: 'tl-when muted small', datetime: new Date(item.at).toISOString(), title: when(item.at) },
-      clock(item.at),
+      {
+        class: 'tl-when muted small',
+        datetime: timed ? new Date(item.at).toISOString() : null,
+        title: timed ? when(item.at) : null,
+      },
+      timed ? clock(item.at) : '',
     ),
     h('div', { class: 'tl-body' }, ...body),
   );
