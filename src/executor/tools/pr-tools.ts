@@ -3,6 +3,7 @@ import { splitRepo } from '../../channels/github/client.ts';
 import { neutralizeMentions } from '../../safety/neutralize-mentions.ts';
 import { defineTool, toolError, toolOk } from '../../session/tool.ts';
 import { refKey } from '../../tickets/ref-key.ts';
+import { ticketPageUrl } from '../../tickets/ticket-page-url.ts';
 import { addTicketRefs } from '../../tickets/ticket-store.ts';
 import { readinessProblem } from '../delivery-checks.ts';
 import { lookBeforeDelivery } from '../delivery-look/delivery-look.ts';
@@ -65,7 +66,7 @@ export function openPrTool(scope: TurnScope) {
           tests.length ? `Tests this branch changed:\n${listed(changedTestLines(tests))}` : '',
           passed ? verifiedLine(passed, head, tests) : '',
           shots.length ? `Screenshots:\n${shots.join('\n')}` : '',
-          `Ticket ${scope.ticket.id}.`,
+          ticketLine(ctx.config.PUBLIC_URL, scope.ticket.id),
         ]
           .filter(Boolean)
           .join('\n\n');
@@ -125,4 +126,10 @@ export function markPrReadyTool(scope: TurnScope) {
         return toolOk(`${pr.repo}#${pr.number} is ready for review`);
       }),
   });
+}
+
+/** Issue 49 item 2: the ticket's id, linked to its page when the panel has a public address. */
+function ticketLine(publicUrl: string | undefined, id: string): string {
+  const url = ticketPageUrl(publicUrl, id);
+  return url ? `Ticket [${id}](${url}).` : `Ticket ${id}.`;
 }

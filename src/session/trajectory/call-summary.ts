@@ -10,7 +10,15 @@ export interface CallSummary {
   files?: string[];
   /** A message the call sent: to which card, what, and its outbox key (its delivery). */
   message?: { to: string; text: string; outboxKey: string };
+  /**
+   * Issue 49 item 2: an `edit_file` call's passage, old → new (each capped at `EDIT_CAP`), so the
+   * panel shows the change as a diff rather than the whole resulting file.
+   */
+  edit?: { old: string; new: string; cut: boolean };
 }
+
+/** Characters of each side of an edit the trajectory keeps. */
+export const EDIT_CAP = 4000;
 
 type Args = Record<string, unknown>;
 
@@ -44,8 +52,9 @@ export function summariseCall(
         message: { to: str(a.to), text: str(a.text), outboxKey: `reply:${idempotencyKey}` },
       };
     case 'write_file':
-    case 'edit_file':
       return { args: excerpt(str(a.path)), files: [str(a.path)] };
+    case 'edit_file':
+      return { args: excerpt(str(a.path)), files: [str(a.path)], edit: editOf(a) };
     case 'read_file':
       return { args: excerpt(str(a.path)) };
     case 'run_command':
@@ -60,6 +69,16 @@ export function summariseCall(
     default:
       return { args: excerpt(Object.keys(a).length ? JSON.stringify(a) : argsJson) };
   }
+}
+
+function editOf(a: Args): NonNullable<CallSummary['edit']> {
+  const before = str(a.old);
+  const after = str(a.new);
+  return {
+    old: before.slice(0, EDIT_CAP),
+    new: after.slice(0, EDIT_CAP),
+    cut: before.length > EDIT_CAP || after.length > EDIT_CAP,
+  };
 }
 
 function withExit(summary: CallSummary, resultText: string): CallSummary {

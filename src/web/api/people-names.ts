@@ -26,13 +26,7 @@ export async function withPeopleNames(ctx: Ctx, detail: TicketDetail): Promise<T
   for (const c of detail.cards)
     if (c.card && unnamed(c.card.source, c.card.author)) ids.add(c.card.author.id);
   if (!ids.size) return detail;
-  const names = new Map<string, string>();
-  await Promise.all(
-    [...ids].map(async (id) => {
-      const name = await within(feishuPersonName(ctx, id), NAME_WAIT_MS);
-      if (name) names.set(id, name);
-    }),
-  );
+  const names = await feishuNames(ctx, [...ids]);
   const named = <P extends Person>(p: P): P => {
     const name = names.get(p.id);
     return name ? { ...p, name } : p;
@@ -44,6 +38,34 @@ export async function withPeopleNames(ctx: Ctx, detail: TicketDetail): Promise<T
       c.card ? { ...c, card: { ...c.card, author: named(c.card.author) } } : c,
     ),
   };
+}
+
+/** Feishu open_ids by name where the contact API (cached) answers within `NAME_WAIT_MS`. */
+export async function feishuNames(ctx: Ctx, ids: string[]): Promise<Map<string, string>> {
+  const names = new Map<string, string>();
+  await Promise.all(
+    ids.map(async (id) => {
+      const name = await within(feishuPersonName(ctx, id), NAME_WAIT_MS);
+      if (name) names.set(id, name);
+    }),
+  );
+  return names;
+}
+
+/** Issue 49 item 1: card authors of the Feishu channel by name, where known. */
+export async function namedAuthors<C extends { card: { source: string; author: Person } | null }>(
+  ctx: Ctx,
+  cards: C[],
+): Promise<C[]> {
+  const ids = cards.flatMap((c) =>
+    c.card && unnamed(c.card.source, c.card.author) ? [c.card.author.id] : [],
+  );
+  if (!ids.length) return cards;
+  const names = await feishuNames(ctx, [...new Set(ids)]);
+  return cards.map((c) => {
+    const name = c.card && names.get(c.card.author.id);
+    return c.card && name ? { ...c, card: { ...c.card, author: { ...c.card.author, name } } } : c;
+  });
 }
 
 /** The promise's value, or undefined once `ms` have passed (the work goes on and fills the cache). */

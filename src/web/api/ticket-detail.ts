@@ -99,7 +99,7 @@ export async function ticketDetail(ctx: ReadCtx, id: string): Promise<TicketDeta
 }
 
 /** The cards in the order they attached, each with why and a short look at it (R-B2). */
-async function cardsOf(ctx: ReadCtx, id: string) {
+export async function cardsOf(ctx: ReadCtx, id: string) {
   const attachments = await ticketAttachments(ctx, id);
   return Promise.all(
     attachments.map(async (a) => {

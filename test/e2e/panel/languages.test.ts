@@ -100,10 +100,10 @@ describe('issue 16: the panel in English and Chinese, with a switch it remembers
     await page.getByRole('button', { name: '中文' }).click();
     await page.getByRole('heading', { name: '工单', exact: true }).waitFor();
     await page.getByRole('link', { name: ticketId, exact: true }).click();
-    await page.getByRole('heading', { name: '会话线程' }).waitFor();
+    await page.getByRole('heading', { name: '时间线' }).waitFor();
     expect(await page.getByRole('link', { name: '← 全部工单' }).count()).toBe(1);
     await page.getByRole('button', { name: 'English' }).click();
-    await page.getByRole('heading', { name: 'Threads' }).waitFor();
+    await page.getByRole('heading', { name: 'Timeline' }).waitFor();
     await page.reload();
     await page.getByRole('link', { name: '← All tickets' }).waitFor();
   });

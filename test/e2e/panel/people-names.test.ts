@@ -41,7 +41,8 @@ it('issue 33 item 3: ticket pages show a Feishu requester by the name the contac
       await page.goto(`${app.url}/panel/#/tickets/${id}`);
       await page.getByRole('heading', { level: 1, name: new RegExp(`^${id}:`) }).waitFor();
       const meta = page.locator('.page-head .person');
-      const author = page.locator('.ticket-card .person').first();
+      const author = page.locator('ol.timeline > li[data-kind="message"] .person').first();
+      await author.waitFor();
       return {
         requester: [await meta.textContent(), await meta.getAttribute('title')],
         author: [await author.textContent(), await author.getAttribute('title')],
@@ -53,8 +54,8 @@ it('issue 33 item 3: ticket pages show a Feishu requester by the name the contac
       requester: ['Alice Zhang', ALICE],
       author: ['Alice Zhang', ALICE],
     });
-    await expect(page.locator('.page-head .meta').textContent()).resolves.toContain(
-      'requested by Alice Zhang',
+    await expect(page.locator('.page-head .head-facts').textContent()).resolves.toContain(
+      'asked by Alice Zhang on Feishu',
     );
     await shoot(page, 'ticket-named-requester');
     // Refused by Feishu (41050): the open_id shortened, the whole id in its tooltip.

@@ -138,6 +138,8 @@ describe('issue 17: the ticket trajectory', () => {
     expect(steps.at(-2)).toMatchObject({ kind: 'pause', by: 'ada', via: 'api' });
     expect(steps.at(-1)).toMatchObject({ kind: 'resume', by: 'admin', via: 'api' });
 
+    // Issue 49: every step is among the internals, folded below the timeline.
+    await page.locator('[data-internals] > summary').click();
     // Live: the resume came through the API after the page loaded; the page shows it without a
     // reload (it polls while the ticket is open).
     await page.locator('ol.trajectory > li[data-kind="resume"]').waitFor();
@@ -160,14 +162,14 @@ describe('issue 17: the ticket trajectory', () => {
     // The routing turn shows too, marked as the main session's.
     expect(shown.filter((s) => s.main).map((s) => s.name)).toEqual(main.map(nameOf));
     await page
-      .locator('li[data-tool="orchestrator_route"] .step-session', { hasText: 'main session' })
+      .locator('ol.trajectory li[data-tool="orchestrator_route"] .step-session', { hasText: 'main session' })
       .waitFor();
-    const refused = page.locator('li[data-refused="true"]');
+    const refused = page.locator('ol.trajectory li[data-refused="true"]');
     await expect(refused.count()).resolves.toBe(1);
     await refused.getByText('list_files refused').waitFor();
-    await page.locator('li[data-tool="run_command"] .badge', { hasText: 'exit 0' }).waitFor();
+    await page.locator('ol.trajectory li[data-tool="run_command"] .badge', { hasText: 'exit 0' }).waitFor();
     // A long output folds: the read file opens on a click.
-    const read = page.locator('li[data-tool="read_file"] details');
+    const read = page.locator('ol.trajectory li[data-tool="read_file"] details');
     await read.locator('summary').click();
     await read.locator('pre', { hasText: 'export const next' }).waitFor();
     mkdirSync(ARTIFACTS, { recursive: true });

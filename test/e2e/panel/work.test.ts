@@ -91,16 +91,22 @@ describe('panel: try it, tickets, policy and queues', () => {
     await page.locator(`tr[data-ticket="${ticketId}"]`).waitFor();
     await shoot(page, '08-tickets');
     await page.getByRole('link', { name: ticketId }).click();
-    await page.getByRole('heading', { name: 'Cards, in the order they attached' }).waitFor();
-    await page.locator('.why').first().waitFor();
+    // Issue 49: the request is the first item of the ticket's timeline, its author by name.
+    await page.getByRole('heading', { name: 'Timeline' }).waitFor();
+    await page
+      .locator('ol.timeline > li[data-kind="message"]', { hasText: 'Please add a health check endpoint' })
+      .first()
+      .waitFor();
     await page.getByRole('button', { name: `Pause ${ticketId}` }).click();
     await page.getByRole('button', { name: `Resume ${ticketId}` }).waitFor();
     const detail = (await api(app, 'GET', `/tickets/${ticketId}`)).body;
     expect(detail.pause).toMatchObject({ by: 'ada', via: 'api' });
     // The header's pause line (the trajectory below also lists the pause as a step).
     await page.getByText('Paused by ada').first().waitFor();
-    // Issue 12: the ticket's model usage with the prompt tokens its provider served from cache.
+    // Issue 12: the ticket's model usage with the prompt tokens its provider served from cache,
+    // among the internals (issue 49: folded below the timeline).
     expect(detail.usage.requests).toBeGreaterThan(0);
+    await page.locator('[data-internals] > summary').click();
     await page
       .locator('[data-usage="ticket"]', {
         hasText: `${detail.usage.promptTokens} prompt tokens, ${detail.usage.cacheHitTokens} from cache`,

@@ -1,21 +1,20 @@
-import { get } from '../api.js';
 import { h, replace } from '../dom.js';
 import { t } from '../i18n.js';
 
-const POLL_MS = 2000;
 const TICK_MS = 1000;
 
 /**
  * Issue 33: what the executor is doing now — the tool call under way with a few words of it (the
  * command, the path) and how long it has run, or how long the model has had the call's result —
- * and the budget used, which grows after every model request. While the ticket works the section
- * polls the ticket and counts the seconds between two polls itself. Everything is text.
+ * and the budget used, which grows after every model request. The page's one poll (issue 49,
+ * `ticket-live.js`) hands it each fresh status (`nowUpdate`); between two polls it counts the
+ * seconds itself. Everything is text.
  * @param {string} id
  * @param {any} status the ticket's status as `GET /api/tickets/:id` answers it
  */
 export function ticketNowSection(id, status) {
   const body = h('div', { 'aria-live': 'polite' });
-  const section = h('section', { class: 'card', 'data-now': id }, h('h2', null, t('ticket.now')), body);
+  const section = h('div', { class: 'now', 'data-now': id }, body);
   let current = status;
   let readAt = Date.now();
   const draw = () => replace(body, nowLine(current, Date.now() - readAt), budgetLine(current));
@@ -24,20 +23,17 @@ export function ticketNowSection(id, status) {
     if (!section.isConnected) clearInterval(ticker);
     else draw();
   }, TICK_MS);
-  const poll = async () => {
-    if (!section.isConnected || current?.state === 'done') return;
-    try {
-      current = (await get(`/api/tickets/${encodeURIComponent(id)}`)).status;
-    } catch {
-      return; // Signed out or gone: the page says so when it is drawn again.
-    }
+  section.addEventListener('status', (e) => {
+    current = /** @type {CustomEvent} */ (e).detail;
     readAt = Date.now();
     draw();
-    setTimeout(() => void poll(), POLL_MS);
-  };
-  setTimeout(() => void poll(), POLL_MS);
+  });
   return section;
 }
+
+/** Hands the section a status read now. @param {Element | null} section @param {any} status */
+export const nowUpdate = (section, status) =>
+  section?.dispatchEvent(new CustomEvent('status', { detail: status }));
 
 /** `42 s`, `3 min 5 s`. @param {number} ms */
 function seconds(ms) {

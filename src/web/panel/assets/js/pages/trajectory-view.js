@@ -1,6 +1,7 @@
 import { get } from '../api.js';
 import { h, replace, when } from '../dom.js';
 import { t } from '../i18n.js';
+import { diffLines, diffView } from '../line-diff.js';
 
 const POLL_MS = 2000;
 const CLOSED = new Set(['done', 'cancelled']);
@@ -138,6 +139,13 @@ const BODY = {
         )
       : null,
     s.files?.length ? h('div', { class: 'small' }, t('traj.files', { files: s.files.join(', ') })) : null,
+    // Issue 49 item 2: an edit as the passage it replaced, old → new, not the whole file.
+    s.edit
+      ? diffView(diffLines(s.edit.old, s.edit.new), {
+          label: t('tl.edit-label', { path: s.args.head }),
+          context: 2,
+        })
+      : null,
     s.message ? messageLine(s, deliveries) : null,
     fold(s.result, `out-${i}`),
   ],
