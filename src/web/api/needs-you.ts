@@ -10,7 +10,7 @@ const ERROR_CHARS = 200;
 
 /** One thing a person must act on (issue 49 item 3), with what the panel needs for its action. */
 export type NeedItem =
-  | { kind: 'answer'; ticketId: string; title: string; at: number; question: string }
+  | { kind: 'answer'; ticketId: string; title: string; at: number; question: string; source: string }
   | { kind: 'blocked' | 'budget'; ticketId: string; title: string; at: number }
   | {
       kind: 'delivery';
@@ -53,7 +53,7 @@ export async function needsYou(ctx: Ctx): Promise<{ items: NeedItem[] }> {
   ]);
   const waiting = rows.flatMap((t): NeedItem[] => {
     const base = { ticketId: t.id, title: t.title, at: t.updatedAt };
-    if (t.waitingOn === 'answer') return [{ kind: 'answer', ...base, question: t.question ?? '' }];
+    if (t.waitingOn === 'answer') return [{ kind: 'answer', ...base, question: t.question ?? '', source: t.source }];
     if (t.waitingOn === 'blocked' || t.waitingOn === 'budget') return [{ kind: t.waitingOn, ...base }];
     return [];
   });

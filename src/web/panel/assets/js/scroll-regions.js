@@ -1,0 +1,48 @@
+import { t } from './i18n.js';
+
+/**
+ * Issue 49 item 6 (axe `scrollable-region-focusable`): a table or text block wider than the
+ * screen scrolls within itself, so a keyboard must be able to reach it — while it overflows it
+ * takes the focus (tabindex 0) and has a name; when it no longer does, both go again.
+ */
+
+const SCROLLERS = 'table.table, .table-scroll, pre';
+const MARK = 'data-scroll-focus';
+
+function nameOf(/** @type {HTMLElement} */ el) {
+  if (el.tagName === 'PRE') return t('a11y.scroll.code');
+  const caption = el.querySelector('caption')?.textContent?.trim();
+  const near = el.closest('section')?.querySelector('h2, h3')?.textContent?.trim();
+  return t('a11y.scroll.table', { name: caption || near || document.title });
+}
+
+function mark(/** @type {ParentNode} */ root) {
+  for (const el of /** @type {NodeListOf<HTMLElement>} */ (root.querySelectorAll(SCROLLERS))) {
+    const overflows = el.scrollWidth > el.clientWidth + 1;
+    if (overflows && !el.hasAttribute('tabindex')) {
+      el.setAttribute('tabindex', '0');
+      el.setAttribute(MARK, '');
+      // A table keeps its role (its caption names it); a block becomes a named region.
+      if (el.tagName !== 'TABLE') el.setAttribute('role', 'region');
+      if (!el.hasAttribute('aria-label')) el.setAttribute('aria-label', nameOf(el));
+    } else if (!overflows && el.hasAttribute(MARK)) {
+      for (const a of ['tabindex', MARK, 'role', 'aria-label']) el.removeAttribute(a);
+    }
+  }
+}
+
+/** Keeps `root`'s scrolling blocks reachable as pages draw and the window resizes. */
+export function watchScrollRegions(/** @type {HTMLElement} */ root) {
+  let queued = false;
+  const soon = () => {
+    if (queued) return;
+    queued = true;
+    requestAnimationFrame(() => {
+      queued = false;
+      mark(root);
+    });
+  };
+  new MutationObserver(soon).observe(root, { childList: true, subtree: true });
+  window.addEventListener('resize', soon);
+  soon();
+}
