@@ -1,9 +1,9 @@
 import { t } from './i18n.js';
 
 /**
- * Issue 49 item 6 (axe `scrollable-region-focusable`): a table or text block wider than the
- * screen scrolls within itself, so a keyboard must be able to reach it — while it overflows it
- * takes the focus (tabindex 0) and has a name; when it no longer does, both go again.
+ * Issue 49 item 6 (axe `scrollable-region-focusable`): a table or text block larger than its box
+ * (wider than a phone, a long prompt) scrolls within itself, so a keyboard must reach it: while
+ * it scrolls it takes the focus (tabindex 0) and has a name; when it no longer does, both go.
  */
 
 const SCROLLERS = 'table.table, .table-scroll, pre';
@@ -16,9 +16,20 @@ function nameOf(/** @type {HTMLElement} */ el) {
   return t('a11y.scroll.table', { name: caption || near || document.title });
 }
 
+const SCROLLS = /auto|scroll/;
+
+/** Whether the element scrolls: its content is larger than its box, and its overflow scrolls. */
+function scrolls(/** @type {HTMLElement} */ el) {
+  const style = getComputedStyle(el);
+  return (
+    (el.scrollWidth > el.clientWidth + 1 && SCROLLS.test(style.overflowX)) ||
+    (el.scrollHeight > el.clientHeight + 1 && SCROLLS.test(style.overflowY))
+  );
+}
+
 function mark(/** @type {ParentNode} */ root) {
   for (const el of /** @type {NodeListOf<HTMLElement>} */ (root.querySelectorAll(SCROLLERS))) {
-    const overflows = el.scrollWidth > el.clientWidth + 1;
+    const overflows = scrolls(el);
     if (overflows && !el.hasAttribute('tabindex')) {
       el.setAttribute('tabindex', '0');
       el.setAttribute(MARK, '');
