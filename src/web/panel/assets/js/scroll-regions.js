@@ -42,18 +42,20 @@ function mark(/** @type {ParentNode} */ root) {
   }
 }
 
-/** Keeps `root`'s scrolling blocks reachable as pages draw and the window resizes. */
+/**
+ * Keeps `root`'s scrolling blocks reachable as pages draw (marked in the mutation's own
+ * microtask, so a redrawn table is never without its focus) and as the window resizes.
+ */
 export function watchScrollRegions(/** @type {HTMLElement} */ root) {
+  new MutationObserver(() => mark(root)).observe(root, { childList: true, subtree: true });
   let queued = false;
-  const soon = () => {
+  window.addEventListener('resize', () => {
     if (queued) return;
     queued = true;
     requestAnimationFrame(() => {
       queued = false;
       mark(root);
     });
-  };
-  new MutationObserver(soon).observe(root, { childList: true, subtree: true });
-  window.addEventListener('resize', soon);
-  soon();
+  });
+  mark(root);
 }
