@@ -24,6 +24,12 @@ describe('issue 49: needs you, finding tickets, plain events', () => {
   let app: TestApp;
   let browser: Browser;
   const ids: Record<string, string> = {};
+  const openTicket = async (name: string, text: string, user: string) => {
+    const cardId = await send(app.ctx, localMessage(text, { user }));
+    const card = (await loadCard(app.ctx, cardId))!;
+    ids[name] = (await createTicket(app.ctx, card, { why: 'explicit request' })).id;
+    return ids[name];
+  };
   beforeAll(async () => {
     app = await startTestApp({ ADMIN_TOKEN: TOKEN }, { workers: false });
     browser = await launchChromium();
@@ -117,6 +123,15 @@ describe('issue 49: needs you, finding tickets, plain events', () => {
     await dialog.getByText('Search tickets').waitFor();
     await page.keyboard.press('Escape');
     await dialog.waitFor({ state: 'detached' });
+
+    // Refreshed by itself: a ticket opened now shows up without a reload.
+    await page.getByLabel('Requester').fill('');
+    await expect.poll(rows).toEqual([ids.blocked]);
+    await page.getByLabel('Pull request').selectOption('');
+    await expect.poll(rows).toEqual([ids.asking, ids.blocked, ids.spent].sort());
+    await page.getByRole('heading', { name: 'Tickets', level: 1 }).click();
+    const late = await openTicket('late', 'Tidy the README', 'linus');
+    await page.locator(`tbody tr[data-ticket="${late}"]`).waitFor({ timeout: 20_000 });
     expect(problems).toEqual([]);
     await page.context().close();
   });

@@ -99,6 +99,8 @@ export async function ticketsPage(root, args) {
     );
   };
   const form = ticketFilters(() => void draw());
+  // Drawn whole the first time: the heading never shows before its list.
+  await draw();
   replace(
     root,
     h('div', { class: 'page-head' }, h('div', null, h('h1', null, t('page.tickets')), count)),
@@ -106,7 +108,6 @@ export async function ticketsPage(root, args) {
     form,
     list,
   );
-  await draw();
   const timer = setInterval(() => {
     // A reader choosing in a control keeps it: the refresh waits until focus leaves the form.
     if (!list.isConnected) clearInterval(timer);
