@@ -53,7 +53,8 @@ export async function needsYou(ctx: Ctx): Promise<{ items: NeedItem[] }> {
   ]);
   const waiting = rows.flatMap((t): NeedItem[] => {
     const base = { ticketId: t.id, title: t.title, at: t.updatedAt };
-    if (t.waitingOn === 'answer') return [{ kind: 'answer', ...base, question: t.question ?? '', source: t.source }];
+    if (t.waitingOn === 'answer')
+      return [{ kind: 'answer', ...base, question: t.question ?? '', source: t.source }];
     if (t.waitingOn === 'blocked' || t.waitingOn === 'budget') return [{ kind: t.waitingOn, ...base }];
     return [];
   });

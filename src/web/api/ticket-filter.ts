@@ -1,12 +1,9 @@
 import { HttpError } from '../../errors/http-error.ts';
 import type { StatusState } from '../../status/status-model.ts';
 import type { TicketState } from '../../tickets/ticket.ts';
-import type { TicketSummary } from './ticket-summary.ts';
+import { type TicketSummary, WAITING_ON, type WaitingOn } from './ticket-summary.ts';
 
 const STATES: readonly TicketState[] = ['open', 'working', 'waiting', 'done', 'cancelled'];
-/** What a ticket waits on (issue 49 item 4): an answer, a person to unblock it, a pause, its budget. */
-export const WAITING_ON = ['answer', 'blocked', 'paused', 'budget'] as const;
-export type WaitingOn = (typeof WAITING_ON)[number];
 const PARAMS = new Set(['q', 'state', 'repo', 'requester', 'pr', 'waiting', 'limit']);
 const MAX_TEXT = 200;
 const REPO = /^[\w.-]+\/[\w.-]+$/;

@@ -1,6 +1,9 @@
 import type { StatusState } from '../../status/status-model.ts';
 import type { Pause, Ticket } from '../../tickets/ticket.ts';
-import type { WaitingOn } from './ticket-filter.ts';
+
+/** What a ticket waits on (issue 49 item 4): an answer, a person to unblock it, a pause, its budget. */
+export const WAITING_ON = ['answer', 'blocked', 'paused', 'budget'] as const;
+export type WaitingOn = (typeof WAITING_ON)[number];
 
 /** A ticket's executor session id (`src/executor/executor-turn.ts`). */
 export const executorSessionId = (ticketId: string): string => `exec-${ticketId}`;
