@@ -77,7 +77,7 @@ export async function ticketsPage(root, args) {
     const mine = ++asked;
     const [{ items }, { status, body }] = await Promise.all([
       get('/api/needs-you'),
-      request('GET', `/api/tickets?${filterQuery(form)}`),
+      request('GET', filterQuery(form) ? `/api/tickets?${filterQuery(form)}` : '/api/tickets'),
     ]);
     // An answer to an older query (typing went on meanwhile) is dropped.
     if (mine !== asked) return;
