@@ -35,21 +35,27 @@ interface Finding {
   nodes: string[];
 }
 
-/** axe's serious and critical findings on the page as shown now (`rules`: only those). */
+/** axe's serious and critical findings, and skipped heading levels, on the page as shown now (`rules`: only those). */
 async function axeFindings(page: Page, rules?: string[]): Promise<Finding[]> {
   if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ path: AXE });
   return page.evaluate(async (only) => {
     // biome-ignore lint/suspicious/noExplicitAny: axe is the injected bundle's global
     const axe = (window as any).axe;
     const run = await axe.run(document, only ? { runOnly: { type: 'rule', values: only } } : {});
-    return run.violations
-      .filter((v: { impact: string }) => v.impact === 'serious' || v.impact === 'critical')
-      .map((v: { id: string; impact: string; help: string; nodes: { target: string[] }[] }) => ({
-        id: v.id,
-        impact: v.impact,
-        help: v.help,
-        nodes: v.nodes.slice(0, 5).map((n) => n.target.join(' ')),
-      }));
+    return (
+      run.violations
+        // Serious and critical ones, and a heading that skips a level (moderate, but issue 49 names it).
+        .filter(
+          (v: { id: string; impact: string }) =>
+            v.impact === 'serious' || v.impact === 'critical' || v.id === 'heading-order',
+        )
+        .map((v: { id: string; impact: string; help: string; nodes: { target: string[] }[] }) => ({
+          id: v.id,
+          impact: v.impact,
+          help: v.help,
+          nodes: v.nodes.slice(0, 5).map((n) => n.target.join(' ')),
+        }))
+    );
   }, rules);
 }
 
