@@ -86,6 +86,12 @@ describe('issue 49: needs you, finding tickets, plain events', () => {
     await asking.getByRole('link', { name: HOSTILE }).waitFor();
     expect(await page.evaluate(() => (window as { __pwned?: number }).__pwned)).toBeUndefined();
     await shoot(page, '49-home-needs', { fullPage: true });
+    // In Chinese too, on a phone.
+    await page.getByRole('button', { name: '中文' }).click();
+    await needs.getByRole('heading', { name: '需要你处理（3）' }).waitFor();
+    await blocked.getByText('工作已停止，正在等人处理：打开工单查看原因。').waitFor();
+    await page.setViewportSize({ width: 390, height: 900 });
+    await shoot(page, '49-home-needs-zh-390', { fullPage: true });
     expect(problems).toEqual([]);
     await page.context().close();
   });
