@@ -9,6 +9,10 @@ import { filterQuery, learnSuggestions, ticketFilters } from './ticket-filters.j
 /** How often the list asks again while it is shown (issue 49 item 4). */
 const POLL_MS = 5000;
 
+/** The ticket's PR: a link only to a web address (the record comes from outside). */
+const prLink = (/** @type {{ url: string, label: string }} */ pr) =>
+  /^https?:\/\//.test(pr.url) ? h('a', { href: pr.url }, pr.label) : pr.label;
+
 function row(/** @type {any} */ tk, /** @type {() => void} */ after) {
   return h(
     'tr',
@@ -30,7 +34,7 @@ function row(/** @type {any} */ tk, /** @type {() => void} */ after) {
     h('td', null, tk.pause ? pauseLine(tk.pause) : '—'),
     h('td', null, tk.source),
     h('td', null, tk.owners?.requester?.name ?? tk.owners?.requester?.id ?? '—'),
-    h('td', null, tk.repo ?? '—', tk.pr ? h('div', null, h('a', { href: tk.pr.url }, tk.pr.label)) : null),
+    h('td', null, tk.repo ?? '—', tk.pr ? h('div', null, prLink(tk.pr)) : null),
     h('td', null, when(tk.updatedAt)),
     h('td', null, pauseButton(tk, after)),
   );
