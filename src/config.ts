@@ -160,6 +160,14 @@ export const EnvSchema = z
     FEISHU_WS_LEASE_MS: z.coerce.number().int().min(1000).default(20_000),
     /** The bot's public base URL (`https://bot.example.com`), where Feishu and GitHub reach `/webhooks/*`. */
     PUBLIC_URL: z.url().optional(),
+    /**
+     * Issue 49 item 3: where operators are told, as a JSON POST, when a ticket blocks or a
+     * delivery fails for good (once per cause, at most `ALERTS_PER_MINUTE`); unset, nobody is.
+     */
+    ALERT_WEBHOOK_URL: z
+      .url()
+      .refine((u) => /^https?:\/\//.test(u), 'an http(s) address')
+      .optional(),
     GITHUB_WEBHOOK_SECRET: z.string().min(1).optional(),
     GITHUB_TOKEN: z.string().min(1).optional(),
     GITHUB_APP_ID: z.string().min(1).optional(),

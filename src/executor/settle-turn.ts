@@ -4,6 +4,7 @@ import { languageForTicket } from '../i18n/choose-language.ts';
 import { hostText } from '../i18n/host-text.ts';
 import { enqueueEffect } from '../outbox/enqueue.ts';
 import { noteReportForMain } from '../router/follow-up-notices.ts';
+import { alertOnce } from '../safety/alert-webhook.ts';
 import type { TurnOutcome } from '../session/turn-outcome.ts';
 import { recordTaken, wasHandedBack, wasTakenBy } from '../tickets/handback.ts';
 import { dropTurnNotes } from '../tickets/notes.ts';
@@ -62,6 +63,12 @@ export async function settleTurn(scope: TurnScope, outcome: TurnOutcome): Promis
         : `the model failed: ${outcome.reason}`;
     await setTicketState(ctx, ticket.id, 'waiting');
     await addReport(ctx, ticket.id, { status: 'blocked', summary: why, at: ctx.now() });
+    await alertOnce(ctx, {
+      kind: 'blocked',
+      cause: `${ticket.id}:${ctx.now()}`,
+      ticketId: ticket.id,
+      text: `${ticket.id} is blocked: ${why}`,
+    });
     const origin = await loadCard(ctx, ticket.openedBy);
     const lang = await languageForTicket(ctx, ticket);
     const text =

@@ -1,5 +1,6 @@
 import { DelayedError, type Job, UnrecoverableError, Worker } from 'bullmq';
 import type { Ctx } from '../context.ts';
+import { alertOnce } from '../safety/alert-webhook.ts';
 import { admitTicketMessage } from '../safety/circuit-breaker.ts';
 import { workerOptions } from '../store/worker-options.ts';
 import { isPaused } from '../tickets/pause.ts';
@@ -132,7 +133,15 @@ export function startOutboxWorker(ctx: Ctx, senders: Senders, concurrency: numbe
     if (!final) return;
     const effect = (job?.data as OutboxJob | undefined)?.effect;
     ctx.metrics.deliveries.inc({ channel: effect ? channelOf(effect) : 'unknown', outcome: 'failed' });
-    ctx.log.error({ err, key: (job?.data as OutboxJob | undefined)?.key }, 'outbox delivery failed for good');
+    const data = job?.data as OutboxJob | undefined;
+    ctx.log.error({ err, key: data?.key }, 'outbox delivery failed for good');
+    if (data?.key)
+      void alertOnce(ctx, {
+        kind: 'delivery_failed',
+        cause: data.key,
+        ticketId: data.ticketId,
+        text: `A delivery (${effect?.op ?? 'unknown'}) failed for good: ${err.message}`,
+      });
   });
   worker.on('error', (err) => ctx.log.error({ err }, 'outbox worker error'));
   return worker;

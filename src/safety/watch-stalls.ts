@@ -6,6 +6,7 @@ import { hasAcked } from '../tickets/acks.ts';
 import { isPaused } from '../tickets/pause.ts';
 import { getTicket, setTicketState } from '../tickets/ticket-store.ts';
 import { forgetActivity, quietTickets } from './activity.ts';
+import { alertOnce } from './alert-webhook.ts';
 import { tellRequester } from './tell-requester.ts';
 
 /** States in which silence means stuck: `waiting` waits for a person, the rest have ended. */
@@ -42,6 +43,12 @@ export async function watchStalls(ctx: Ctx): Promise<string[]> {
       }),
     );
     await setTicketState(ctx, id, 'waiting');
+    await alertOnce(ctx, {
+      kind: 'blocked',
+      cause: `${id}:stalled:${at}`,
+      ticketId: id,
+      text: `${id} stalled: no step since ${new Date(Number(at)).toISOString()}`,
+    });
     await forget();
     ctx.log.warn({ ticketId: id, lastStep: Number(at) }, 'ticket stalled');
     stalled.push(id);

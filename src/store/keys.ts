@@ -33,6 +33,9 @@ export function createKeys(prefix: string) {
     refusedIn: (place: string, author: string) => k('refused', place, author),
     /** Issue 45: polite refusals posted in one place today (a counter with a TTL). */
     refusalBudget: (place: string) => k('refusal-budget', place),
+    /** Issue 49 item 3: an alert sent for this cause (once per cause), and alerts sent this minute. */
+    alertSent: (cause: string) => k('alert', cause),
+    alertRate: (minute: string) => k('alert-rate', minute),
     /** The whole text of a card whose text was truncated (its resource pointer). */
     cardFull: (cardId: string) => k('card', cardId, 'full'),
     /** Sorted set of card ids by arrival time. */

@@ -8,7 +8,7 @@ import { ownersOf } from '../../tickets/ownership.ts';
 import { sentMessageRefKey } from '../../tickets/ref-key.ts';
 import { holdersOf } from '../../tickets/refs.ts';
 import { listTickets } from '../../tickets/ticket-store.ts';
-import { pausesOf, summarize } from './ticket-summary.ts';
+import { summaries } from './ticket-list.ts';
 
 type ReadCtx = Pick<Ctx, 'redis' | 'keys' | 'log'>;
 
@@ -88,9 +88,5 @@ async function botItem(ctx: ReadCtx, m: BotEntry): Promise<ConversationItem> {
 /** Tickets whose conversation is this chat, newest first. */
 async function chatTickets(ctx: ReadCtx, chat: string) {
   const tickets = (await listTickets(ctx, 500)).filter((t) => t.conversation === `local:${chat}`);
-  const pauses = await pausesOf(
-    ctx,
-    tickets.map((t) => t.id),
-  );
-  return tickets.map((t, i) => summarize(t, pauses[i] ?? null));
+  return summaries(ctx, tickets);
 }

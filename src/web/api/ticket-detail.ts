@@ -15,20 +15,20 @@ import { noUsage, type SessionUsage } from '../../session/session-usage.ts';
 import { sessionUsage, transcriptOverview } from '../../session/transcript-store.ts';
 import { usdOf } from '../../stats/cost.ts';
 import { ticketCostNanos } from '../../stats/daily-stats.ts';
-import { getPause } from '../../tickets/pause.ts';
 import { isConversationRefKey } from '../../tickets/ref-key.ts';
 import { refsOf } from '../../tickets/refs.ts';
 import { reportsOf, type TicketReport } from '../../tickets/reports.ts';
 import type { Ticket } from '../../tickets/ticket.ts';
 import { getTicket, ticketAttachments, ticketSessionIds } from '../../tickets/ticket-store.ts';
-import { executorSessionId, summarize, type TicketSummary } from './ticket-summary.ts';
+import { summaries } from './ticket-list.ts';
+import { executorSessionId, type TicketSummary } from './ticket-summary.ts';
 
 type ReadCtx = Pick<Ctx, 'redis' | 'keys' | 'log' | 'queues'>;
 
 const EXCERPT = 280;
 
 /** What `GET /api/tickets/:id` answers (issue 6 "Tickets": list and detail). */
-export interface TicketDetail extends TicketSummary {
+export interface TicketDetail extends Omit<TicketSummary, 'pr'> {
   ticket: Ticket;
   /** Reference keys the ticket is subscribed to (`msg:…`, `thread:…`, `gh:owner/name#N`, …). */
   threads: string[];
@@ -62,24 +62,25 @@ export interface TicketDetail extends TicketSummary {
 export async function ticketDetail(ctx: ReadCtx, id: string): Promise<TicketDetail | undefined> {
   const ticket = await getTicket(ctx, id);
   if (!ticket) return undefined;
-  const [pause, refs, pr, reports, cards, outbox, listed, runs, shots, troubled, plan] = await Promise.all([
-    getPause(ctx, id),
-    refsOf(ctx, id),
-    ticketPr(ctx, id),
-    reportsOf(ctx, id),
-    cardsOf(ctx, id),
-    deliveriesOf(ctx, id),
-    ticketSessionIds(ctx, id),
-    verifications(ctx, id),
-    screenshots(ctx, id),
-    deliveryTrouble(ctx, id),
-    ticketPlan(ctx, id),
-  ]);
+  const [[summary], refs, pr, reports, cards, outbox, listed, runs, shots, troubled, plan] =
+    await Promise.all([
+      summaries(ctx, [ticket]),
+      refsOf(ctx, id),
+      ticketPr(ctx, id),
+      reportsOf(ctx, id),
+      cardsOf(ctx, id),
+      deliveriesOf(ctx, id),
+      ticketSessionIds(ctx, id),
+      verifications(ctx, id),
+      screenshots(ctx, id),
+      deliveryTrouble(ctx, id),
+      ticketPlan(ctx, id),
+    ]);
   const own = executorSessionId(id);
   const sessionIds = [...new Set([own, ...listed])];
   const sessions = await Promise.all(sessionIds.map((s) => sessionOf(ctx, s, s !== own)));
   return {
-    ...summarize(ticket, pause ?? null),
+    ...(summary as TicketSummary),
     ticket,
     // Issue 18: the conversation key only says where the ticket lives; it is no thread it follows.
     threads: refs.filter((r) => !isConversationRefKey(r)).sort(),

@@ -1,4 +1,9 @@
+import type { StatusState } from '../../status/status-model.ts';
 import type { Pause, Ticket } from '../../tickets/ticket.ts';
+
+/** What a ticket waits on (issue 49 item 4): an answer, a person to unblock it, a pause, its budget. */
+export const WAITING_ON = ['answer', 'blocked', 'paused', 'budget'] as const;
+export type WaitingOn = (typeof WAITING_ON)[number];
 
 /** A ticket's executor session id (`src/executor/executor-turn.ts`). */
 export const executorSessionId = (ticketId: string): string => `exec-${ticketId}`;
@@ -18,9 +23,24 @@ export interface TicketSummary {
   inferred: boolean;
   createdAt: number;
   updatedAt: number;
+  /** Issue 49: the state its status message shows, what it waits on, its open question, its PR. */
+  status: StatusState;
+  waitingOn: WaitingOn | null;
+  question: string | null;
+  pr: { label: string; url: string } | null;
 }
 
-export function summarize(t: Ticket, pause: Pause | null): TicketSummary {
+/** What `summarize` reads beside the ticket (`ticket-list.ts`). */
+export interface SummaryFacts {
+  pause: Pause | null;
+  status: StatusState;
+  waitingOn: WaitingOn | null;
+  question: string | null;
+  pr: TicketSummary['pr'];
+}
+
+export function summarize(t: Ticket, f: SummaryFacts): TicketSummary {
+  const { pause, ...rest } = f;
   return {
     id: t.id,
     title: t.title,
@@ -34,6 +54,7 @@ export function summarize(t: Ticket, pause: Pause | null): TicketSummary {
     inferred: Boolean(t.inferred),
     createdAt: t.createdAt,
     updatedAt: t.updatedAt,
+    ...rest,
   };
 }
 

@@ -5,35 +5,37 @@ import { screenshotImage } from '../../executor/screenshot/screenshot-images.ts'
 import { isCommitId } from '../../executor/workspace/run-git.ts';
 import { getStatus } from '../../status/get-status.ts';
 import { renderStatusMarkdown } from '../../status/render-status-markdown.ts';
-import { getTicket, listTickets } from '../../tickets/ticket-store.ts';
+import { getTicket } from '../../tickets/ticket-store.ts';
 import type { ApiRoutes } from '../app.ts';
+import { needsYou } from './needs-you.ts';
 import { withPeopleNames } from './people-names.ts';
 import { NotOnBranch, ticketChanges } from './ticket-changes.ts';
 import { ticketDetail } from './ticket-detail.ts';
+import { ticketFilterOf } from './ticket-filter.ts';
 import { ticketIdGuard } from './ticket-id-guard.ts';
+import { filteredTickets, SCANNED } from './ticket-list.ts';
 import { pausesOf, summarize } from './ticket-summary.ts';
 import { ticketTimeline } from './ticket-timeline.ts';
 import { ticketTrajectory } from './ticket-trajectory.ts';
 
-const MAX_LIMIT = 500;
+const MAX_LIMIT = SCANNED;
 
 /**
- * `GET /api/tickets` (newest first, `?limit=` up to 500), `GET /api/tickets/:id`,
- * `GET /api/tickets/:id/trajectory` (issue 17: every step, in order), `…/timeline` and
- * `…/changes` (issue 49: the merged timeline; the branch's diff) and
+ * `GET /api/tickets` (newest first, `?limit=` up to 500; issue 49 item 4: `?q=&state=&repo=&requester=
+ * &pr=yes|no&waiting=answer|blocked|paused|budget`, a bad one a 400 naming it), `GET /api/tickets/:id`,
+ * `GET /api/needs-you` (what a person must act on, `needs-you.ts`), `GET /api/tickets/:id/trajectory`
+ * (issue 17: every step, in order), `…/timeline` and `…/changes` (issue 49: the merged timeline; the
+ * branch's diff) and
  * `GET /api/tickets/:id/screenshots/:shot`: a screenshot the executor took, as a PNG (issue 15).
  */
 export function ticketsRoutes(ctx: Ctx): ApiRoutes {
   return (api: Hono) => {
     api.get('/tickets', async (c) => {
-      const limit = Math.min(MAX_LIMIT, Math.max(1, Number(c.req.query('limit')) || 100));
-      const tickets = await listTickets(ctx, limit);
-      const pauses = await pausesOf(
-        ctx,
-        tickets.map((t) => t.id),
-      );
-      return c.json({ tickets: tickets.map((t, i) => summarize(t, pauses[i] ?? null)) });
+      const filter = ticketFilterOf(c.req.query(), MAX_LIMIT);
+      return c.json({ tickets: await filteredTickets(ctx, filter) });
     });
+
+    api.get('/needs-you', async (c) => c.json(await needsYou(ctx)));
 
     api.get('/tickets/:id', ticketIdGuard, async (c) => {
       const id = c.req.param('id');

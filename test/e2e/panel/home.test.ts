@@ -94,6 +94,9 @@ describe('issue 33 item 1: the panel’s Home', () => {
     const troubled = deliveries.locator(`li[data-ticket="${ticketId}"]`);
     await troubled.getByText('1 failed').waitFor();
     await page.locator('[data-home="queues"] tr[data-queue="outbox"] td.bad', { hasText: '1' }).waitFor();
+    // Issue 49 item 3: the delivery failed for good is under "Needs you", with GitHub's error.
+    const need = page.locator(`[data-home="needs"] li[data-need="delivery"][data-ticket="${ticketId}"]`);
+    await need.getByRole('button', { name: 'Retry (1)' }).waitFor();
     await shoot(page, '50-home', { fullPage: true });
     if (process.env.UPDATE_DOCS_SCREENSHOTS) copyFileSync(join(ARTIFACTS, '50-home.png'), DOCS_SHOT);
 
@@ -105,5 +108,10 @@ describe('issue 33 item 1: the panel’s Home', () => {
     await troubled.getByRole('link', { name: ticketId }).click();
     await page.waitForURL(`${w.app.url}/panel/#/tickets/${ticketId}`);
     await page.locator(`.delivery-trouble[data-delivery="home-e2e:${ticketId}:notice"]`).waitFor();
+
+    // Retry from Home: GitHub takes the comment this time, and the item goes.
+    await page.goto(`${w.app.url}/panel/#/home`);
+    await need.getByRole('button', { name: 'Retry (1)' }).click();
+    await need.waitFor({ state: 'detached', timeout: 20_000 });
   });
 });

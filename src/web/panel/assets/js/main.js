@@ -16,6 +16,8 @@ import { setupPage } from './pages/setup-page.js';
 import { ticketsPage } from './pages/tickets-page.js';
 import { tryItPage } from './pages/try-it-page.js';
 import { versionsPage } from './pages/versions-page.js';
+import { watchScrollRegions } from './scroll-regions.js';
+import { setUpShortcuts, takeSearchFocus } from './shortcuts.js';
 
 /** Hash routes: `#/<page>/<args…>`; each page's title is its `page.<name>` text. */
 const PAGES = {
@@ -134,8 +136,10 @@ async function start() {
   $('sign-out').hidden = false;
   window.addEventListener(
     'hashchange',
-    () => void route().then(() => $('view').focus({ preventScroll: true })),
+    () => void route().then(() => takeSearchFocus() || $('view').focus({ preventScroll: true })),
   );
+  setUpShortcuts(() => !$('nav').hidden);
+  watchScrollRegions($('page'));
   await route();
 }
 

@@ -13,6 +13,8 @@ import { h } from './dom.js';
 export function markdown(text) {
   const root = h('div', { class: 'md' });
   const lines = String(text ?? '').split(/\r?\n/);
+  // The message's shallowest heading becomes h3, under the page's h2 (issue 49 item 6: no level skipped).
+  const top = Math.min(6, ...lines.map((l) => /^\s{0,3}(#{1,6})\s/.exec(l)?.[1]?.length ?? 6));
   /** @type {HTMLElement | null} */
   let list = null;
   /** @type {string[]} */
@@ -39,8 +41,8 @@ export function markdown(text) {
     if (heading) {
       flush();
       list = null;
-      // Message headings sit under the page's own: h1–h2 become h3, deeper ones go no deeper than h6.
-      const level = Math.min(6, Math.max(3, (heading[1] ?? '#').length + 1));
+      // Message headings sit under the page's own: the top one is h3, deeper ones go no deeper than h6.
+      const level = Math.min(6, 3 + (heading[1] ?? '#').length - top);
       root.appendChild(h(`h${level}`, null, inline(heading[2] ?? '')));
     } else if (bullet) {
       flush();

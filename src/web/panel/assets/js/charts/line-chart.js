@@ -3,6 +3,8 @@ import { h } from '../dom.js';
 
 /** Series colours: distinct, readable on white, the same order on every chart. */
 export const COLORS = ['#2f5d62', '#c2571a', '#6a4c93', '#1b7f3b', '#a3242c', '#3a6ea5'];
+/** The same hues, light enough to read on the dark page (issue 49 item 4). */
+const DARK_COLORS = ['#86cdd2', '#f0a06a', '#b9a0e0', '#7fd39a', '#ff9ca0', '#8fb8ea'];
 
 /**
  * @typedef {{ label: string, values: (number | null)[], unit?: string, digits?: number }} Series
@@ -82,6 +84,12 @@ export function lineChart(spec, words) {
   if (!spec.series.length) return { figure, plot: () => undefined };
   const plot = () => {
     const width = Math.max(280, plotBox.clientWidth || 560);
+    // The canvas takes the page's colours, so the axes read in dark mode too (issue 49 item 4).
+    const css = getComputedStyle(document.documentElement);
+    const ink = css.getPropertyValue('--muted').trim() || '#5f6b67';
+    const grid = { stroke: css.getPropertyValue('--line').trim() || '#dde2df', width: 1 };
+    const axis = { stroke: ink, grid, ticks: grid };
+    const colors = matchMedia('(prefers-color-scheme: dark)').matches ? DARK_COLORS : COLORS;
     return new uPlot(
       {
         width,
@@ -91,14 +99,14 @@ export function lineChart(spec, words) {
         // would repeat them, one point at a time).
         legend: { live: false },
         axes: [
-          { space: 70, values: (_u, xs) => xs.map((x) => xLabel(x, spec.days ?? false)) },
-          { label: spec.yLabel ?? '', size: 60 },
+          { ...axis, space: 70, values: (_u, xs) => xs.map((x) => xLabel(x, spec.days ?? false)) },
+          { ...axis, label: spec.yLabel ?? '', size: 60 },
         ],
         series: [
           { value: (_u, x) => (x === null ? '—' : xLabel(x, spec.days ?? false)) },
           ...spec.series.map((s, i) => ({
             label: s.label,
-            stroke: COLORS[i % COLORS.length],
+            stroke: colors[i % colors.length],
             width: 2,
             points: { show: spec.xs.length < 60, size: 6 },
             value: (/** @type {unknown} */ _u, /** @type {number | null} */ v) => shown(v, s.unit, s.digits),

@@ -1,6 +1,7 @@
 import { get } from '../api.js';
 import { h, replace, when } from '../dom.js';
 import { t } from '../i18n.js';
+import { excerptCell, reasonBlock } from './event-reasons.js';
 
 /** Each fate's label and badge (issue 33 item 2); written out so the catalog check sees the keys. */
 const FATES = {
@@ -45,7 +46,7 @@ function fateCell(/** @type {any} */ e) {
     (e.tickets ?? []).map((/** @type {string} */ id) =>
       h('a', { class: 'ticket-link', href: `#/tickets/${encodeURIComponent(id)}` }, id),
     ),
-    e.reason ? h('div', { class: 'muted small reason' }, e.reason) : null,
+    e.reason ? reasonBlock(e.reason) : null,
   );
 }
 
@@ -57,6 +58,7 @@ function row(/** @type {any} */ e) {
     h('td', null, e.channel, e.kind ? h('div', { class: 'muted small' }, e.kind) : null),
     h('td', null, e.repo ?? e.chat ?? '—'),
     h('td', null, e.personName ? `${e.personName} (${e.person})` : (e.person ?? '—')),
+    excerptCell(e.cardId),
     fateCell(e),
   );
 }
@@ -76,6 +78,7 @@ function table(/** @type {any[]} */ events) {
         h('th', { scope: 'col' }, t('events.col.channel')),
         h('th', { scope: 'col' }, t('events.col.where')),
         h('th', { scope: 'col' }, t('events.col.who')),
+        h('th', { scope: 'col' }, t('events.col.message')),
         h('th', { scope: 'col' }, t('events.col.fate')),
       ),
     ),

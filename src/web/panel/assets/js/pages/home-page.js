@@ -9,12 +9,13 @@ import {
   queuesCard,
   ticketsCard,
 } from './home-cards.js';
+import { needsSection } from './needs-you.js';
 
 /** How often Home asks again while it is shown (the doctor's part is at most a minute old). */
 const POLL_MS = 5000;
 
 /**
- * The landing page (issue 33 item 1): channels, the model, the doctor's findings, tickets by
+ * The landing page (issue 33 item 1): what needs a person first (issue 49 item 3), channels, the model, the doctor's findings, tickets by
  * state, failing deliveries and queues — live, each linking to where one acts on it.
  */
 export async function homePage(/** @type {HTMLElement} */ root) {
@@ -31,9 +32,13 @@ export async function homePage(/** @type {HTMLElement} */ root) {
     stamp,
   );
   const draw = async () => {
-    const home = await get(`/api/home?lang=${encodeURIComponent(currentLang())}`);
+    const [home, needs] = await Promise.all([
+      get(`/api/home?lang=${encodeURIComponent(currentLang())}`),
+      get('/api/needs-you'),
+    ]);
     replace(
       grid,
+      needsSection(needs.items, () => void draw(), 'card home-card needs'),
       channelsCard(home.channels),
       modelCard(home.model),
       doctorCard(home.doctor),

@@ -113,6 +113,8 @@ function sectionsTab(view) {
   return h(
     'div',
     { class: 'sections' },
+    // The tab's own heading, for screen readers: each section's h3 sits under it (issue 49 item 6).
+    h('h2', { class: 'sr-only' }, t('prompts.tab.sections')),
     h('p', { class: 'muted' }, t('prompts.sections-hint')),
     view.staleSections.length
       ? notice('info', t('prompts.stale', { sections: view.staleSections.join(', ') }))
