@@ -14,7 +14,6 @@ import { ticketDetail } from './ticket-detail.ts';
 import { ticketFilterOf } from './ticket-filter.ts';
 import { ticketIdGuard } from './ticket-id-guard.ts';
 import { filteredTickets, SCANNED } from './ticket-list.ts';
-import { pausesOf, summarize } from './ticket-summary.ts';
 import { ticketTimeline } from './ticket-timeline.ts';
 import { ticketTrajectory } from './ticket-trajectory.ts';
 
