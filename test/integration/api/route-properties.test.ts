@@ -42,6 +42,8 @@ const ROUTES: { method: string; path: string; fields?: string[] }[] = [
   { method: 'GET', path: '/api/needs-you' },
   { method: 'GET', path: '/api/tickets/:id' },
   { method: 'GET', path: '/api/tickets/:id/trajectory' },
+  { method: 'GET', path: '/api/tickets/:id/timeline' },
+  { method: 'GET', path: '/api/tickets/:id/changes' },
   { method: 'GET', path: '/api/tickets/:id/screenshots/:shot' },
   { method: 'POST', path: '/api/tickets/:id/pause' },
   { method: 'POST', path: '/api/tickets/:id/resume' },
