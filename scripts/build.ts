@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { cp, rm } from 'node:fs/promises';
+import { cp, readdir, rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -24,10 +24,6 @@ const RUNTIME_FILES = [
   'crews',
   'workflows',
   'src/web/panel/assets',
-  // The screenshot tool's driver: plain JavaScript that node runs inside the sandbox (issue 15).
-  'src/executor/screenshot/shoot-page.mjs',
-  // The spawn host: plain JavaScript the worker forks to start its programs.
-  'src/executor/spawn-host/spawn-host.mjs',
   // The eval tasks the panel's Evaluate runs by default (src/eval/cli.ts DEFAULT_TASKS).
   'eval/tasks',
 ];
@@ -47,4 +43,9 @@ const tsc = spawnSync(
 );
 if (tsc.status !== 0) process.exit(tsc.status ?? 1);
 for (const dir of RUNTIME_FILES) await cp(join(root, dir), join(out, dir), { recursive: true });
+// Plain JavaScript beside the sources, which tsc leaves alone: the screenshot driver and its page
+// reader (run by node in the sandbox), the spawn host the worker forks, the TypeScript syntax
+// formatter. Every one under src/, so a new one cannot be left out of the image.
+for (const file of await readdir(join(root, 'src'), { recursive: true }))
+  if (/\.(c|m)js$/.test(file)) await cp(join(root, 'src', file), join(out, 'src', file));
 process.stdout.write(`build: ${out} (start it with node ${join(out, 'src/main.js')})\n`);
