@@ -67,6 +67,7 @@ export async function runCommand(a: RunArgs, out: (line: string) => void): Promi
   const tasks = loaded.filter((t) => a.split === 'all' || t.split === a.split);
   if (!tasks.length) {
     if (loaded.length) out(`no task of the ${a.split} split among those chosen (--split all runs every one)`);
+    else if (unavailable.length) out('no task to run: every one chosen is not available here');
     return 1;
   }
   const arms = a.prompts ? await promptArms(a.prompts, process.env) : undefined;

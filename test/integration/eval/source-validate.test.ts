@@ -30,7 +30,7 @@ const validate = async (...args: string[]) => {
   return { code, lines };
 };
 
-/** Issue 47 item 2: `--validate` proves a source task from its clone, and counts one it cannot apart. */
+/** Issue 47 item 2: `--validate` proves a source task from its clone, and counts one it cannot apart; a run skips it. */
 describe('npm run eval -- --validate with source tasks', () => {
   it('with --sources: the made repository fails its hidden tests, and passes with the fix', async () => {
     const { code, lines } = await validate('--sources', sources);
@@ -57,6 +57,16 @@ describe('npm run eval -- --validate with source tasks', () => {
       const only = await validate('--only', 'real');
       expect(only.lines.at(-1)).toMatch(/^0 tasks: 0 valid, 0 invalid — 1 skipped/);
       expect(only.code).toBe(1);
+      // A run lists it once and runs nothing.
+      const lines: string[] = [];
+      const run = await evalMain(['--baseline', 'null', '--tasks', tasks, '--only', 'real'], (l) =>
+        lines.push(l),
+      );
+      expect(lines).toEqual([
+        'SKIPPED real: not available: needs a clone of octo/widgets (set EVAL_SOURCES)',
+        'no task to run: every one chosen is not available here',
+      ]);
+      expect(run).toBe(1);
     } finally {
       if (prior !== undefined) process.env.EVAL_SOURCES = prior;
     }
