@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { evalMain } from '../../../src/eval/cli.ts';
-import { defaultCacheRoot } from '../../../src/eval/task-source.ts';
+import { defaultCacheRoot } from '../../../src/eval/source-make.ts';
 import { makeSourceRepo, type SourceRepo, sourceTask } from '../../unit/eval/source-repo.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'eval-source-validate-'));

@@ -11,7 +11,8 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findClone, loadTasksWithSources, materializeSource } from '../../../src/eval/task-source.ts';
+import { materializeSource } from '../../../src/eval/source-make.ts';
+import { findClone, loadTasksWithSources } from '../../../src/eval/task-source.ts';
 import { makeSourceRepo, type SourceRepo, sourceTask } from './source-repo.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'eval-source-'));
