@@ -77,7 +77,7 @@ describe('a source task', () => {
     ]);
   });
 
-  it('refuses a folder that ships files of its own, and tests: without a source', async () => {
+  it('refuses a folder that ships files of its own, tests: without a source, and a path out of the repository', async () => {
     const dir = sourceTask(tasks, 'own-repo', repo.fix);
     mkdirSync(join(dir, 'repo'));
     writeFileSync(join(dir, 'solution.patch'), '');
@@ -87,10 +87,14 @@ describe('a source task', () => {
       join(plain, 'task.yaml'),
       `${readFileSync(join(plain, 'task.yaml'), 'utf8')}tests: [grade.sh]\n`,
     );
-    const { errors } = await load(['own-repo', 'no-source']);
+    sourceTask(tasks, 'path-out', repo.fix, ['../grade.sh']);
+    sourceTask(tasks, 'path-git', repo.fix, ['.git/config']);
+    const { errors } = await load(['own-repo', 'no-source', 'path-out', 'path-git']);
     expect(errors.map((e) => e.reason)).toEqual([
       "a source task (tests: listed) is made from its repository's clone: remove repo, solution.patch",
       expect.stringMatching(/^task\.yaml: tests: tests: lists the test files of a source commit/),
+      expect.stringMatching(/^task\.yaml: tests\.0: a relative path in the repository/),
+      expect.stringMatching(/^task\.yaml: tests\.0: a relative path in the repository/),
     ]);
   });
 
