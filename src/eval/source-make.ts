@@ -37,6 +37,8 @@ export interface SourceSpec {
   repository: string;
   commit: string;
   tests: string[];
+  /** The reference fix is the whole commit, its changes to the listed tests included. */
+  patchHasTests?: boolean;
 }
 
 /** The made files and the parent commit the repository is at. */
@@ -196,18 +198,20 @@ async function checked(dest: string, clone: string, spec: SourceSpec): Promise<M
   if (differs) throw new SourceError(`the made repository differs from ${parent}'s tree: ${differs}`);
   const testsDiffer = sameFiles(testsDir, testEntries(await treeOf(dest, spec.commit), spec));
   if (testsDiffer) throw new SourceError(`the made tests differ from ${spec.commit}'s files: ${testsDiffer}`);
-  const excluded = spec.tests.map((p) => `:(exclude,top,literal)${p}`);
-  const patch = await gitOut(dest, [
-    'diff',
-    '--no-color',
-    '--no-ext-diff',
-    '--no-textconv',
-    parent,
-    spec.commit,
-    '--',
-    ...excluded,
-  ]);
-  if (!patch.trim()) throw new SourceError(`commit ${spec.commit} changes nothing but the listed tests`);
+  const diff = (paths: string[]) =>
+    gitOut(dest, [
+      'diff',
+      '--no-color',
+      '--no-ext-diff',
+      '--no-textconv',
+      parent,
+      spec.commit,
+      '--',
+      ...paths,
+    ]);
+  const fix = await diff(spec.tests.map((p) => `:(exclude,top,literal)${p}`));
+  if (!fix.trim()) throw new SourceError(`commit ${spec.commit} changes nothing but the listed tests`);
+  const patch = spec.patchHasTests ? await diff([]) : fix;
   writeFileSync(join(dest, 'solution.patch'), patch);
   return { repo, testsDir, patch, parent, files: start.size };
 }

@@ -101,7 +101,8 @@ function sourceSpecOf(dir: string): SourceSpec | undefined {
   try {
     const t = TaskYaml.safeParse(parseYaml(readFileSync(join(dir, 'task.yaml'), 'utf8')));
     if (!t.success || !t.data.tests || !t.data.source) return undefined;
-    return { repository: t.data.source.repository, commit: t.data.source.commit, tests: t.data.tests };
+    const { repository, commit } = t.data.source;
+    return { repository, commit, tests: t.data.tests, patchHasTests: t.data.patch_has_tests };
   } catch {
     return undefined;
   }

@@ -104,11 +104,21 @@ export const TaskYaml = z
      * the fix commit's test files, by path in the repository.
      */
     tests: z.array(testPath).min(1).optional(),
+    /**
+     * A source task whose reference fix is the whole commit, its changes to `tests` included: the
+     * oracle verifies with `check` on its own checkout, where a fix that changes what an old test
+     * pinned fails the parent's tests (the hidden tests are laid over the pushed tree either way).
+     */
+    patch_has_tests: z.boolean().optional(),
   })
   .strict()
   .refine((t) => !t.tests || t.source, {
     message: 'tests: lists the test files of a source commit: name it (source: { repository, commit, url })',
     path: ['tests'],
+  })
+  .refine((t) => t.patch_has_tests === undefined || t.tests, {
+    message: 'patch_has_tests is for a source task (tests: listed)',
+    path: ['patch_has_tests'],
   })
   .refine((t) => t.expect === 'change' || t.answer !== undefined, {
     message: 'a question or no-change task names what its answer must say (answer: { reference, says })',

@@ -51,6 +51,18 @@ describe('a source task', () => {
     expect(task.source?.commit).toBe(repo.fix);
   });
 
+  it('with patch_has_tests: the reference fix is the whole commit, its test changes included', async () => {
+    const dir = sourceTask(tasks, 'whole', repo.fix);
+    writeFileSync(
+      join(dir, 'task.yaml'),
+      `${readFileSync(join(dir, 'task.yaml'), 'utf8')}patch_has_tests: true\n`,
+    );
+    const [task] = (await load(['whole'])).tasks;
+    expect(task?.patch).toContain('-broken\n+fixed\n');
+    expect(task?.patch).toContain('diff --git a/grade.sh b/grade.sh\n');
+    expect(readFileSync(join(task?.testsDir ?? '', 'grade.sh'), 'utf8')).toBe('grep -qx fixed state.txt\n');
+  });
+
   it('is not available, neither run nor an error, without a clone', async () => {
     sourceTask(tasks, 'away', repo.fix);
     for (const dir of [null, join(root, 'no-such-folder')]) {
