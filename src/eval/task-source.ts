@@ -102,7 +102,7 @@ function sourceSpecOf(dir: string): SourceSpec | undefined {
     const t = TaskYaml.safeParse(parseYaml(readFileSync(join(dir, 'task.yaml'), 'utf8')));
     if (!t.success || !t.data.tests || !t.data.source) return undefined;
     const { repository, commit } = t.data.source;
-    return { repository, commit, tests: t.data.tests, patchHasTests: t.data.patch_has_tests };
+    return { repository, commit, tests: t.data.tests, patchHasTests: t.data.patch_has_tests ?? false };
   } catch {
     return undefined;
   }
