@@ -2,7 +2,8 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { CheckSandboxError, evalSandboxConfig } from './run-check.ts';
 import { runCommand } from './run-command.ts';
-import { EVAL_SPLITS, type EvalSplit, loadTasks } from './task.ts';
+import { EVAL_SPLITS, type EvalSplit } from './task.ts';
+import { loadTasksWithSources, unavailableLines } from './task-source.ts';
 import { type Validation, validateTask, validationLine } from './validate.ts';
 
 /** The suite in this repository; `--tasks DIR` names another (a team's own tasks). */
@@ -13,7 +14,7 @@ const DEFAULT_RESULTS = resolve(import.meta.dirname, '../../eval/results');
 
 const USAGE = `usage: npm run eval -- [--validate | --oracle | --baseline null | --replay DIR] [--record DIR] [--prompts VERSION|FILE]
                         [--tasks DIR] [--only id,...] [--concurrency N] [--repeat k] [--timeout S]
-                        [--results DIR]
+                        [--results DIR] [--sources DIR]
   (no mode)       run every task through the product with the model EVAL_LLM_* names
   --validate      prove every task: its check fails on repo/ and passes with solution.patch
   --oracle        run every task with the scripted oracle, which applies solution.patch
@@ -33,7 +34,10 @@ const USAGE = `usage: npm run eval -- [--validate | --oracle | --baseline null |
   --concurrency N tasks at once (default 2)
   --repeat k      runs per task; pass@1 is their mean with a 95 % interval (default 1)
   --timeout S     seconds a task may take, follow-ups included (default 600)
-  --results DIR   where results.json goes (default eval/results)`;
+  --results DIR   where results.json goes (default eval/results)
+  --sources DIR   local clones of the source tasks' repositories (default EVAL_SOURCES): one git
+                  directory each, DIR/<owner>+<name>/repo, DIR/<owner>+<name> or DIR/<owner>/<name>;
+                  a source task with no clone is listed as not available, never run or counted`;
 
 /** `npm run eval`: `--validate` proves the tasks; otherwise they run through the product. */
 export async function evalMain(argv: string[], out: (line: string) => void): Promise<number> {
@@ -51,6 +55,7 @@ export async function evalMain(argv: string[], out: (line: string) => void): Pro
     record?: string;
     replay?: string;
     prompts?: string;
+    sources?: string;
     help?: boolean;
   };
   try {
@@ -68,6 +73,7 @@ export async function evalMain(argv: string[], out: (line: string) => void): Pro
         record: { type: 'string' },
         replay: { type: 'string' },
         prompts: { type: 'string' },
+        sources: { type: 'string' },
         only: { type: 'string' },
         concurrency: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
@@ -110,7 +116,8 @@ export async function evalMain(argv: string[], out: (line: string) => void): Pro
     out(`--split is dev, test or all, not ${split}`);
     return 2;
   }
-  if (values.validate) return validateAll(root, only, concurrency as number, out);
+  const sources = values.sources ?? (process.env.EVAL_SOURCES || undefined);
+  if (values.validate) return validateAll(root, only, sources, concurrency as number, out);
   return runCommand(
     {
       root,
@@ -125,6 +132,7 @@ export async function evalMain(argv: string[], out: (line: string) => void): Pro
       record: values.record,
       replay: values.replay,
       prompts: values.prompts,
+      sources,
     },
     out,
   );
@@ -139,11 +147,13 @@ function whole(given: string | undefined, fallback: number): number | undefined 
 async function validateAll(
   root: string,
   only: string[] | undefined,
+  sources: string | undefined,
   concurrency: number,
   out: (line: string) => void,
 ) {
   const t0 = performance.now();
-  const { tasks, errors } = loadTasks(root, only);
+  const { tasks, errors, unavailable } = await loadTasksWithSources(root, only, sources);
+  for (const line of unavailableLines(unavailable)) out(line);
   for (const e of errors) out(`INVALID ${e.taskId}: ${e.reason}`);
   const opts = { sandbox: evalSandboxConfig(), checkTimeoutMs: 120_000 };
   const results: Validation[] = [];
@@ -167,7 +177,11 @@ async function validateAll(
   const total = errors.length + results.length;
   const seconds = ((performance.now() - t0) / 1000).toFixed(1);
   const where = opts.sandbox.SANDBOX === 'none' ? 'unconfined (SANDBOX=none)' : 'in the sandbox';
-  out(`${total} tasks: ${total - bad} valid, ${bad} invalid — checks ran ${where}, ${seconds} s`);
+  // A task that could not be checked here is neither valid nor invalid: it is counted apart.
+  const skipped = unavailable.length
+    ? ` — ${unavailable.length} skipped, not available (no clone of their repository; set EVAL_SOURCES)`
+    : '';
+  out(`${total} tasks: ${total - bad} valid, ${bad} invalid${skipped} — checks ran ${where}, ${seconds} s`);
   return bad === 0 && total > 0 ? 0 : 1;
 }
 

@@ -14,7 +14,8 @@ import { makeRunFolder, type RunMeta, writeResults } from './results-file.ts';
 import { runAll } from './run-all.ts';
 import { CheckSandboxError, evalSandboxConfig } from './run-check.ts';
 import { productCommit, taskSetHash } from './run-identity.ts';
-import { type EvalSplit, type EvalTask, loadTasks } from './task.ts';
+import type { EvalSplit, EvalTask } from './task.ts';
+import { loadTasksWithSources, unavailableLines } from './task-source.ts';
 import { startRecording } from './traffic-setup.ts';
 
 /**
@@ -45,6 +46,8 @@ export interface RunArgs {
   replay?: string | undefined;
   /** `--prompts <version|draft file>`: the candidate prompt settings to compare with the published. */
   prompts?: string | undefined;
+  /** `--sources DIR` / `EVAL_SOURCES`: the clones source tasks are made from; without one they are not run. */
+  sources?: string | undefined;
 }
 
 /** What a run was set up with, once everything it needs was found. */
@@ -58,11 +61,13 @@ interface Setup {
 export async function runCommand(a: RunArgs, out: (line: string) => void): Promise<number> {
   const plan = planModel(a);
   if (typeof plan === 'string') return refuse(out, plan);
-  const { tasks: loaded, errors } = loadTasks(a.root, a.only);
+  const { tasks: loaded, errors, unavailable } = await loadTasksWithSources(a.root, a.only, a.sources);
+  for (const line of unavailableLines(unavailable)) out(line);
   for (const e of errors) out(`INVALID ${e.taskId}: ${e.reason}`);
   const tasks = loaded.filter((t) => a.split === 'all' || t.split === a.split);
   if (!tasks.length) {
     if (loaded.length) out(`no task of the ${a.split} split among those chosen (--split all runs every one)`);
+    else if (unavailable.length) out('no task to run: every one chosen is not available here');
     return 1;
   }
   const arms = a.prompts ? await promptArms(a.prompts, process.env) : undefined;

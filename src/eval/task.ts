@@ -65,6 +65,18 @@ const source = z
   })
   .strict();
 
+/** A file's path in a repository: relative, `/`-separated, no `.`, `..` or `.git` part. */
+const testPath = z
+  .string()
+  .max(1024)
+  .refine(
+    (p) =>
+      !p.includes('\\') &&
+      ![...p].some((c) => c.charCodeAt(0) < 32) &&
+      p.split('/').every((part) => part !== '' && !/^(\.|\.\.|\.git)$/i.test(part)),
+    'a relative path in the repository (a/b.txt), with no empty, ., .. or .git part',
+  );
+
 /** `task.yaml`: unknown keys are refused, so a misspelt `expect` is an error, not a silent default. */
 export const TaskYaml = z
   .object({
@@ -86,8 +98,28 @@ export const TaskYaml = z
       .optional(),
     /** A task taken from a public repository's history names its origin. */
     source: source.optional(),
+    /**
+     * A source task (issue 47): its folder holds only task.yaml, and its repository, hidden tests
+     * and reference fix are made from a local clone of `source` (`task-source.ts`); `tests` are
+     * the fix commit's test files, by path in the repository.
+     */
+    tests: z.array(testPath).min(1).optional(),
+    /**
+     * A source task whose reference fix is the whole commit, its changes to `tests` included: the
+     * oracle verifies with `check` on its own checkout, where a fix that changes what an old test
+     * pinned fails the parent's tests (the hidden tests are laid over the pushed tree either way).
+     */
+    patch_has_tests: z.boolean().optional(),
   })
   .strict()
+  .refine((t) => !t.tests || t.source, {
+    message: 'tests: lists the test files of a source commit: name it (source: { repository, commit, url })',
+    path: ['tests'],
+  })
+  .refine((t) => t.patch_has_tests === undefined || t.tests, {
+    message: 'patch_has_tests is for a source task (tests: listed)',
+    path: ['patch_has_tests'],
+  })
   .refine((t) => t.expect === 'change' || t.answer !== undefined, {
     message: 'a question or no-change task names what its answer must say (answer: { reference, says })',
     path: ['answer'],
@@ -153,23 +185,45 @@ export class EvalTaskError extends Error {
   }
 }
 
+/**
+ * A source task that cannot run here: no local clone of its repository was given (issue 47). It
+ * is listed, never run, scored or counted as valid.
+ */
+export class EvalTaskUnavailable extends EvalTaskError {
+  readonly repository: string;
+  constructor(taskId: string, repository: string, where = 'set EVAL_SOURCES') {
+    super(taskId, `not available: needs a clone of ${repository} (${where})`);
+    this.repository = repository;
+  }
+}
+
+/** A source task's files, made from a clone (`task-source.ts`): as `repo/`, `tests/` and `solution.patch` would be. */
+export interface SourceFiles {
+  repo: string;
+  testsDir: string;
+  patch: string;
+}
+
+/** A source task's files by task id; an error when they could not be made, undefined without a clone. */
+export type SourceLookup = (id: string) => SourceFiles | EvalTaskError | undefined;
+
 const ID = /^[a-z0-9][a-z0-9-]{0,63}$/;
 
-/** Reads and checks one task folder; throws `EvalTaskError` naming what is wrong. */
-export function loadTask(dir: string): EvalTask {
+/**
+ * Reads and checks one task folder; throws `EvalTaskError` naming what is wrong. A source task's
+ * files come from `sources` (made beforehand from a clone); without them it throws
+ * `EvalTaskUnavailable`.
+ */
+export function loadTask(dir: string, sources?: SourceLookup): EvalTask {
   const id = basename(dir);
   const fail = (reason: string): never => {
     throw new EvalTaskError(id, reason);
   };
   if (!ID.test(id)) fail('the folder name must be lower-case letters, digits and dashes');
   const spec = readSpec(join(dir, 'task.yaml'), fail);
-  const repo = repoOf(dir, fail);
-  const testsDir = join(dir, 'tests');
-  if (!isDir(testsDir) || testFiles(testsDir).length === 0)
-    fail('tests/ is missing or holds no file (the grading files, laid over the tree before check)');
-  if (hasLink(testsDir)) fail('tests/ must hold only folders and files, no links');
-  const patchPath = join(dir, 'solution.patch');
-  const patch = existsSync(patchPath) ? readFileSync(patchPath, 'utf8') : '';
+  const { repo, testsDir, patch } = spec.tests
+    ? fromSource(id, dir, spec, sources, fail)
+    : filesOf(dir, fail);
   for (const f of spec.followups)
     if (f.review && !readIfFile(join(dir, f.review.patch)).trim())
       fail(`${f.review.patch} is missing or empty (the part of solution.patch that answers the review)`);
@@ -179,6 +233,37 @@ export function loadTask(dir: string): EvalTask {
     fail(`solution.patch is missing or empty (expect: ${spec.expect} needs a reference change)`);
   }
   return { ...spec, id, dir, repo, testsDir, patch };
+}
+
+/** A task folder's own `repo/` (or `repo.bundle`), `tests/` and `solution.patch`. */
+function filesOf(dir: string, fail: (reason: string) => never) {
+  const repo = repoOf(dir, fail);
+  const testsDir = join(dir, 'tests');
+  if (!isDir(testsDir) || testFiles(testsDir).length === 0)
+    fail('tests/ is missing or holds no file (the grading files, laid over the tree before check)');
+  if (hasLink(testsDir)) fail('tests/ must hold only folders and files, no links');
+  const patchPath = join(dir, 'solution.patch');
+  const patch = existsSync(patchPath) ? readFileSync(patchPath, 'utf8') : '';
+  return { repo, testsDir, patch };
+}
+
+/** A source task's files, made from its repository's clone; its folder holds none of its own. */
+function fromSource(
+  id: string,
+  dir: string,
+  spec: TaskSpec,
+  sources: SourceLookup | undefined,
+  fail: (reason: string) => never,
+) {
+  const own = ['repo', 'repo.bundle', 'tests', 'solution.patch'].filter(
+    (f) => existsSync(join(dir, f)) || isLink(join(dir, f)),
+  );
+  if (own.length)
+    fail(`a source task (tests: listed) is made from its repository's clone: remove ${own.join(', ')}`);
+  const made = sources?.(id);
+  if (made instanceof EvalTaskError) throw made;
+  if (!made) throw new EvalTaskUnavailable(id, (spec.source as { repository: string }).repository);
+  return { repo: { kind: 'dir' as const, path: made.repo }, testsDir: made.testsDir, patch: made.patch };
 }
 
 function repoOf(dir: string, fail: (reason: string) => never): TaskRepo {
@@ -252,10 +337,12 @@ export interface LoadedTasks {
   tasks: EvalTask[];
   /** Folders that are not usable tasks, each with its reason. */
   errors: EvalTaskError[];
+  /** Source tasks with no clone of their repository here: not run, not counted (issue 47). */
+  unavailable: EvalTaskUnavailable[];
 }
 
 /** Every task folder under `root` (sorted by id), or only the ids in `only`; an unknown id is an error. */
-export function loadTasks(root: string, only?: string[]): LoadedTasks {
+export function loadTasks(root: string, only?: string[], sources?: SourceLookup): LoadedTasks {
   if (!isDir(root)) throw new Error(`no task folder at ${root}`);
   const ids = readdirSync(root)
     .filter((name) => isDir(join(root, name)))
@@ -263,17 +350,19 @@ export function loadTasks(root: string, only?: string[]): LoadedTasks {
   const wanted = only ?? ids;
   const tasks: EvalTask[] = [];
   const errors: EvalTaskError[] = [];
+  const unavailable: EvalTaskUnavailable[] = [];
   for (const id of wanted) {
     if (!ids.includes(id)) {
       errors.push(new EvalTaskError(id, `no such task in ${root}`));
       continue;
     }
     try {
-      tasks.push(loadTask(join(root, id)));
+      tasks.push(loadTask(join(root, id), sources));
     } catch (err) {
-      if (!(err instanceof EvalTaskError)) throw err;
-      errors.push(err);
+      if (err instanceof EvalTaskUnavailable) unavailable.push(err);
+      else if (err instanceof EvalTaskError) errors.push(err);
+      else throw err;
     }
   }
-  return { tasks, errors };
+  return { tasks, errors, unavailable };
 }
