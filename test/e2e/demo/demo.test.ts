@@ -59,7 +59,7 @@ describe('npm run demo', () => {
     );
   }, 60_000);
 
-  it('prints one signed-in link to Try it; each clear request ends in a PR of its own, verified and ready, an ambiguous one in a question; Ctrl-C leaves nothing', async () => {
+  it('prints one signed-in link to Try it; each clear request ends in a PR of its own, verified and ready, an ambiguous one in a question and, answered, a PR; Ctrl-C leaves nothing', async () => {
     await waitFor(() => out.includes('Ctrl-C stops everything.') || exited(), 'the demo ready', 120_000);
     expect(out).toContain('scripted model (no LLM_API_KEY)');
     const link = /Open (http:\/\/127\.0\.0\.1:\d+\/panel\/#signin=[0-9a-f]+&go=try)\n/.exec(out)?.[1];
@@ -110,6 +110,11 @@ describe('npm run demo', () => {
       .waitFor();
     // The status card has caught up with the question (it is edited after the question is sent).
     await page.getByRole('log').getByText('T3 · Waiting for an answer').waitFor();
+    // Answered with one of its choices, the third example ends in a PR of its own too (issue 49:
+    // three examples, three PRs).
+    await page.getByRole('log').getByRole('button', { name: 'Fix the README typo', exact: true }).click();
+    await page.getByRole('log').locator('a[href$="/demo/sample/pull/3"]').first().waitFor();
+    await page.getByRole('log').getByText('T3 · Done').waitFor();
     // The picture shows the whole conversation: the log grows instead of scrolling.
     await page.getByRole('log').evaluate((el) => {
       (el as HTMLElement).style.maxHeight = 'none';
