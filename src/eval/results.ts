@@ -158,7 +158,8 @@ export function markdownTable(records: EvalRecord[], s: RunSummary): string {
   const est = (e: { mean: number; low: number; high: number }) =>
     `${pct(e.mean)} [${pct(e.low)}–${pct(e.high)}]`;
   const overTasks = `over tasks (95 % bootstrap): pass@1 ${est(b.passAt1)}, pass@${b.k} ${est(b.passAtK)}, pass^${b.k} ${est(b.passHatK)}`;
-  const ack = `acknowledged once ${s.acknowledgedOnce} of ${s.tasks * s.runs}${s.ackSecondsMedian === null ? '' : `, median ${s.ackSecondsMedian} s to the acknowledgement`}`;
+  // The median of an even count is a mean: 0.1 and 0.2 printed as 0.15000000000000002.
+  const ack = `acknowledged once ${s.acknowledgedOnce} of ${s.tasks * s.runs}${s.ackSecondsMedian === null ? '' : `, median ${Number(s.ackSecondsMedian.toFixed(2))} s to the acknowledgement`}`;
   const wall = s.wallSecondsPerResolved === null ? '' : `, ${s.wallSecondsPerResolved} s per resolved task`;
   const t = s.reviewThreads;
   const threads = t.total

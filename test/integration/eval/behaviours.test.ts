@@ -124,4 +124,13 @@ describe('eval grading of a pause and of review threads', () => {
     expect(table).toContain('| **pause broken** |');
     expect(table).toContain('review threads: 1 of 1 answered, 0 resolved; pauses held 0 of 1');
   });
+
+  it('the median time to the acknowledgement of an even count prints as a person writes it', () => {
+    const records = [
+      sampleRecord({ ackSeconds: 0.1 }),
+      sampleRecord({ id: 'js-slugify-2', ackSeconds: 0.2 }),
+    ];
+    const table = markdownTable(records, summarise(records));
+    expect(table).toContain('median 0.15 s to the acknowledgement');
+  });
 });
