@@ -37,11 +37,8 @@ export function planSandboxUser(c: SandboxUserConfig): { user: SandboxUser } | {
       why: `the bot runs as uid ${own}, not root, and only root can start commands as another uid`,
     };
   if (!onPath('setpriv')) return { why: 'setpriv (util-linux) is not on PATH' };
-  if (c.WORKSPACE_DIR) {
-    // Made here when missing, with the passage the sandbox uid needs (only what is made now).
-    const made = mkdirOpen(resolve(c.WORKSPACE_DIR));
-    if (made) return { why: `WORKSPACE_DIR could not be made (${made})` };
-  }
+  // The way there first: a WORKSPACE_DIR made 0711 under a closed folder, for a plan that then
+  // falls back to the bot's uid, would be left open for nothing (the doctor flagged it).
   const closed = [...(c.WORKSPACE_DIR ? [dirname(resolve(c.WORKSPACE_DIR))] : []), tmpdir()].map(
     closedAncestor,
   );
@@ -50,6 +47,11 @@ export function planSandboxUser(c: SandboxUserConfig): { user: SandboxUser } | {
     return {
       why: `${first.dir} (mode ${first.mode.toString(8).padStart(4, '0')}) lets no other user through, and the sandbox uid must reach WORKSPACE_DIR and ${tmpdir()}; give it o+x (0711) or move WORKSPACE_DIR`,
     };
+  if (c.WORKSPACE_DIR) {
+    // Made here when missing, with the passage the sandbox uid needs (only what is made now).
+    const made = mkdirOpen(resolve(c.WORKSPACE_DIR));
+    if (made) return { why: `WORKSPACE_DIR could not be made (${made})` };
+  }
   return { user: { uid, gid: uid } };
 }
 
