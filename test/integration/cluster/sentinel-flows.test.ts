@@ -36,6 +36,17 @@ describe('through Redis Sentinel (issue 19)', () => {
     // test/faults/close-while-redis-away.test.ts). A close still running after 20 s names its step.
     const slow = setTimeout(() => {
       process.stderr.write(`sentinel-flows: the close is still running after 20 s, at ${w.app.closing()}\n`);
+      // Which jobs are still active, and what their workers' connections are doing (for the next
+      // one to find the cause: it passed alone nine times here and hung once in a full run).
+      void (async () => {
+        for (const [name, q] of Object.entries(w.app.ctx.queues)) {
+          const active = await q.getJobs(['active']).catch(() => []);
+          if (active.length)
+            process.stderr.write(
+              `sentinel-flows: ${name} active: ${active.map((j) => `${j.name}/${j.id} (attempt ${j.attemptsStarted})`).join(', ')}\n`,
+            );
+        }
+      })().catch(() => undefined);
     }, 20_000);
     try {
       await w?.close();
