@@ -48,7 +48,7 @@ export async function startWorkers(
     stop: async () => {
       // Running turns stop at their next step (or now, mid model request) and go back to the queue.
       rt.shutdown.abort();
-      await Promise.all([...workers.map(closeWorker), safety.stop(), sweep.stop(), intake.stop()]);
+      await Promise.all([...workers.map((w) => closeWorker(w)), safety.stop(), sweep.stop(), intake.stop()]);
     },
   };
 }
