@@ -42,3 +42,23 @@ export async function untilReady(conn: RedisConnection): Promise<void> {
     conn.off('end', onEnd);
   }
 }
+
+/**
+ * `reply`, or a rejection once `conn` closes first. A command that went out and lost its
+ * connection before its answer is never settled by ioredis when it resends nothing: it is kept for
+ * a resend and dropped at the next ready (`autoResendUnfulfilledCommands: false`), so a write
+ * awaiting it — and the turn, and the workers' close behind it — waited for ever (seen after a
+ * Sentinel fail-over). Whether such a write landed nobody can tell: the caller is told it is lost.
+ */
+export function answeredOrLost<T>(conn: RedisConnection, reply: Promise<T>): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const onClose = () =>
+      reject(
+        new Error(
+          'the connection for fenced writes was lost before the answer: the write may or may not have landed',
+        ),
+      );
+    conn.once('close', onClose);
+    reply.then(resolve, reject).finally(() => conn.off('close', onClose));
+  });
+}

@@ -1,6 +1,6 @@
 import { Job, type JobsOptions, type Queue } from 'bullmq';
 import type { ChainableCommander } from 'ioredis';
-import { openFencedConnection, untilReady } from './fenced-connection.ts';
+import { answeredOrLost, openFencedConnection, untilReady } from './fenced-connection.ts';
 import { FencedError } from './fenced-error.ts';
 import type { RedisConnection } from './redis.ts';
 
@@ -136,7 +136,7 @@ async function writeOn(
       if (unsent > 1) throw new Error('the connection for fenced writes was lost again before a write');
       continue;
     }
-    const replies = (await p.exec()) ?? [];
+    const replies = (await answeredOrLost(conn, p.exec())) ?? [];
     const results = fencedResults(replies, epochKey, token);
     if (results) return results;
   }
