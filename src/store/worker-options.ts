@@ -35,29 +35,12 @@ export const RECONNECT_GRACE_MS = 5000;
  * be ready; a Redis still away then gets a forced close: the active jobs stay active and the
  * stalled check hands them to a worker after `JOB_LOCK_MS`, as after a crash.
  */
-export async function closeWorker(
-  worker: Worker,
-  graceMs = RECONNECT_GRACE_MS,
-  jobsMs = JOBS_GRACE_MS,
-): Promise<void> {
+export async function closeWorker(worker: Worker, graceMs = RECONNECT_GRACE_MS): Promise<void> {
   const up = await connectionsReady(worker, graceMs);
-  const closing = worker.close(!up);
-  // A job still active `jobsMs` after the close began (turns stop at once on shutdown) is left to
-  // the stalled check, as after a crash: its worker's connection is cut, so a command it waits on
-  // fails and the close can end (a close after a Sentinel fail-over once waited past a minute).
-  const ended = await Promise.race([closing.then(() => true), delay(jobsMs).then(() => false)]);
+  await worker.close(!up);
   const own = worker.opts.connection;
   if (own && 'disconnect' in own && typeof own.disconnect === 'function') own.disconnect();
-  if (!ended) await Promise.race([closing, delay(graceMs)]);
 }
-
-/** How long a close waits for active jobs before it cuts their connection (`closeWorker`). */
-export const JOBS_GRACE_MS = 15_000;
-
-const delay = (ms: number) =>
-  new Promise<void>((resolve) => {
-    setTimeout(resolve, ms).unref();
-  });
 
 type Client = Awaited<ReturnType<Worker['waitUntilReady']>>;
 
