@@ -1,6 +1,4 @@
-import { readdirSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
 import { runScenario } from './bad-habits.ts';
 import {
   ack,
@@ -15,7 +13,7 @@ import {
   text,
   toolCalls,
 } from './bad-habits-kit.ts';
-import { runInTree } from './before-tree.ts';
+import { fakeModelFiles, runInTree } from './before-tree.ts';
 import type { BenchRow } from './row.ts';
 
 /**
@@ -27,7 +25,6 @@ import type { BenchRow } from './row.ts';
  * defaults in this tree. This file must only use kit functions that commit has.
  */
 export const BEFORE_48 = 'b6c97b785a4e4ef52b293bd4530fdb56de114f44';
-const HERE = dirname(fileURLToPath(import.meta.url));
 
 const working = () => toolCalls(['report', { status: 'working', summary: 'Part of it done; going on.' }]);
 const said = (req: Parameters<Scenario['model']>[0], re: RegExp) => re.test(results(req));
@@ -256,9 +253,7 @@ export async function runItems(): Promise<Spent[]> {
 
 export async function benchBadHabits48(): Promise<BenchRow[]> {
   const after = await runItems();
-  const fakes = readdirSync(join(HERE, '../test/kit'))
-    .filter((f) => f.startsWith('fake-llm'))
-    .map((f) => `test/kit/${f}`);
+  const fakes = fakeModelFiles();
   const before = runInTree<Spent[]>(BEFORE_48, 'bad-habits-48.ts', [
     'bench/bad-habits-48.ts',
     'bench/bad-habits.ts',

@@ -1,6 +1,4 @@
-import { readdirSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
 import { startWorld, type World } from '../test/integration/executor/harness.ts';
 import { localMessage, send } from '../test/integration/routing/helpers.ts';
 import type { RecordedRequest } from '../test/kit/fake-llm.ts';
@@ -22,7 +20,7 @@ import {
   withBodyTimeout,
 } from './bad-habits-kit.ts';
 import { MORE_SCENARIOS } from './bad-habits-more.ts';
-import { BEFORE_ISSUE_28, runInTree } from './before-tree.ts';
+import { BEFORE_ISSUE_28, fakeModelFiles, runInTree } from './before-tree.ts';
 import type { BenchRow } from './row.ts';
 
 /**
@@ -35,7 +33,6 @@ import type { BenchRow } from './row.ts';
  * in the same run. This file must therefore only use kit functions that commit has.
  */
 const BEFORE = BEFORE_ISSUE_28;
-const HERE = dirname(fileURLToPath(import.meta.url));
 
 const SCENARIOS: Scenario[] = [
   {
@@ -178,9 +175,7 @@ const secs = (ms: number | undefined) => (ms === undefined ? '?' : `${(ms / 1000
 export async function benchBadHabits(): Promise<BenchRow[]> {
   const after = await runScenarios();
   // The kit's fake model of today (the fake only) and this file, in the commit before issue 28.
-  const fakes = readdirSync(join(HERE, '../test/kit'))
-    .filter((f) => f.startsWith('fake-llm'))
-    .map((f) => `test/kit/${f}`);
+  const fakes = fakeModelFiles();
   const before = runInTree<Spent[]>(BEFORE, 'bad-habits.ts', [
     'bench/bad-habits.ts',
     'bench/bad-habits-kit.ts',

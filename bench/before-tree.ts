@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -8,6 +8,13 @@ import { fileURLToPath } from 'node:url';
 export const BEFORE_ISSUE_28 = '798e570804afaceb514e6744ecac0c008c385345';
 
 const REPO = join(dirname(fileURLToPath(import.meta.url)), '..');
+
+/** Today's fake model (`test/kit/fake-llm*`), copied into a "before" tree so both sides run it. */
+export function fakeModelFiles(): string[] {
+  return readdirSync(join(REPO, 'test/kit'))
+    .filter((f) => f.startsWith('fake-llm'))
+    .map((f) => `test/kit/${f}`);
+}
 
 /**
  * Runs `bench/<module> --json` in a git worktree of `commit` (the dependencies of this checkout
