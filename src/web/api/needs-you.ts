@@ -22,16 +22,18 @@ export type NeedItem =
 
 const ORDER = { answer: 0, blocked: 1, budget: 2, delivery: 3 } as const;
 
+type DeliveryItem = Extract<NeedItem, { kind: 'delivery' }>;
+
 /** Deliveries failed for good, per ticket, with their keys (the Retry button sends one again). */
-async function failedDeliveries(ctx: Ctx): Promise<NeedItem[]> {
+async function failedDeliveries(ctx: Ctx): Promise<DeliveryItem[]> {
   const { tickets } = await troubleSummary(ctx);
   const failing = tickets.filter((x) => x.failed > 0).slice(0, DELIVERY_TICKETS);
   return Promise.all(
-    failing.map(async ({ ticketId }) => {
+    failing.map(async ({ ticketId }): Promise<DeliveryItem> => {
       const [trouble, ticket] = await Promise.all([deliveryTrouble(ctx, ticketId), getTicket(ctx, ticketId)]);
       const failed = trouble.filter((d) => d.state === 'failed');
       return {
-        kind: 'delivery' as const,
+        kind: 'delivery',
         ticketId,
         title: ticket?.title ?? '',
         at: Math.max(0, ...failed.map((d) => d.at ?? 0)),
@@ -58,7 +60,7 @@ export async function needsYou(ctx: Ctx): Promise<{ items: NeedItem[] }> {
     if (t.waitingOn === 'blocked' || t.waitingOn === 'budget') return [{ kind: t.waitingOn, ...base }];
     return [];
   });
-  const items = [...waiting, ...deliveries.filter((d) => d.kind === 'delivery' && d.deliveries.length)];
+  const items = [...waiting, ...deliveries.filter((d) => d.deliveries.length)];
   items.sort((a, b) => ORDER[a.kind] - ORDER[b.kind] || b.at - a.at);
   return { items };
 }
